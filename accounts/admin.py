@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+
+from accounts.models import User
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    list_display = ("username", "display_name", "is_guest", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_guest", "is_staff", "is_active")
+    search_fields = ("username", "display_name", "email")
+    fieldsets = UserAdmin.fieldsets + (("Player", {"fields": ("display_name", "is_guest")}),)

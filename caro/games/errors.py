@@ -1,0 +1,43 @@
+"""Refusals of the game service: a machine code (docs/protocol.md) and a translated message."""
+
+from django.utils.translation import gettext_lazy as _
+
+#: Every error code the service and the room consumer send, with its translated message.
+MESSAGES = {
+    # game service
+    "not_a_player": _("You are not playing in this game; you can only watch."),
+    "not_started": _("The game has not started yet: wait for an opponent to take the other seat."),
+    "game_over": _("This game is over. Start a new one to keep playing."),
+    "not_over": _("The game is still in progress."),
+    "timeout": _("Time ran out before this move arrived."),
+    "stale": _("The board changed before your move arrived. Your move was not played; the board is up to date now."),
+    "not_your_turn": _("It is not your turn yet."),
+    "occupied": _("That square is already taken."),
+    "out_of_board": _("That square is off the board."),
+    "bad_square": _("That is not a square name like H8."),
+    "foul": _("That move is a foul for X under Renju rules."),
+    "illegal": _("That move is not allowed by the rules of this game."),
+    "seat_taken": _("Both seats are taken; you are watching this game."),
+    # room consumer (malformed or unknown frames)
+    "malformed": _("The message could not be read. Reload the page if this keeps happening."),
+    "too_large": _("The message was too large and was ignored."),
+    "unknown_type": _("Unknown message type; it was ignored."),
+    "rate_limited": _("Too many messages at once; slow down a little."),
+    "server_error": _("Something went wrong on our side; nothing was changed. Please try again."),
+}
+
+
+class GameError(Exception):
+    """A refused action. `code` is a key of `MESSAGES`; `detail` adds context (e.g. a foul kind)."""
+
+    def __init__(self, code: str, detail: str | None = None) -> None:
+        if code not in MESSAGES:
+            raise ValueError(f"unknown game error code {code!r}")
+        self.code = code
+        self.detail = detail
+        super().__init__(code)
+
+    @property
+    def message(self) -> str:
+        """The message in the active language."""
+        return str(MESSAGES[self.code])

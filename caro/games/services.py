@@ -1,0 +1,424 @@
+"""The game service layer: the ONLY code that changes a game (design.md, "A move, end to end").
+
+Every state change runs in one database transaction that locks the game row
+(`SELECT ... FOR UPDATE`), re-checks the deadline, validates the action with the pure engine, writes
+the new state and bumps `Game.event_version`. Events are broadcast and deadline tasks scheduled only
+after the transaction commits (`transaction.on_commit`), so nobody ever sees a state that was rolled
+back. Errors are `GameError` with a machine code and a translated message.
+
+Times are in milliseconds unless a name says otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from caro.engine.caro import Board, Rules
+from caro.engine.errors import IllegalMove
+from caro.games import events
+from caro.games.errors import GameError
+from caro.games.models import Game, Move
+
+log = logging.getLogger(__name__)
+
+#: Engine reason codes mapped to the service's error codes (see docs/protocol.md).
+_ENGINE_CODES = {
+    "wrong_turn": "not_your_turn",
+    "occupied": "occupied",
+    "out_of_board": "out_of_board",
+    "bad_square": "bad_square",
+    "game_over": "game_over",
+    "foul": "foul",
+}
+
+
+@dataclass
+class MoveResult:
+    """What `play_move` did: the stored move, whether it was a repeat, and the events it caused."""
+
+    game: Game
+    move: Move
+    duplicate: bool = False
+    events: list[dict] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def board_for(game: Game, moves: list[Move] | None = None) -> Board:
+    """Rebuild the engine board of `game` from its stored moves (ordered by ply).
+
+    Shape: a `caro.engine.caro.Board` with `len(moves)` stones. Raises nothing for stored games:
+    every stored move was validated by the engine when it was played.
+    """
+    board = Board(Rules.from_dict(game.rules))
+    for move in moves if moves is not None else game.moves.order_by("ply"):
+        board.play(move.square)
+    return board
+
+
+def side_to_move(game: Game) -> str:
+    """"X" when an even number of moves has been played, else "O" (X always moves first)."""
+    return "X" if game.ply % 2 == 0 else "O"
+
+
+def remaining_ms(game: Game, now: datetime | None = None) -> int | None:
+    """Milliseconds left on the clock of the player to move, or None without a running clock."""
+    if game.deadline is None or game.is_over:
+        return None
+    now = now or timezone.now()
+    return max(0, int((game.deadline - now).total_seconds() * 1000))
+
+
+def public_state(game: Game) -> dict:
+    """The full public state of a game, as sent in a `state` frame (docs/protocol.md).
+
+    Contains no secret: spectators and players receive the same dict; the consumer adds `you`.
+    """
+    moves = list(game.moves.order_by("ply"))
+    rules = Rules.from_dict(game.rules)
+    return {
+        "game_id": game.pk,
+        "version": game.event_version,
+        "status": game.status,
+        "rules": game.rules,
+        "size": rules.size,
+        "moves": [[m.square, m.side] for m in moves],
+        "ply": game.ply,
+        "turn": side_to_move(game) if game.status == Game.Status.ACTIVE else None,
+        "players": {
+            "X": _player_info(game.x_player),
+            "O": _player_info(game.o_player),
+        },
+        "move_time_ms": game.move_time_ms,
+        "remaining_ms": remaining_ms(game),
+        "winner": game.winner or None,
+        "termination": game.termination or None,
+        "line": list(game.win_line or []),
+    }
+
+
+def _player_info(user) -> dict | None:
+    if user is None:
+        return None
+    return {"name": user.public_name, "guest": user.is_guest}
+
+
+# --------------------------------------------------------------------------- creating and seating
+
+
+def create_game(
+    *,
+    rules: Rules | None = None,
+    x_player=None,
+    o_player=None,
+    move_time_ms: int = 60_000,
+    channel_group: str = "",
+    rematch_of: Game | None = None,
+) -> Game:
+    """Create a caro game. With both players given it starts at once (X's clock runs).
+
+    `move_time_ms` is the per-move clock (0 = no clock). `channel_group` names the Channels group
+    that receives the game's events (the room's group for friend rooms).
+    """
+    rules = rules or Rules()
+    with transaction.atomic():
+        game = Game.objects.create(
+            rules=rules.to_dict(),
+            x_player=x_player,
+            o_player=o_player,
+            move_time_ms=move_time_ms,
+            channel_group=channel_group,
+            rematch_of=rematch_of,
+        )
+        if x_player is not None and o_player is not None:
+            _start(game)
+            game.save()
+            _after_commit(game, [])
+    return game
+
+
+def take_seat(game_id: int, user) -> str:
+    """Seat `user` in the open seat of a waiting game; return "X" or "O".
+
+    A user already seated gets their seat back (idempotent). Raises `GameError`:
+    `game_over` (finished or aborted), `seat_taken` (both seats are filled by others).
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seat_of(user)
+        if seat is not None:
+            return seat
+        if game.is_over:
+            raise GameError("game_over")
+        if game.x_player_id is None:
+            game.x_player = user
+            seat = "X"
+        elif game.o_player_id is None:
+            game.o_player = user
+            seat = "O"
+        else:
+            raise GameError("seat_taken")
+        event = {"type": "seated", "seat": seat, "player": _player_info(user)}
+        if game.x_player_id is not None and game.o_player_id is not None:
+            _start(game)
+        game.event_version += 1
+        event["version"] = game.event_version
+        game.save()
+        _after_commit(game, [event])
+    return seat
+
+
+def _start(game: Game) -> None:
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    _set_deadline(game)
+
+
+def _set_deadline(game: Game) -> None:
+    game.deadline = (
+        timezone.now() + timedelta(milliseconds=game.move_time_ms) if game.move_time_ms else None
+    )
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | str) -> MoveResult:
+    """Play `square` for `user` as move number `ply` (1 = the first move of the game).
+
+    Idempotent on `client_id`: a repeat of a stored move returns it with `duplicate=True` and
+    changes nothing. Raises `GameError` with code `not_a_player`, `not_started`, `game_over`,
+    `timeout` (the clock had run out; the game is now over), `stale` (`ply` is not the next
+    move), `not_your_turn`, `occupied`, `out_of_board`, `bad_square` or `foul`. A refused move
+    changes nothing (except that an expired clock is enforced first).
+    """
+    client_id = uuid.UUID(str(client_id))
+    timed_out = False
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        existing = Move.objects.filter(game=game, client_id=client_id).first()
+        if existing is not None:
+            if game.seat_of(user) != existing.side:
+                raise GameError("not_a_player")
+            return MoveResult(game=game, move=existing, duplicate=True)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise GameError("not_a_player")
+        if game.status == Game.Status.WAITING:
+            raise GameError("not_started")
+        if game.is_over:
+            raise GameError("game_over")
+        if _deadline_passed(game):
+            _end_on_time(game)
+            timed_out = True
+        else:
+            if ply != game.ply + 1:
+                raise GameError("stale")
+            result = _apply_move(game, seat, square, client_id)
+    if timed_out:  # raised outside the atomic block so the timeout result is committed
+        raise GameError("timeout")
+    return result
+
+
+def _apply_move(game: Game, seat: str, square: str, client_id: uuid.UUID) -> MoveResult:
+    moves = list(game.moves.order_by("ply"))
+    board = board_for(game, moves)
+    try:
+        outcome = board.play(square, side=seat)
+    except IllegalMove as exc:
+        raise GameError(_ENGINE_CODES.get(exc.reason, "illegal"), detail=exc.foul) from None
+    now = timezone.now()
+    think_ms = _think_ms(game, moves, now)
+    name = board.moves[-1]  # canonical spelling ("h8" -> "H8")
+    move = Move.objects.create(
+        game=game, ply=game.ply + 1, side=seat, square=name, client_id=client_id, think_ms=think_ms
+    )
+    game.ply += 1
+    game.event_version += 1
+    events_out = [
+        {
+            "type": "move",
+            "version": game.event_version,
+            "ply": move.ply,
+            "side": seat,
+            "square": name,
+            "id": str(client_id),
+        }
+    ]
+    if outcome is not None:
+        termination = Game.Termination.FIVE if outcome.winner else Game.Termination.FULL_BOARD
+        events_out.append(
+            _finish(game, winner=outcome.winner or "", termination=termination, line=outcome.line)
+        )
+    else:
+        _set_deadline(game)
+        events_out[0]["turn"] = side_to_move(game)
+        events_out[0]["remaining_ms"] = remaining_ms(game, now)
+    game.save()
+    _after_commit(game, events_out)
+    return MoveResult(game=game, move=move, events=events_out)
+
+
+def _think_ms(game: Game, moves: list[Move], now: datetime) -> int:
+    since = moves[-1].created_at if moves else (game.started_at or now)
+    return max(0, int((now - since).total_seconds() * 1000))
+
+
+def resign(game_id: int, user) -> None:
+    """Resign for `user`. Before both sides have moved the game is aborted instead (not lost).
+
+    Raises `GameError` `not_a_player`, `not_started` or `game_over`.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise GameError("not_a_player")
+        if game.status == Game.Status.WAITING:
+            raise GameError("not_started")
+        if game.is_over:
+            raise GameError("game_over")
+        if game.ply < 2:
+            event = _finish(game, winner="", termination=Game.Termination.ABORT, aborted=True)
+        else:
+            event = _finish(game, winner=_other(seat), termination=Game.Termination.RESIGN)
+        game.save()
+        _after_commit(game, [event])
+
+
+# --------------------------------------------------------------------------- time
+
+
+def _deadline_passed(game: Game, now: datetime | None = None) -> bool:
+    return (
+        game.status == Game.Status.ACTIVE
+        and game.deadline is not None
+        and game.deadline <= (now or timezone.now())
+    )
+
+
+def _end_on_time(game: Game) -> dict:
+    """End a locked game whose clock ran out: the player to move loses, or abort before ply 2."""
+    if game.ply < 2:
+        event = _finish(game, winner="", termination=Game.Termination.ABORT, aborted=True)
+    else:
+        event = _finish(game, winner=_other(side_to_move(game)), termination=Game.Termination.TIMEOUT)
+    game.save()
+    _after_commit(game, [event])
+    return event
+
+
+def enforce_deadline(game_id: int, ply: int | None = None) -> bool:
+    """End the game on time if, under the row lock, it is still at `ply` and its deadline passed.
+
+    `ply=None` skips the ply check (the sweep). Returns True when this call ended the game.
+    Idempotent: a late, repeated or revoked-then-run task changes nothing.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not _deadline_passed(game):
+            return False
+        if ply is not None and game.ply != ply:
+            return False
+        _end_on_time(game)
+        return True
+
+
+def expired_game_ids(now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Ids of active games whose deadline has passed (for the beat sweep)."""
+    now = now or timezone.now()
+    return list(
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+# --------------------------------------------------------------------------- ending
+
+
+def _other(side: str) -> str:
+    return "O" if side == "X" else "X"
+
+
+def _finish(game: Game, *, winner: str, termination: str, line=(), aborted: bool = False) -> dict:
+    """Mark a locked game over and return its `game_over` event (the caller saves the row)."""
+    game.status = Game.Status.ABORTED if aborted else Game.Status.FINISHED
+    game.winner = winner
+    game.termination = termination
+    game.win_line = list(line or [])
+    game.deadline = None
+    game.finished_at = timezone.now()
+    game.event_version += 1
+    return {
+        "type": "game_over",
+        "version": game.event_version,
+        "status": game.status,
+        "winner": winner or None,
+        "termination": termination,
+        "line": list(game.win_line),
+    }
+
+
+def loser_of(game: Game) -> str | None:
+    """The seat that lost a finished game, or None for a draw, an abort or a game in progress."""
+    if game.status != Game.Status.FINISHED or not game.winner:
+        return None
+    return _other(game.winner)
+
+
+def create_rematch(game_id: int, user, *, channel_group: str | None = None) -> Game:
+    """Start the next game between the same two players; the loser moves first (plays X).
+
+    After a draw or an abort the players swap colours. Only a seated player may ask, and only once
+    the game is over; a second request returns the rematch already created. Raises `GameError`
+    `not_a_player` or `not_over`.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.seat_of(user) is None:
+            raise GameError("not_a_player")
+        if not game.is_over:
+            raise GameError("not_over")
+        existing = game.rematches.order_by("pk").first()
+        if existing is not None:
+            return existing
+        loser = loser_of(game)
+        if loser == "X":
+            x, o = game.x_player, game.o_player
+        else:  # O lost, or a draw or an abort: the players swap colours
+            x, o = game.o_player, game.x_player
+        return create_game(
+            rules=Rules.from_dict(game.rules),
+            x_player=x,
+            o_player=o,
+            move_time_ms=game.move_time_ms,
+            channel_group=game.channel_group if channel_group is None else channel_group,
+            rematch_of=game,
+        )
+
+
+# --------------------------------------------------------------------------- after commit
+
+
+def _after_commit(game: Game, events_out: list[dict]) -> None:
+    """After the transaction commits: broadcast the events, schedule the deadline task."""
+    game_id, ply, deadline, group = game.pk, game.ply, game.deadline, game.channel_group
+
+    def run() -> None:
+        if group:
+            for event in events_out:
+                events.broadcast(group, {**event, "game_id": game_id})
+        if deadline is not None:
+            from caro.games.tasks import schedule_deadline
+
+            schedule_deadline(game_id, ply, deadline)
+
+    transaction.on_commit(run)

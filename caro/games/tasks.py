@@ -1,0 +1,43 @@
+"""Celery tasks that enforce move clocks (design.md, "Time, absence and the worker").
+
+Deadlines live in PostgreSQL; these tasks only ask the service to enforce them, under the row lock,
+so running one late, twice, or after the player already moved changes nothing.
+"""
+
+import logging
+from datetime import datetime
+
+from celery import shared_task
+
+from caro.games import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="caro.games.tasks.enforce_move_deadline", ignore_result=True)
+def enforce_move_deadline(game_id: int, ply: int) -> bool:
+    """End game `game_id` on time if it is still at `ply` (moves played) and its deadline passed."""
+    return services.enforce_deadline(game_id, ply)
+
+
+@shared_task(name="caro.games.tasks.sweep_deadlines", ignore_result=True)
+def sweep_deadlines() -> int:
+    """Beat job (every 5 s): enforce every expired deadline a lost task missed. Returns the count."""
+    ended = 0
+    for game_id in services.expired_game_ids():
+        if services.enforce_deadline(game_id):
+            ended += 1
+    if ended:
+        log.info("sweep ended %d game(s) on time", ended)
+    return ended
+
+
+def schedule_deadline(game_id: int, ply: int, deadline: datetime) -> None:
+    """Queue `enforce_move_deadline(game_id, ply)` to run at `deadline` (an aware datetime).
+
+    A broker failure is logged, not raised: the beat sweep enforces the deadline anyway.
+    """
+    try:
+        enforce_move_deadline.apply_async((game_id, ply), eta=deadline)
+    except Exception:  # pragma: no cover - broker down; the sweep is the safety net
+        log.exception("could not schedule the deadline of game %s ply %s", game_id, ply)

@@ -1,0 +1,190 @@
+"""The room websocket: players and spectators of one friend room (docs/protocol.md).
+
+Thin by design: it checks each frame's size and shape, identifies the sender from the session
+(never from the frame), calls the game service off the event loop and forwards committed events.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from caro.games import services as games
+from caro.games.errors import GameError
+from caro.rooms import services as rooms
+from caro.rooms.models import Room
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 2048
+#: Token bucket: at most BURST frames at once, refilled at RATE frames per second.
+RATE, BURST = 10.0, 20.0
+
+
+class RoomConsumer(AsyncWebsocketConsumer):
+    """One websocket connection to `/ws/room/<code>/`."""
+
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.user = self.scope.get("user")
+        self.lang = _language_of(self.scope)
+        self.tokens, self.refilled = BURST, time.monotonic()
+        room = await database_sync_to_async(_load_room)(self.code)
+        if room is None:
+            await self.close(code=4404)
+            return
+        self.group = room.group_name
+        self.game_id = room.current_game_id
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_state()
+
+    async def disconnect(self, code: int) -> None:
+        group = getattr(self, "group", None)
+        if group:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    # ------------------------------------------------------------------ client frames
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if bytes_data is not None or text_data is None:
+            return await self.send_error("malformed")
+        if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+            return await self.send_error("too_large")
+        if not self._take_token():
+            return await self.send_error("rate_limited")
+        try:
+            frame = json.loads(text_data)
+        except ValueError:
+            return await self.send_error("malformed")
+        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+            return await self.send_error("malformed")
+        handler = {
+            "move": self.on_move,
+            "sync": self.on_sync,
+            "resign": self.on_resign,
+            "play_again": self.on_play_again,
+            "ping": self.on_ping,
+        }.get(frame["type"])
+        if handler is None:
+            return await self.send_error("unknown_type")
+        try:
+            await handler(frame)
+        except GameError as exc:
+            await self.send_error(exc.code, ref=frame.get("id") if isinstance(frame.get("id"), str) else None,
+                                  detail=exc.detail)
+            if exc.code in ("stale", "timeout", "game_over"):
+                await self.send_state()
+        except Exception:
+            log.exception("room %s: frame %r failed", self.code, frame.get("type"))
+            await self.send_error("server_error")
+
+    async def on_move(self, frame: dict) -> None:
+        square, ply, move_id = frame.get("square"), frame.get("ply"), frame.get("id")
+        if not (isinstance(square, str) and 1 <= len(square) <= 4):
+            raise GameError("malformed")
+        if not (isinstance(ply, int) and not isinstance(ply, bool) and 1 <= ply <= 1000):
+            raise GameError("malformed")
+        try:
+            move_id = uuid.UUID(str(move_id)) if isinstance(move_id, str) else None
+        except ValueError:
+            move_id = None
+        if move_id is None:
+            raise GameError("malformed")
+        result = await database_sync_to_async(games.play_move)(self.game_id, self.user, square, ply, move_id)
+        if result.duplicate:  # answered, not applied again (the original was already broadcast)
+            move = result.move
+            await self.send_json({"type": "ack", "id": str(move.client_id), "ply": move.ply,
+                                  "square": move.square, "side": move.side, "duplicate": True,
+                                  "game_id": self.game_id})
+
+    async def on_sync(self, frame: dict) -> None:
+        await self.send_state()
+
+    async def on_resign(self, frame: dict) -> None:
+        await database_sync_to_async(games.resign)(self.game_id, self.user)
+
+    async def on_play_again(self, frame: dict) -> None:
+        await database_sync_to_async(rooms.play_again)(self.code, self.user)
+
+    async def on_ping(self, frame: dict) -> None:
+        await self.send_json({"type": "pong"})
+
+    # ------------------------------------------------------------------ group events
+
+    async def game_event(self, message: dict) -> None:
+        """A committed game event from the service (Channels type "game.event")."""
+        event = message["event"]
+        if event.get("type") == "new_game":
+            self.game_id = event["game_id"]
+            return await self.send_state()
+        if event.get("game_id") != self.game_id:
+            return
+        if event.get("type") == "seated":
+            return await self.send_state()
+        await self.send_json(event)
+
+    # ------------------------------------------------------------------ sending
+
+    async def send_state(self) -> None:
+        state = await database_sync_to_async(_state_for)(self.game_id, self.user)
+        await self.send_json({"type": "state", **state})
+
+    async def send_error(self, code: str, ref: str | None = None, detail: str | None = None) -> None:
+        with translation.override(self.lang):
+            message = GameError(code).message
+        frame = {"type": "error", "code": code, "message": message}
+        if ref:
+            frame["ref"] = ref
+        if detail:
+            frame["detail"] = detail
+        await self.send_json(frame)
+
+    async def send_json(self, data: dict) -> None:
+        await self.send(text_data=json.dumps(data, ensure_ascii=False))
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _load_room(code: str) -> Room | None:
+    return Room.objects.filter(code=code).only("code", "current_game_id").first()
+
+
+def _state_for(game_id: int, user) -> dict:
+    from caro.games.models import Game
+
+    game = Game.objects.select_related("x_player", "o_player").get(pk=game_id)
+    state = games.public_state(game)
+    state["you"] = game.seat_of(user)
+    return state
+
+
+def _language_of(scope: dict) -> str:
+    """The site language for this socket: the language cookie, else Accept-Language, else "vi"."""
+    supported = {code for code, _name in settings.LANGUAGES}
+    headers = dict(scope.get("headers") or [])
+    cookie = headers.get(b"cookie", b"").decode("latin-1")
+    for part in cookie.split(";"):
+        name, _, value = part.strip().partition("=")
+        if name == settings.LANGUAGE_COOKIE_NAME and value in supported:
+            return value
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for item in accept.split(","):
+        code = item.split(";")[0].strip().lower()[:2]
+        if code in supported:
+            return code
+    return settings.LANGUAGE_CODE

@@ -1,0 +1,42 @@
+"""Friend rooms: a shareable link and code; the current game; everyone else watches."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from caro.games.models import Game
+
+#: Room codes avoid characters people confuse when reading them aloud or off a phone:
+#: no 0/O, 1/I/L, 5/S, 2/Z, 8/B, U/V.
+CODE_ALPHABET = "34679ACDEFGHJKMNPQRTWXY"
+CODE_LENGTH = 6
+
+
+class Room(models.Model):
+    """A friend room. `code` is 6 characters of `CODE_ALPHABET`, shown as "K7M 4QP"."""
+
+    code = models.CharField(max_length=CODE_LENGTH, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rooms_created"
+    )
+    preset = models.CharField(max_length=32, default="caro-vn")
+    move_time_ms = models.PositiveIntegerField(default=60_000)
+    current_game = models.ForeignKey(Game, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+
+    def __str__(self) -> str:
+        return self.display_code
+
+    @property
+    def display_code(self) -> str:
+        """The code grouped for reading aloud: "K7M 4QP"."""
+        return f"{self.code[:3]} {self.code[3:]}"
+
+    @property
+    def group_name(self) -> str:
+        """The Channels group of everyone in the room (players and spectators)."""
+        return f"room.{self.code}"

@@ -1,0 +1,88 @@
+"""Friend rooms: create, find by code, join, and play again. Game changes go through games.services."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from caro.engine.caro import PRESETS
+from caro.games import services as games
+from caro.games.errors import GameError
+from caro.games.models import Game
+from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
+
+def new_code() -> str:
+    """A random room code: 6 characters of CODE_ALPHABET (23^6 ≈ 148 million codes)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(text: str) -> str | None:
+    """Turn what a person typed ("k7m 4qp", "K7M-4QP") into a code, or None if it cannot be one."""
+    cleaned = re.sub(r"[\s\-_.]", "", text or "").upper()
+    if len(cleaned) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in cleaned):
+        return None
+    return cleaned
+
+
+def create_room(user, preset: str = "caro-vn", move_time_ms: int | None = None) -> Room:
+    """Create a room with `user` in seat X of its first game and return it.
+
+    `preset` is a key of `caro.engine.caro.PRESETS`; `move_time_ms` defaults to
+    settings.CARO_FRIEND_MOVE_TIME_MS (1 minute). Raises KeyError for an unknown preset.
+    """
+    rules = PRESETS[preset].rules
+    move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if move_time_ms is None else move_time_ms
+    for _attempt in range(20):
+        code = new_code()
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    code=code, created_by=user, preset=preset, move_time_ms=move_time_ms
+                )
+                room.current_game = games.create_game(
+                    rules=rules, x_player=user, move_time_ms=move_time_ms, channel_group=room.group_name
+                )
+                room.save(update_fields=["current_game"])
+                return room
+        except IntegrityError:  # pragma: no cover - code collision; try another
+            continue
+    raise RuntimeError("could not allocate a room code")
+
+
+def join(room: Room, user) -> str:
+    """Seat `user` in the room's current game if a seat is open; return "X", "O" or raise GameError."""
+    return games.take_seat(room.current_game_id, user)
+
+
+def play_again(room_code: str, user) -> Game:
+    """Start the next game in the room (the loser of the last game moves first) and return it.
+
+    Only a player of the finished game may ask. Raises GameError `not_a_player` / `not_over`.
+    Two players pressing at once get the same new game.
+    """
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(code=room_code)
+        game = games.create_rematch(room.current_game_id, user, channel_group=room.group_name)
+        if room.current_game_id != game.pk:
+            room.current_game = game
+            room.save(update_fields=["current_game"])
+            transaction.on_commit(lambda: _announce_new_game(room.group_name, game.pk))
+        return game
+
+
+def _announce_new_game(group: str, game_id: int) -> None:
+    from caro.games import events
+
+    events.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
+
+
+def seat_label(room: Room, user) -> str | None:
+    """"X", "O" or None (spectator) for `user` in the room's current game."""
+    game = room.current_game
+    return game.seat_of(user) if game else None
+
+
+__all__ = ["GameError", "create_room", "join", "normalize_code", "play_again", "seat_label"]

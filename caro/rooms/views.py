@@ -1,0 +1,122 @@
+"""Friend room pages. Thin: identity and forms here, every game change in the services."""
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.guests import ensure_player
+from caro.engine.caro import Rules
+from caro.games import services as games
+from caro.games.display import rules_summary
+from caro.games.errors import GameError
+from caro.rooms import services as rooms
+from caro.rooms.forms import JoinByCodeForm
+from caro.rooms.models import Room
+
+
+@require_POST
+def create_room(request: HttpRequest) -> HttpResponse:
+    """Create a friend room with the visitor (a guest if not signed in) in seat X."""
+    user = ensure_player(request)
+    room = rooms.create_room(user)
+    return redirect("room", code=room.code)
+
+
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """The "enter a code" form: redirect to the room, or back home with a clear error."""
+    form = JoinByCodeForm(request.GET or None)
+    if form.is_valid():
+        code = form.cleaned_data["code"]
+        if Room.objects.filter(code=code).exists():
+            return redirect("room", code=code)
+        messages.error(request, _("No room has the code %(code)s. Check it with your friend.")
+                       % {"code": f"{code[:3]} {code[3:]}"})
+    else:
+        for error in form.errors.get("code", []):
+            messages.error(request, error)
+    return redirect("home")
+
+
+def room(request: HttpRequest, code: str) -> HttpResponse:
+    """The room page: the board, both seats, and the share link and code."""
+    canonical = rooms.normalize_code(code)
+    if canonical is None:
+        raise Http404
+    if canonical != code:
+        return redirect("room", code=canonical)
+    room = Room.objects.select_related("current_game__x_player", "current_game__o_player").filter(code=code).first()
+    if room is None:
+        raise Http404
+    game = room.current_game
+    seat = game.seat_of(request.user)
+    rules = Rules.from_dict(game.rules)
+    share_url = request.build_absolute_uri(reverse("room", kwargs={"code": room.code}))
+    return render(
+        request,
+        "rooms/room.html",
+        {
+            "room": room,
+            "game": game,
+            "seat": seat,
+            "can_join": seat is None and not game.is_over and (game.x_player_id is None or game.o_player_id is None),
+            "rules": rules,
+            "rows": _rows(rules.size),
+            "columns": [chr(ord("A") + i) for i in range(rules.size)],
+            "share_url": share_url,
+            "rules_line": rules_summary(rules, game.move_time_ms),
+            "state": games.public_state(game) | {"you": seat},
+            "i18n": room_strings(),
+        },
+    )
+
+
+def room_strings() -> dict:
+    """Translated strings for static/js/room.js (placeholders use the %(name)s form)."""
+    return {
+        "empty": _("empty"),
+        "last_move": _("last move"),
+        "winning_line": _("winning line"),
+        "open_seat": _("free seat"),
+        "you": _("you"),
+        "waiting": _("Waiting for an opponent: share the link or the code."),
+        "your_turn": _("Your turn."),
+        "to_move": _("%(side)s to move (%(name)s)."),
+        "you_won": _("You won: %(why)s!"),
+        "you_lost": _("You lost: %(why)s."),
+        "side_won": _("%(side)s won: %(why)s."),
+        "draw": _("Draw: %(why)s."),
+        "aborted": _("Game aborted: not both players moved in time. Nobody wins or loses."),
+        "why": {
+            "five": _("five in a row"),
+            "timeout": _("time ran out"),
+            "resign": _("resignation"),
+            "full_board": _("the board is full"),
+            "abort": _("aborted"),
+        },
+        "reconnecting": _("Connection lost. Reconnecting…"),
+        "offline": _("Not connected yet; wait a moment and try again."),
+        "copied": _("Link copied."),
+        "resign_confirm": _("Resign this game?"),
+    }
+
+
+@require_POST
+def join_room(request: HttpRequest, code: str) -> HttpResponse:
+    """Take the open seat in the room's game (guests get a name first)."""
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        raise Http404
+    user = ensure_player(request)
+    try:
+        rooms.join(room, user)
+    except GameError as exc:
+        messages.info(request, exc.message)
+    return redirect("room", code=room.code)
+
+
+def _rows(size: int) -> list[dict]:
+    letters = [chr(ord("A") + i) for i in range(size)]
+    return [{"number": r, "squares": [f"{c}{r}" for c in letters]} for r in range(1, size + 1)]

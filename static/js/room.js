@@ -1,0 +1,251 @@
+// The room page's game socket: state, moves, clocks, reconnects (docs/protocol.md).
+// One small module, no framework. Strings come translated from the server (#room-i18n).
+
+const root = document.querySelector(".room");
+const T = JSON.parse(document.getElementById("room-i18n").textContent);
+let state = JSON.parse(document.getElementById("initial-state").textContent);
+let receivedAt = performance.now();
+let socket = null;
+let retry = 0;
+let pending = null; // {square, id} sent, not yet confirmed
+let ghost = null; // square chosen on touch, waiting for confirmation
+let lastPointer = "mouse";
+const squares = new Map();
+for (const btn of root.querySelectorAll(".sq")) squares.set(btn.dataset.sq, btn);
+const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+const confirmToggle = $("confirm-toggle");
+confirmToggle.checked = localStorage.getItem("caro.confirm") === "1";
+confirmToggle.addEventListener("change", () => localStorage.setItem("caro.confirm", confirmToggle.checked ? "1" : "0"));
+
+function fmt(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, k) => values[k] ?? "");
+}
+
+function uuid() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+// ------------------------------------------------------------------ socket
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws/room/${root.dataset.code}/`);
+  socket.addEventListener("open", () => {
+    retry = 0;
+    setConn("");
+    root.dataset.connected = "1";
+  });
+  socket.addEventListener("message", (e) => {
+    let frame;
+    try { frame = JSON.parse(e.data); } catch { return; }
+    onFrame(frame);
+  });
+  socket.addEventListener("close", () => {
+    root.dataset.connected = "0";
+    setConn(T.reconnecting);
+    const delay = Math.min(8000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
+    setTimeout(connect, delay);
+  });
+}
+
+function send(frame) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+  flash(T.offline);
+  return false;
+}
+
+function onFrame(f) {
+  switch (f.type) {
+    case "state":
+      state = f; receivedAt = performance.now(); pending = null; ghost = null;
+      render();
+      break;
+    case "move":
+      if (f.game_id !== state.game_id) return;
+      if (f.version !== state.version + 1) { send({ type: "sync", version: state.version }); return; }
+      state.version = f.version;
+      state.moves.push([f.square, f.side]);
+      state.ply = f.ply;
+      state.turn = f.turn ?? null;
+      if (f.remaining_ms !== undefined) { state.remaining_ms = f.remaining_ms; receivedAt = performance.now(); }
+      if (pending && pending.id === f.id) pending = null;
+      render();
+      break;
+    case "game_over":
+      if (f.game_id !== state.game_id) return;
+      if (f.version !== state.version + 1) { send({ type: "sync", version: state.version }); return; }
+      Object.assign(state, { version: f.version, status: f.status, winner: f.winner,
+        termination: f.termination, line: f.line, turn: null, remaining_ms: null });
+      pending = null;
+      render();
+      break;
+    case "error":
+      pending = null;
+      flash(f.message);
+      render();
+      break;
+    default:
+      break;
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render() {
+  const stones = new Map(state.moves.map(([sq, side]) => [sq, side]));
+  const last = state.moves.length ? state.moves[state.moves.length - 1][0] : null;
+  const line = new Set(state.line || []);
+  for (const [sq, btn] of squares) {
+    const side = stones.get(sq) || "";
+    btn.dataset.stone = side;
+    btn.textContent = side;
+    btn.classList.toggle("last", sq === last);
+    btn.classList.toggle("win", line.has(sq));
+    btn.classList.toggle("ghost", sq === ghost || (pending && pending.square === sq));
+    let label = `${sq}, ${side ? side : T.empty}`;
+    if (sq === last) label += `, ${T.last_move}`;
+    if (line.has(sq)) label += `, ${T.winning_line}`;
+    btn.setAttribute("aria-label", label);
+    btn.setAttribute("aria-disabled", side || !myTurn() ? "true" : "false");
+  }
+  root.classList.toggle("my-turn", myTurn());
+  for (const side of ["X", "O"]) {
+    const p = state.players[side];
+    let name = p ? p.name : T.open_seat;
+    if (state.you === side) name += ` (${T.you})`;
+    $(`name-${side}`).textContent = name;
+    root.querySelector(`.player[data-side="${side}"]`).classList.toggle("to-move", state.turn === side);
+  }
+  $("status").textContent = statusText();
+  $("status").dataset.result = state.status === "finished" || state.status === "aborted" ? state.status : "";
+  const seated = state.you === "X" || state.you === "O";
+  const over = state.status === "finished" || state.status === "aborted";
+  $("play-again").hidden = !(seated && over);
+  $("resign").hidden = !(seated && state.status === "active");
+  $("confirm").hidden = !ghost;
+  const moves = $("moves");
+  moves.replaceChildren(...state.moves.map(([sq, side]) => {
+    const li = document.createElement("li");
+    li.textContent = `${side} ${sq}`;
+    return li;
+  }));
+  tickClocks();
+}
+
+function myTurn() {
+  return state.status === "active" && state.you && state.turn === state.you && !pending;
+}
+
+function statusText() {
+  if (state.status === "waiting") return T.waiting;
+  if (state.status === "aborted") return T.aborted;
+  if (state.status === "finished") {
+    const why = T.why[state.termination] || "";
+    if (!state.winner) return fmt(T.draw, { why });
+    if (state.you) return fmt(state.you === state.winner ? T.you_won : T.you_lost, { why });
+    return fmt(T.side_won, { side: state.winner, why });
+  }
+  if (state.you && state.turn === state.you) return T.your_turn;
+  const p = state.players[state.turn];
+  return fmt(T.to_move, { side: state.turn, name: p ? p.name : "" });
+}
+
+function tickClocks() {
+  for (const side of ["X", "O"]) {
+    const el = $(`clock-${side}`);
+    if (state.turn === side && state.remaining_ms != null) {
+      const ms = Math.max(0, state.remaining_ms - (performance.now() - receivedAt));
+      const s = Math.ceil(ms / 1000);
+      el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      el.classList.toggle("low", ms < 10000);
+    } else {
+      el.textContent = "";
+      el.classList.remove("low");
+    }
+  }
+}
+setInterval(tickClocks, 250);
+
+let flashTimer = null;
+function flash(message) {
+  const el = $("conn");
+  el.textContent = message;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => { if (el.textContent === message) el.textContent = ""; }, 5000);
+}
+function setConn(message) { $("conn").textContent = message; }
+
+// ------------------------------------------------------------------ input
+
+function play(sq) {
+  if (!myTurn() || squares.get(sq).dataset.stone) return;
+  const id = uuid();
+  if (send({ type: "move", square: sq, ply: state.ply + 1, id })) {
+    pending = { square: sq, id };
+    ghost = null;
+    render();
+  }
+}
+
+function choose(sq) {
+  if (!myTurn() || squares.get(sq).dataset.stone) return;
+  const needConfirm = lastPointer === "touch" || confirmToggle.checked;
+  if (needConfirm && ghost !== sq) { ghost = sq; render(); return; }
+  play(sq);
+}
+
+root.addEventListener("pointerdown", (e) => { lastPointer = e.pointerType || "mouse"; });
+root.querySelector(".board").addEventListener("click", (e) => {
+  const btn = e.target.closest(".sq");
+  if (btn) choose(btn.dataset.sq);
+});
+$("confirm").addEventListener("click", () => { if (ghost) play(ghost); });
+$("play-again").addEventListener("click", () => send({ type: "play_again" }));
+$("resign").addEventListener("click", () => { if (confirm(T.resign_confirm)) send({ type: "resign" }); });
+$("copy").addEventListener("click", async () => {
+  const input = document.getElementById("share-link");
+  try { await navigator.clipboard.writeText(input.value); flash(T.copied); } catch { input.select(); }
+});
+
+// Keyboard: one square is focusable at a time (roving tabindex); arrows move, Enter/Space plays.
+const size = Number(root.dataset.size);
+const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+let focusSq = `${letters[Math.floor(size / 2)]}${Math.floor(size / 2) + 1}`;
+squares.get(focusSq).tabIndex = 0;
+root.querySelector(".board").addEventListener("keydown", (e) => {
+  const btn = e.target.closest(".sq");
+  if (!btn) return;
+  const col = letters.indexOf(btn.dataset.sq[0]);
+  const row = Number(btn.dataset.sq.slice(1));
+  const delta = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+  if (delta) {
+    e.preventDefault();
+    const c = Math.min(size - 1, Math.max(0, col + delta[0]));
+    const r = Math.min(size, Math.max(1, row + delta[1]));
+    moveFocus(`${letters[c]}${r}`);
+  } else if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    play(btn.dataset.sq);
+  }
+});
+root.querySelector(".board").addEventListener("focusin", (e) => {
+  const btn = e.target.closest(".sq");
+  if (btn && btn.dataset.sq !== focusSq) moveFocus(btn.dataset.sq, false);
+});
+function moveFocus(sq, focus = true) {
+  squares.get(focusSq).tabIndex = -1;
+  focusSq = sq;
+  const btn = squares.get(sq);
+  btn.tabIndex = 0;
+  if (focus) btn.focus();
+}
+
+render();
+connect();
