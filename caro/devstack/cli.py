@@ -1,0 +1,254 @@
+"""`dev.py run` and `dev.py test`, after dev.py's bootstrap has put us inside `.venv`.
+
+run   embedded PostgreSQL/Redis when DATABASE_URL/REDIS_URL are unset, migrate, compile
+      translations, collectstatic (DEBUG off), then Daphne + one Celery worker + one Celery beat.
+      Stops everything on Ctrl-C/SIGTERM (exit 0) or when any child dies (exit 1).
+test  embedded services on their own data folders and ports, then `python -m pytest ARGS`;
+      exits with pytest's status, except that 5 ("no tests collected") becomes 1.
+
+Environment read here (all optional):
+  DATABASE_URL, REDIS_URL   use these servers instead of starting embedded ones
+  SECRET_KEY                default: a random key generated once into <data dir>/secret_key
+  HOST, PORT                Daphne's bind address (127.0.0.1) and port (8000) for `run`
+  CARO_DATA_DIR             data folder (default: <repo>/.data)
+Exported to children: DATABASE_URL, REDIS_URL, SECRET_KEY, DJANGO_SETTINGS_MODULE=caro.settings,
+and for `test` CHROMIUM_PATH=/usr/bin/chromium when that file exists.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from caro.devstack import services
+from caro.devstack.procs import Child, set_parent_death_signal, spawn, stop_all
+
+# Default ports; a busy one is replaced by any free port.
+PORTS = {"run": (54329, 63790), "test": (54339, 63799)}
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+class Shutdown(BaseException):
+    """Raised from the SIGTERM handler to unwind into the cleanup code."""
+
+
+def log(message: str) -> None:
+    print(f"dev: {message}", file=sys.stderr, flush=True)
+
+
+def data_dir(root: Path) -> Path:
+    path = Path(os.environ.get("CARO_DATA_DIR") or root / ".data").absolute()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def lock(state: Path, name: str):
+    """Hold an exclusive lock on <state>/<name>.lock for the life of the process (returns the file).
+
+    Raises SystemExit if another dev.py already holds it (two of them would share the data folder)."""
+    handle = open(state / f"{name}.lock", "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        raise SystemExit(f"dev: another `dev.py {name}` uses {state} (pid {handle.read().strip() or '?'})")
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle
+
+
+def secret_key(state: Path) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in <state>/secret_key (0600)."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = state / "secret_key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+def start_services(mode: str, state: Path, env: dict[str, str], started: list) -> None:
+    """Start embedded PostgreSQL/Redis for whichever URL is unset; put the URLs into `env`."""
+    pg_port, redis_port = PORTS[mode]
+    suffix = "" if mode == "run" else f"-{mode}"
+    if not env.get("DATABASE_URL"):
+        t0 = time.monotonic()
+        datadir = services.usable_pg_datadir(state / f"pg{suffix}")
+        pg = services.start_postgres(datadir, services.pick_port(pg_port))
+        started.append(pg)
+        env["DATABASE_URL"] = pg.url
+        log(f"PostgreSQL on 127.0.0.1:{pg.port}, data in {datadir} ({time.monotonic() - t0:.1f} s)")
+    else:
+        log("DATABASE_URL is set: using that PostgreSQL")
+    if not env.get("REDIS_URL"):
+        redis = services.start_redis(services.pick_port(redis_port), state / f"redis{suffix}")
+        started.append(redis)
+        env["REDIS_URL"] = redis.url
+        log(f"Redis on 127.0.0.1:{redis.port}")
+    else:
+        log("REDIS_URL is set: using that Redis")
+
+
+def stop_services(started: list) -> None:
+    for server in reversed(started):
+        try:
+            server.stop()
+        except Exception as exc:  # keep stopping the others
+            log(f"could not stop {server!r}: {exc}")
+
+
+def child_env(state: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "caro.settings")
+    env["SECRET_KEY"] = secret_key(state)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _raise_shutdown(signum, frame):
+    raise Shutdown(signum)
+
+
+def _wait(child: Child) -> int:
+    while True:
+        code = child.process.poll()
+        if code is not None:
+            return code
+        time.sleep(0.1)
+
+
+def prepare(root: Path, env: dict[str, str], children: list[Child], migrate: bool) -> None:
+    argv = [sys.executable, "-m", "caro.devstack.prepare"] + (["--migrate"] if migrate else [])
+    child = spawn("prepare", argv, env, str(root))
+    children.append(child)
+    code = _wait(child)
+    children.remove(child)
+    if code != 0:
+        raise SystemExit(f"dev: preparing the site failed (exit {code})")
+
+
+def cmd_run(root: Path) -> int:
+    state = data_dir(root)
+    held = lock(state, "run")
+    host = os.environ.get("HOST") or "127.0.0.1"
+    port = int(os.environ.get("PORT") or 8000)
+    if not services.port_is_free(port, host if host not in ("0.0.0.0", "") else "127.0.0.1"):
+        log(f"port {port} on {host} is in use; set PORT to another one")
+        return 1
+    env = child_env(state)
+    bindir = Path(sys.executable).parent
+    started: list = []
+    children: list[Child] = []
+    code = 0
+    previous = signal.signal(signal.SIGTERM, _raise_shutdown)
+    try:
+        t0 = time.monotonic()
+        start_services("run", state, env, started)
+        prepare(root, env, children, migrate=True)
+        children.append(spawn("web", [str(bindir / "daphne"), "-b", host, "-p", str(port), "caro.asgi:application"], env, str(root)))
+        children.append(spawn("worker", [str(bindir / "celery"), "-A", "caro", "worker", "-l", "info"], env, str(root)))
+        children.append(spawn(
+            "beat", [str(bindir / "celery"), "-A", "caro", "beat", "-l", "info", "-s", str(state / "celerybeat-schedule")],
+            env, str(root),
+        ))
+        web = children[0]
+        if not services.wait_for_port(port, "127.0.0.1" if host in ("0.0.0.0", "") else host, 60, web.process):
+            raise SystemExit("dev: Daphne did not start listening")
+        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "") else host
+        log(f"site ready in {time.monotonic() - t0:.1f} s: http://{shown}:{port}/  (Ctrl-C stops everything)")
+        while True:
+            for child in children:
+                if not child.alive():
+                    log(f"{child.name} exited with status {child.process.returncode}; stopping everything")
+                    raise SystemExit(1)
+            time.sleep(0.2)
+    except (KeyboardInterrupt, Shutdown):
+        log("stopping")
+        code = 0
+    except SystemExit as exc:
+        if isinstance(exc.code, str):
+            log(exc.code.removeprefix("dev: "))
+        code = 1
+    except services.ServiceError as exc:
+        log(str(exc))
+        code = 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stop_all(children, log=log)
+        stop_services(started)
+        signal.signal(signal.SIGTERM, previous)
+        held.close()
+    log(f"stopped (exit {code})")
+    return code
+
+
+def cmd_test(root: Path, pytest_args: list[str]) -> int:
+    state = data_dir(root)
+    held = lock(state, "test")
+    env = child_env(state)
+    if CHROMIUM.exists():
+        env.setdefault("CHROMIUM_PATH", str(CHROMIUM))
+    started: list = []
+    children: list[Child] = []
+    previous = signal.signal(signal.SIGTERM, _raise_shutdown)
+    try:
+        start_services("test", state, env, started)
+        prepare(root, env, children, migrate=False)
+        # pytest stays in our process group so a terminal Ctrl-C reaches it directly.
+        pytest = subprocess.Popen(
+            [sys.executable, "-m", "pytest", *pytest_args], env=env, cwd=str(root), preexec_fn=set_parent_death_signal,
+        )
+        signal.signal(signal.SIGINT, lambda *_: None)
+        signal.signal(signal.SIGTERM, lambda *_: pytest.send_signal(signal.SIGTERM))
+        code = pytest.wait()
+        if code == 5:
+            log("pytest collected no tests: treating that as a failure")
+            code = 1
+    except (KeyboardInterrupt, Shutdown):
+        code = 130
+    except SystemExit as exc:
+        if isinstance(exc.code, str):
+            log(exc.code.removeprefix("dev: "))
+        code = 1
+    except services.ServiceError as exc:
+        log(str(exc))
+        code = 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stop_all(children, log=log)
+        stop_services(started)
+        signal.signal(signal.SIGTERM, previous)
+        held.close()
+    return code
+
+
+USAGE = """usage: python3 dev.py run              start the site (Daphne, Celery worker and beat)
+       python3 dev.py test [PYTEST ARGS]  run the test suite
+       python3 dev.py setup            only create/update .venv"""
+
+
+def main(argv: list[str], root: Path) -> int:
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        return 0 if argv else 2
+    command, rest = argv[0], argv[1:]
+    if command == "run" and not rest:
+        return cmd_run(root)
+    if command == "test":
+        return cmd_test(root, rest)
+    if command == "setup" and not rest:
+        return 0
+    print(USAGE, file=sys.stderr)
+    return 2

@@ -1,0 +1,81 @@
+"""Child processes of `dev.py`: each in its own process group, all stopped together.
+
+Every child gets its own session (so a terminal Ctrl-C reaches only `dev.py`, which then stops the
+children in order) and, on Linux, SIGTERM from the kernel if `dev.py` itself dies abruptly.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+_PR_SET_PDEATHSIG = 1
+
+
+def set_parent_death_signal() -> None:
+    """In a forked child before exec: ask Linux to send SIGTERM when the parent dies (no-op elsewhere)."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+
+
+@dataclass
+class Child:
+    """A named child process leading its own process group."""
+
+    name: str
+    process: subprocess.Popen
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def signal_group(self, signum: int) -> None:
+        """Send `signum` to the child's whole process group (it may have children of its own)."""
+        try:
+            os.killpg(self.process.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def spawn(name: str, argv: list[str], env: dict[str, str], cwd: str) -> Child:
+    """Start `argv` as a child in a new session, inheriting stdout/stderr; stdin is /dev/null."""
+    process = subprocess.Popen(
+        argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, start_new_session=True,
+        preexec_fn=set_parent_death_signal,
+    )
+    return Child(name, process)
+
+
+def stop_all(children: list[Child], timeout: float = 20.0, log=print) -> None:
+    """SIGTERM every child's process group, wait up to `timeout` seconds, then SIGKILL the rest.
+
+    Celery's worker does a warm shutdown on SIGTERM (finishes running tasks, returns reserved ones
+    to the broker); Daphne closes its sockets. Whatever is left in the groups afterwards (orphaned
+    pool processes) is killed too. Never raises for processes that are already gone.
+    """
+    for child in children:
+        if child.alive():
+            child.signal_group(signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    for child in children:
+        remaining = max(0.0, deadline - time.monotonic())
+        try:
+            child.process.wait(remaining)
+        except subprocess.TimeoutExpired:
+            log(f"dev: {child.name} (pid {child.pid}) did not stop in {timeout:.0f} s; killing it")
+            child.signal_group(signal.SIGKILL)
+            child.process.wait()
+    for child in children:  # stragglers in the group whose leader already exited
+        child.signal_group(signal.SIGKILL)
