@@ -1,0 +1,36 @@
+"""Small builders for integration tests (real PostgreSQL rows, no mocks)."""
+
+import uuid
+
+from accounts.guests import create_guest
+from caro.games import services
+from caro.games.models import Game
+
+
+def two_players():
+    return create_guest(), create_guest()
+
+
+def started_game(move_time_ms: int = 60_000, group: str = "") -> tuple[Game, object, object]:
+    """A caro game with both seats taken: (game, x_user, o_user)."""
+    x, o = two_players()
+    game = services.create_game(x_player=x, move_time_ms=move_time_ms, channel_group=group)
+    services.take_seat(game.pk, o)
+    game.refresh_from_db()
+    return game, x, o
+
+
+def play(game, user, square, ply=None):
+    """Play one move as `user` with a fresh client id; ply defaults to the next one."""
+    if ply is None:
+        game.refresh_from_db()
+        ply = game.ply + 1
+    return services.play_move(game.pk, user, square, ply, uuid.uuid4())
+
+
+def play_sequence(game, x, o, squares):
+    """Alternate X and O through `squares`; returns the last MoveResult."""
+    result = None
+    for i, sq in enumerate(squares):
+        result = play(game, x if i % 2 == 0 else o, sq)
+    return result

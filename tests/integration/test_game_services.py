@@ -1,0 +1,181 @@
+"""The game service against the real PostgreSQL: locking, ply checks, idempotency, endings."""
+
+import threading
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.db import connections
+from django.utils import timezone
+
+from caro.games import services
+from caro.games.errors import GameError
+from caro.games.models import Game, Move
+from tests.integration.helpers import play, play_sequence, started_game, two_players
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+X_FIVE = ["H8", "H9", "I8", "I9", "J8", "J9", "K8", "K9", "L8"]  # X: H8..L8, O stones on row 9
+
+
+def test_a_game_is_won_by_five_and_the_line_and_result_are_stored():
+    game, x, o = started_game()
+    result = play_sequence(game, x, o, X_FIVE)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.winner == "X" and game.termination == "five"
+    assert sorted(game.win_line) == ["H8", "I8", "J8", "K8", "L8"]
+    assert [e["type"] for e in result.events] == ["move", "game_over"]
+    assert result.events[1]["version"] == game.event_version
+    assert game.deadline is None
+    assert Move.objects.filter(game=game).count() == 9
+
+
+def test_two_concurrent_moves_for_the_same_ply_store_exactly_one():
+    game, x, _o = started_game()
+    barrier = threading.Barrier(2)
+    outcomes: list = []
+
+    def attempt(square):
+        barrier.wait()
+        try:
+            services.play_move(game.pk, x, square, 1, uuid.uuid4())
+            outcomes.append("ok")
+        except GameError as exc:
+            outcomes.append(exc.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=attempt, args=(sq,)) for sq in ("H8", "G7")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert sorted(outcomes) == ["ok", "stale"]
+    assert Move.objects.filter(game=game).count() == 1
+    game.refresh_from_db()
+    assert game.ply == 1 and game.event_version == 2  # seated + one move
+
+
+def test_a_repeated_client_move_id_is_answered_not_applied_twice():
+    game, x, o = started_game()
+    move_id = uuid.uuid4()
+    first = services.play_move(game.pk, x, "H8", 1, move_id)
+    again = services.play_move(game.pk, x, "H8", 1, move_id)
+    assert not first.duplicate and again.duplicate
+    assert again.move.pk == first.move.pk
+    assert Move.objects.filter(game=game).count() == 1
+    game.refresh_from_db()
+    assert game.ply == 1
+    # The opponent cannot replay X's id to learn anything or to move.
+    with pytest.raises(GameError) as err:
+        services.play_move(game.pk, o, "H8", 1, move_id)
+    assert err.value.code == "not_a_player"
+
+
+def test_a_move_after_the_game_ended_is_refused_and_no_second_result():
+    game, x, o = started_game()
+    play_sequence(game, x, o, X_FIVE)
+    game.refresh_from_db()
+    finished_at, version = game.finished_at, game.event_version
+    with pytest.raises(GameError) as err:
+        play(game, o, "A1")
+    assert err.value.code == "game_over"
+    game.refresh_from_db()
+    assert (game.winner, game.finished_at, game.event_version) == ("X", finished_at, version)
+    assert Move.objects.filter(game=game).count() == 9
+
+
+@pytest.mark.parametrize(
+    "square, who, ply, code",
+    [
+        ("H8", "o", 1, "not_your_turn"),
+        ("P8", "x", 1, "out_of_board"),
+        ("8H", "x", 1, "bad_square"),
+        ("H8", "x", 5, "stale"),
+        ("H8", "spectator", 1, "not_a_player"),
+    ],
+)
+def test_bad_moves_are_refused_with_their_code_and_change_nothing(square, who, ply, code):
+    game, x, o = started_game()
+    spectator = two_players()[0]
+    user = {"x": x, "o": o, "spectator": spectator}[who]
+    before = Game.objects.get(pk=game.pk)
+    with pytest.raises(GameError) as err:
+        services.play_move(game.pk, user, square, ply, uuid.uuid4())
+    assert err.value.code == code
+    assert str(err.value.message)  # a translated, human message
+    after = Game.objects.get(pk=game.pk)
+    assert (after.ply, after.event_version, after.status) == (before.ply, before.event_version, before.status)
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_occupied_square_is_refused():
+    game, x, o = started_game()
+    play(game, x, "H8")
+    with pytest.raises(GameError) as err:
+        play(game, o, "h8")
+    assert err.value.code == "occupied"
+
+
+def test_a_move_before_the_opponent_arrives_is_refused():
+    x, _ = two_players()
+    game = services.create_game(x_player=x)
+    with pytest.raises(GameError) as err:
+        services.play_move(game.pk, x, "H8", 1, uuid.uuid4())
+    assert err.value.code == "not_started"
+
+
+def test_seats_fill_in_order_and_a_third_visitor_watches():
+    x, o = two_players()
+    third = two_players()[0]
+    game = services.create_game(x_player=x)
+    assert services.take_seat(game.pk, o) == "O"
+    assert services.take_seat(game.pk, o) == "O"  # idempotent
+    with pytest.raises(GameError) as err:
+        services.take_seat(game.pk, third)
+    assert err.value.code == "seat_taken"
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.deadline is not None
+
+
+def test_a_move_after_the_deadline_ends_the_game_on_time_instead():
+    game, x, o = started_game()
+    play_sequence(game, x, o, ["H8", "H9"])
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    with pytest.raises(GameError) as err:
+        play(game, x, "I8")
+    assert err.value.code == "timeout"
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner == "O" and game.termination == "timeout"
+    assert game.ply == 2
+
+
+def test_resign_before_both_moved_aborts_and_after_loses():
+    game, x, o = started_game()
+    services.resign(game.pk, o)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.winner == ""
+    game, x, o = started_game()
+    play_sequence(game, x, o, ["H8", "H9"])
+    services.resign(game.pk, x)
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "O", "resign")
+
+
+def test_rematch_lets_the_loser_move_first_and_is_created_once():
+    game, x, o = started_game()
+    play_sequence(game, x, o, X_FIVE)  # X wins, O lost
+    with pytest.raises(GameError):
+        services.create_rematch(game.pk, two_players()[0])
+    rematch = services.create_rematch(game.pk, x)
+    assert services.create_rematch(game.pk, o).pk == rematch.pk
+    assert rematch.x_player_id == o.pk and rematch.o_player_id == x.pk
+    assert rematch.status == Game.Status.ACTIVE and rematch.rules == game.rules
+
+
+def test_rematch_of_a_running_game_is_refused():
+    game, x, _o = started_game()
+    with pytest.raises(GameError) as err:
+        services.create_rematch(game.pk, x)
+    assert err.value.code == "not_over"
