@@ -1,0 +1,254 @@
+"""The room websocket through Channels' WebsocketCommunicator, real Redis layer and PostgreSQL."""
+
+import asyncio
+import json
+import uuid
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from caro.asgi import application
+from caro.games.models import Game, Move
+from caro.rooms import services as rooms
+from accounts.guests import create_guest
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+def _cleanup(close_db_connections):
+    yield
+
+
+def _cookie_for(user) -> bytes:
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+@sync_to_async
+def _room_with_players():
+    x, o, watcher = create_guest(), create_guest(), create_guest()
+    room = rooms.create_room(x)
+    rooms.join(room, o)
+    return room, {"x": _cookie_for(x), "o": _cookie_for(o), "watcher": _cookie_for(watcher)}
+
+
+@sync_to_async
+def _snapshot(room):
+    game = Game.objects.get(pk=room.current_game_id)
+    return game.ply, game.event_version, game.status, Move.objects.filter(game=game).count()
+
+
+async def _connect(room, cookie: bytes | None, lang: str = "en"):
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    cookies = b"django_language=" + lang.encode()
+    if cookie:
+        cookies = cookie + b"; " + cookies
+    headers.append((b"cookie", cookies))
+    comm = WebsocketCommunicator(application, f"/ws/room/{room.code}/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    state = await comm.receive_json_from(timeout=5)
+    assert state["type"] == "state"
+    return comm, state
+
+
+async def _expect_error(comm, code):
+    frame = await comm.receive_json_from(timeout=5)
+    assert frame["type"] == "error", frame
+    assert frame["code"] == code
+    assert frame["message"] and "Traceback" not in frame["message"]
+    return frame
+
+
+async def test_players_and_spectator_see_each_move_with_versions():
+    room, cookies = await _room_with_players()
+    x, sx = await _connect(room, cookies["x"])
+    o, so = await _connect(room, cookies["o"])
+    w, sw = await _connect(room, cookies["watcher"])
+    try:
+        assert (sx["you"], so["you"], sw["you"]) == ("X", "O", None)
+        assert sx["status"] == "active" and sx["turn"] == "X"
+        move_id = str(uuid.uuid4())
+        await x.send_json_to({"type": "move", "square": "H8", "ply": 1, "id": move_id})
+        for comm in (x, o, w):
+            event = await comm.receive_json_from(timeout=5)
+            assert event["type"] == "move"
+            assert (event["square"], event["side"], event["ply"], event["id"]) == ("H8", "X", 1, move_id)
+            assert event["version"] == sx["version"] + 1
+            assert event["turn"] == "O"
+    finally:
+        for comm in (x, o, w):
+            await comm.disconnect()
+
+
+async def test_a_repeated_move_frame_is_acknowledged_not_applied():
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    try:
+        frame = {"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())}
+        await x.send_json_to(frame)
+        assert (await x.receive_json_from(timeout=5))["type"] == "move"
+        await x.send_json_to(frame)
+        ack = await x.receive_json_from(timeout=5)
+        assert ack["type"] == "ack" and ack["duplicate"] is True and ack["square"] == "H8"
+        assert (await _snapshot(room))[3] == 1
+    finally:
+        await x.disconnect()
+
+
+@pytest.mark.parametrize(
+    "raw, code",
+    [
+        ("{not json", "malformed"),
+        ("[1, 2, 3]", "malformed"),
+        ('{"no_type": 1}', "malformed"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": "move", "square": "H8", "ply": "1", "id": "x"}', "malformed"),
+        ('{"type": "move", "square": "H8", "ply": true, "id": "00000000-0000-4000-8000-000000000000"}', "malformed"),
+        ('{"type": "move", "square": ["H8"], "ply": 1, "id": "00000000-0000-4000-8000-000000000000"}', "malformed"),
+        ('{"type": "move", "square": "H8", "ply": 1, "id": "not-a-uuid"}', "malformed"),
+        ('{"type": "move", "square": "H8", "ply": 1}', "malformed"),
+        ('{"type": "move", "square": "' + "H" * 5000 + '", "ply": 1, "id": "x"}', "too_large"),
+    ],
+)
+async def test_bad_frames_get_an_error_and_change_nothing(raw, code):
+    room, cookies = await _room_with_players()
+    before = await _snapshot(room)
+    x, _ = await _connect(room, cookies["x"])
+    try:
+        await x.send_to(text_data=raw)
+        await _expect_error(x, code)
+        assert await _snapshot(room) == before
+        # The socket stays usable after a bad frame.
+        await x.send_json_to({"type": "ping"})
+        assert (await x.receive_json_from(timeout=5))["type"] == "pong"
+    finally:
+        await x.disconnect()
+
+
+async def test_binary_frames_are_refused():
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    try:
+        await x.send_to(bytes_data=b"\x00\x01")
+        await _expect_error(x, "malformed")
+    finally:
+        await x.disconnect()
+
+
+async def test_a_spectator_cannot_move_even_with_a_forged_seat():
+    room, cookies = await _room_with_players()
+    before = await _snapshot(room)
+    w, _ = await _connect(room, cookies["watcher"])
+    anon, state = await _connect(room, None)
+    try:
+        assert state["you"] is None
+        forged = {"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4()), "seat": "X",
+                  "side": "X", "player": 1, "user": "x"}
+        await w.send_json_to(forged)
+        await _expect_error(w, "not_a_player")
+        await anon.send_json_to({**forged, "id": str(uuid.uuid4())})
+        await _expect_error(anon, "not_a_player")
+        assert await _snapshot(room) == before
+    finally:
+        await w.disconnect()
+        await anon.disconnect()
+
+
+async def test_the_opponent_cannot_move_for_x_by_claiming_its_side():
+    room, cookies = await _room_with_players()
+    before = await _snapshot(room)
+    o, _ = await _connect(room, cookies["o"])
+    try:
+        await o.send_json_to({"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4()), "side": "X"})
+        await _expect_error(o, "not_your_turn")
+        assert await _snapshot(room) == before
+    finally:
+        await o.disconnect()
+
+
+async def test_a_stale_move_is_refused_and_the_full_state_follows():
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    try:
+        await x.send_json_to({"type": "move", "square": "H8", "ply": 3, "id": str(uuid.uuid4())})
+        error = await _expect_error(x, "stale")
+        assert "ref" in error
+        state = await x.receive_json_from(timeout=5)
+        assert state["type"] == "state" and state["ply"] == 0
+    finally:
+        await x.disconnect()
+
+
+async def test_errors_are_translated_to_the_socket_language():
+    room, cookies = await _room_with_players()
+    vi, _ = await _connect(room, cookies["watcher"], lang="vi")
+    en, _ = await _connect(room, cookies["watcher"], lang="en")
+    try:
+        for comm in (vi, en):
+            await comm.send_json_to({"type": "teleport"})
+        vi_err = await _expect_error(vi, "unknown_type")
+        en_err = await _expect_error(en, "unknown_type")
+        assert vi_err["message"] != en_err["message"]
+    finally:
+        await vi.disconnect()
+        await en.disconnect()
+
+
+async def test_sync_returns_the_full_state():
+    room, cookies = await _room_with_players()
+    x, first = await _connect(room, cookies["x"])
+    try:
+        await x.send_json_to({"type": "sync", "version": 0})
+        state = await x.receive_json_from(timeout=5)
+        assert state["type"] == "state" and state["version"] == first["version"]
+    finally:
+        await x.disconnect()
+
+
+async def test_unknown_room_is_closed():
+    comm = WebsocketCommunicator(application, "/ws/room/QQQQQQ/", headers=[(b"origin", b"http://localhost")])
+    connected, code = await comm.connect()
+    assert not connected and code == 4404
+    await comm.disconnect()
+
+
+async def test_an_idle_socket_survives_longer_than_the_redis_socket_timeout():
+    """redis-py 8's 5 s socket timeout killed idle consumers after ~6 s (notes/stack.md)."""
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    o, _ = await _connect(room, cookies["o"])
+    try:
+        await asyncio.sleep(7)
+        await o.send_json_to({"type": "ping"})
+        assert (await o.receive_json_from(timeout=5))["type"] == "pong"
+        await o.send_json_to({"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())})
+        assert (await o.receive_json_from(timeout=5))["code"] == "not_your_turn"
+        await x.send_json_to({"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())})
+        assert (await o.receive_json_from(timeout=5))["type"] == "move"
+    finally:
+        await x.disconnect()
+        await o.disconnect()
+
+
+async def test_play_again_moves_everyone_to_the_new_game():
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    o, _ = await _connect(room, cookies["o"])
+    try:
+        await o.send_json_to({"type": "resign"})  # before both moved: aborted
+        for comm in (x, o):
+            over = await comm.receive_json_from(timeout=5)
+            assert over["type"] == "game_over" and over["status"] == "aborted"
+        await x.send_json_to({"type": "play_again"})
+        for comm, seat in ((x, "O"), (o, "X")):  # an abort swaps colours
+            state = await comm.receive_json_from(timeout=5)
+            assert state["type"] == "state" and state["status"] == "active" and state["you"] == seat
+            assert state["moves"] == []
+    finally:
+        await x.disconnect()
+        await o.disconnect()
