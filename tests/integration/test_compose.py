@@ -1,0 +1,116 @@
+"""compose.yaml and Dockerfile: the production stack's shape, checked by parsing (no Docker engine here).
+
+No database needed: these tests only read files.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+APP_SERVICES = ("migrate", "web", "worker", "beat")
+REQUIRED_ENV = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS")
+
+
+@pytest.fixture(scope="module")
+def services() -> dict:
+    data = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    return data["services"]
+
+
+def argv(value) -> list[str]:
+    """A compose command/healthcheck in list or string form, as an argument list."""
+    return list(value) if isinstance(value, list) else shlex.split(value)
+
+
+def env(service: dict) -> dict[str, str]:
+    value = service.get("environment", {})
+    if isinstance(value, list):  # KEY=VALUE form
+        value = dict(item.split("=", 1) for item in value)
+    return {key: str(val) for key, val in value.items()}
+
+
+def condition(service: dict, dependency: str) -> str:
+    return service["depends_on"][dependency]["condition"]
+
+
+def test_all_services_present(services):
+    assert {"postgres", "redis", "migrate", "web", "worker", "beat"} <= set(services)
+
+
+def test_postgres(services):
+    pg = services["postgres"]
+    assert pg["image"].startswith("postgres:16")
+    assert "pg_isready" in " ".join(argv(pg["healthcheck"]["test"]))
+    assert any(str(v).endswith(":/var/lib/postgresql/data") for v in pg["volumes"])
+    assert pg["environment"]["POSTGRES_PASSWORD"].startswith("${"), "password comes from the environment"
+
+
+def test_redis(services):
+    redis = services["redis"]
+    assert redis["image"].startswith("redis:7")
+    assert argv(redis["healthcheck"]["test"])[-2:] == ["redis-cli", "ping"]
+
+
+def test_migrate_is_one_shot_after_postgres(services):
+    migrate = services["migrate"]
+    assert argv(migrate["command"]) == ["python", "manage.py", "migrate", "--noinput"]
+    assert migrate["restart"] == "no"
+    assert condition(migrate, "postgres") == "service_healthy"
+
+
+def test_web_runs_daphne_after_migrate_and_redis(services):
+    web = services["web"]
+    assert argv(web["command"]) == ["daphne", "-b", "0.0.0.0", "-p", "8000", "caro.asgi:application"]
+    assert condition(web, "migrate") == "service_completed_successfully"
+    assert condition(web, "redis") == "service_healthy"
+    test = argv(web["healthcheck"]["test"])
+    assert test[:3] == ["CMD", "python", "-c"]
+    assert "http://localhost:8000/healthz" in test[3]
+    compile(test[3], "<healthcheck>", "exec")  # the one-liner is valid Python
+    assert importlib.util.find_spec("caro.asgi") is not None
+
+
+def test_worker_and_exactly_one_beat(services):
+    worker, beat = services["worker"], services["beat"]
+    assert argv(worker["command"])[:4] == ["celery", "-A", "caro", "worker"]
+    assert argv(beat["command"])[:4] == ["celery", "-A", "caro", "beat"]
+    assert beat["deploy"]["replicas"] == 1
+    assert beat.get("scale", 1) == 1
+    for name in ("worker", "beat"):
+        assert condition(services[name], "migrate") == "service_completed_successfully"
+        assert condition(services[name], "redis") == "service_healthy"
+    runs_beat = [name for name, svc in services.items() if "beat" in argv(svc.get("command", []))]
+    assert runs_beat == ["beat"]
+    assert "-B" not in argv(worker["command"]) and "--beat" not in argv(worker["command"])
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
+def test_app_services_share_environment(services, name):
+    values = env(services[name])
+    for key in REQUIRED_ENV:
+        assert values.get(key), f"{name} lacks {key}"
+    assert values["DEBUG"] == "0"
+    assert values["DATABASE_URL"].startswith("postgres://") and "@postgres:5432/" in values["DATABASE_URL"]
+    assert values["REDIS_URL"] == "redis://redis:6379/0"
+    # No committed secret: SECRET_KEY is interpolated from the environment and required.
+    assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]*\}", values["SECRET_KEY"])
+    assert "localhost" in values["ALLOWED_HOSTS"].split(","), "the healthcheck calls localhost"
+    assert values == env(services["web"]), "all app services get the same environment"
+
+
+def test_dockerfile():
+    text = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim\b", text, re.M)
+    assert "gettext" in text
+    assert "collectstatic --noinput" in text
+    assert "compilemessages" in text
+    assert re.search(r"^USER (?!root)\S+", text, re.M), "the image does not run as root"
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", ".venv", ".data", ".env"} <= set(ignored)

@@ -1,0 +1,219 @@
+"""The one-command stack: embedded PostgreSQL and Redis start and stop for real, and `dev.py run`
+serves the site and leaves nothing behind on SIGTERM or when one of its children dies.
+
+Slow-ish (about 20-30 s): each `dev.py run` starts its own servers on free ports in a temporary
+data folder, so it never touches a developer's `.data/` or a running `dev.py run`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+
+from caro.devstack import services
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def data_dir():
+    """A temporary folder that PostgreSQL's unprivileged user can reach when tests run as root
+    (pytest's tmp_path lives under a 0700 folder)."""
+    path = Path(tempfile.mkdtemp(prefix="caro-devstack-test-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def alive(pid: int) -> bool:
+    """True if `pid` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """{pid: command line} of every live descendant of `pid` (read from /proc)."""
+    parents: dict[int, int] = {}
+    cmdlines: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdlines[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: dict[int, str] = {}
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, ppid in parents.items():
+            if ppid == parent and child not in found:
+                found[child] = cmdlines.get(child, "")
+                frontier.append(child)
+    return found
+
+
+def port_open(port: int) -> bool:
+    return not services.port_is_free(port)
+
+
+# ------------------------------------------------------------------------------ services
+
+
+def test_embedded_postgres_starts_keeps_data_and_stops(data_dir):
+    datadir = services.usable_pg_datadir(data_dir / "pg")
+    pg = services.start_postgres(datadir, services.free_port(), dbname="devstack_test")
+    try:
+        pid = pg.postmaster_pid()
+        assert pid and alive(pid)
+        with psycopg.connect(pg.url, autocommit=True) as conn:
+            assert conn.execute("SELECT current_database()").fetchone() == ("devstack_test",)
+            conn.execute("CREATE TABLE kept (n int)")
+            conn.execute("INSERT INTO kept VALUES (42)")
+    finally:
+        pg.stop()
+    assert not alive(pid)
+    assert not port_open(pg.port)
+
+    # Second start (warm): same data, same password, new port.
+    pg2 = services.start_postgres(datadir, services.free_port(), dbname="devstack_test")
+    try:
+        with psycopg.connect(pg2.url) as conn:
+            assert conn.execute("SELECT n FROM kept").fetchone() == (42,)
+    finally:
+        pg2.stop()
+    assert not port_open(pg2.port)
+
+
+def test_embedded_postgres_refuses_a_wrong_password(data_dir):
+    pg = services.start_postgres(services.usable_pg_datadir(data_dir / "pg"), services.free_port())
+    try:
+        with pytest.raises(psycopg.OperationalError):
+            psycopg.connect(f"postgres://postgres:wrong@127.0.0.1:{pg.port}/caro").close()
+    finally:
+        pg.stop()
+
+
+def test_embedded_redis_starts_and_stops(data_dir):
+    server = services.start_redis(services.free_port(), data_dir / "redis")
+    try:
+        client = redis.Redis.from_url(server.url)
+        assert client.ping()
+        client.set("k", "v")
+        assert client.get("k") == b"v"
+        client.close()
+    finally:
+        server.stop()
+    assert server.process.poll() is not None
+    assert not port_open(server.port)
+
+
+# ------------------------------------------------------------------------------ dev.py run
+
+
+def start_dev_run(data_dir: Path, log: Path) -> tuple[subprocess.Popen, int]:
+    port = services.free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "PORT", "HOST")}
+    env.update(CARO_DATA_DIR=str(data_dir), PORT=str(port), HOST="127.0.0.1")
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "dev.py"), "run"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+            stdout=out, stderr=subprocess.STDOUT,
+        )
+    return proc, port
+
+
+def wait_for_200(proc: subprocess.Popen, url: str, log: Path, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"dev.py run exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+                last = response.status
+        except (urllib.error.URLError, OSError) as exc:
+            last = exc
+        time.sleep(0.3)
+    pytest.fail(f"{url} not 200 within {timeout:.0f} s (last: {last}):\n{log.read_text()[-4000:]}")
+
+
+def everything_started(proc: subprocess.Popen, data_dir: Path) -> tuple[dict[int, str], int]:
+    """The dev.py process's descendants (web, worker + pool, beat, redis) and the postmaster pid."""
+    children = descendants(proc.pid)
+    commands = " | ".join(children.values())
+    for part in ("daphne", "worker", "beat", "redis-server"):
+        assert part in commands, f"{part} not running under dev.py: {commands}"
+    assert sum("celery" in c and " beat" in c for c in children.values()) == 1, "exactly one beat"
+    postmaster = services._postmaster_pid(services.usable_pg_datadir(data_dir / "pg"))
+    assert postmaster and alive(postmaster)
+    return children, postmaster
+
+
+def assert_all_gone(children: dict[int, str], postmaster: int, port: int) -> None:
+    deadline = time.monotonic() + 10  # reparented pool processes may take a moment
+    while time.monotonic() < deadline and any(alive(pid) for pid in [*children, postmaster]):
+        time.sleep(0.1)
+    left = {pid: cmd for pid, cmd in children.items() if alive(pid)}
+    assert not left, f"still running after dev.py exited: {left}"
+    assert not alive(postmaster), "embedded PostgreSQL still running"
+    assert not port_open(port), "web port still open"
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.timeout(240)
+def test_dev_run_serves_and_stops_cleanly_on_sigterm(data_dir):
+    log = data_dir / "run.log"
+    proc, port = start_dev_run(data_dir, log)
+    try:
+        wait_for_200(proc, f"http://127.0.0.1:{port}/", log)
+        children, postmaster = everything_started(proc, data_dir)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0, log.read_text()[-4000:]
+        assert_all_gone(children, postmaster, port)
+    finally:
+        stop(proc)
+
+
+@pytest.mark.timeout(240)
+def test_dev_run_stops_everything_when_a_child_dies(data_dir):
+    log = data_dir / "run.log"
+    proc, port = start_dev_run(data_dir, log)
+    try:
+        wait_for_200(proc, f"http://127.0.0.1:{port}/healthz", log)
+        children, postmaster = everything_started(proc, data_dir)
+        beat = next(pid for pid, cmd in children.items() if "celery" in cmd and " beat" in cmd)
+        os.kill(beat, signal.SIGKILL)
+        assert proc.wait(60) != 0, "dev.py run must fail when a child dies"
+        assert "beat exited" in log.read_text()
+        assert_all_gone(children, postmaster, port)
+    finally:
+        stop(proc)
