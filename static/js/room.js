@@ -102,12 +102,14 @@ function render() {
   const stones = new Map(state.moves.map(([sq, side]) => [sq, side]));
   const last = state.moves.length ? state.moves[state.moves.length - 1][0] : null;
   const line = new Set(state.line || []);
+  const dir = lineDirection(state.line || []);
   for (const [sq, btn] of squares) {
     const side = stones.get(sq) || "";
     btn.dataset.stone = side;
     btn.textContent = side;
     btn.classList.toggle("last", sq === last);
     btn.classList.toggle("win", line.has(sq));
+    if (line.has(sq)) btn.dataset.win = dir; else delete btn.dataset.win;
     btn.classList.toggle("ghost", sq === ghost || (pending && pending.square === sq));
     let label = `${sq}, ${side ? side : T.empty}`;
     if (sq === last) label += `, ${T.last_move}`;
@@ -137,6 +139,17 @@ function render() {
     return li;
   }));
   tickClocks();
+}
+
+// "h", "v", "d" (down-right) or "a" (up-right) for a winning line given as square names.
+function lineDirection(squares) {
+  if (squares.length < 2) return "";
+  const pos = (sq) => ["ABCDEFGHIJKLMNOPQRSTUVWXYZ".indexOf(sq[0]), Number(sq.slice(1))];
+  const [c1, r1] = pos(squares[0]);
+  const [c2, r2] = pos(squares[1]);
+  if (r1 === r2) return "h";
+  if (c1 === c2) return "v";
+  return (c2 - c1) * (r2 - r1) > 0 ? "d" : "a";
 }
 
 function myTurn() {
