@@ -33,7 +33,7 @@ from .errors import (
     OPENING_OVER, OPENING_STEP, WRONG_TURN, IllegalMove,
 )
 
-__all__ = ["FIRST", "SECOND", "Action", "Step", "Swap2Opening", "RifOpening", "opening_from_dict", "symmetries"]
+__all__ = ["FIRST", "SECOND", "Action", "Step", "Swap2Opening", "RifOpening", "OPENINGS", "opening_from_dict", "symmetries"]
 
 FIRST, SECOND = "first", "second"
 _OTHER = {FIRST: SECOND, SECOND: FIRST}
@@ -184,6 +184,20 @@ class _Opening:
         """JSON-friendly state: opening kind, rules and the applied actions in order."""
         return {"kind": self.kind, "rules": self.board.rules.to_dict(), "actions": [a.to_dict() for a in self.actions]}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> _Opening:
+        """Rebuild a machine from :meth:`to_dict` output by replaying its actions.
+
+        Raises ValueError for another opening kind or bad rules, IllegalMove if a stored action
+        is refused.
+        """
+        if data.get("kind") != cls.kind:
+            raise ValueError(f"not a {cls.kind} opening: {data.get('kind')!r}")
+        opening = cls(Rules.from_dict(data["rules"]))
+        for action in data.get("actions", []):
+            opening.apply(action)
+        return opening
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} state={self.state.value} actor={self.actor} colors={self.colors}>"
 
@@ -296,15 +310,11 @@ OPENINGS: dict[str, type[_Opening]] = {"swap2": Swap2Opening, "rif": RifOpening}
 
 
 def opening_from_dict(data: dict[str, Any]) -> _Opening:
-    """Rebuild an opening machine from :meth:`to_dict` output by replaying its actions.
+    """Rebuild whichever opening machine ``data`` describes (see :meth:`_Opening.from_dict`).
 
     Raises ValueError for an unknown kind or bad rules, IllegalMove if an action is refused.
     """
-    try:
-        cls = OPENINGS[data["kind"]]
-    except KeyError:
-        raise ValueError(f"unknown opening kind: {data.get('kind')!r}") from None
-    opening = cls(Rules.from_dict(data["rules"]))
-    for action in data.get("actions", []):
-        opening.apply(action)
-    return opening
+    cls = OPENINGS.get(data.get("kind"))
+    if cls is None:
+        raise ValueError(f"unknown opening kind: {data.get('kind')!r}")
+    return cls.from_dict(data)

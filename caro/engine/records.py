@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from . import reversi
 from .caro import Board, Rules
 from .coords import parse_square, square_name
-from .errors import BAD_RECORD, IllegalMove
+from .errors import BAD_RECORD, OUT_OF_BOARD, IllegalMove
 
 __all__ = [
     "format_squares", "parse_squares", "format_psq", "parse_psq", "PsqGame",
@@ -101,7 +101,7 @@ def parse_psq(text: str) -> PsqGame:
             break
         x, y = int(match.group(1)), int(match.group(2))
         if not (1 <= x <= width and 1 <= y <= width):
-            raise IllegalMove("out_of_board", f"{x},{y} is off the {width}x{width} board")
+            raise IllegalMove(OUT_OF_BOARD, f"{x},{y} is off the {width}x{width} board")
         name = square_name(x - 1, y - 1)
         if name in seen:
             raise IllegalMove(BAD_RECORD, f"{name} is played twice")

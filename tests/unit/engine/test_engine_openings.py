@@ -162,3 +162,13 @@ def test_symmetry_group_sizes():
 def test_opening_from_dict_rejects_unknown_kind():
     with pytest.raises(ValueError):
         opening_from_dict({"kind": "soosyrv8", "rules": {}, "actions": []})
+    with pytest.raises(ValueError):
+        RifOpening.from_dict(Swap2Opening().to_dict())
+    assert type(Swap2Opening.from_dict(Swap2Opening().to_dict())) is Swap2Opening
+
+
+def test_stored_actions_are_checked_on_replay():
+    data = {"kind": "rif", "rules": RENJU.to_dict(), "actions": [{"kind": "place", "square": "A1"}]}
+    with pytest.raises(IllegalMove) as info:
+        opening_from_dict(data)
+    assert info.value.reason == "not_central"
