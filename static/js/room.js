@@ -132,6 +132,8 @@ function render() {
   $("play-again").hidden = !(seated && over);
   $("resign").hidden = !(seated && state.status === "active");
   $("confirm").hidden = !ghost;
+  const joinSeat = document.querySelector(".join-seat");
+  if (joinSeat) joinSeat.hidden = state.status !== "waiting" || seated;
   const moves = $("moves");
   moves.replaceChildren(...state.moves.map(([sq, side]) => {
     const li = document.createElement("li");

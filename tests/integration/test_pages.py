@@ -1,0 +1,106 @@
+"""HTTP pages through Django's test client: home, rooms, codes, languages, health."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from caro.games.models import Game
+from caro.rooms.models import CODE_ALPHABET, Room
+from caro.rooms.services import normalize_code
+
+pytestmark = pytest.mark.django_db
+
+
+def _create_room(client: Client) -> Room:
+    response = client.post("/rooms/new")
+    assert response.status_code == 302
+    code = re.search(r"/r/([A-Z0-9]{6})/$", response["Location"]).group(1)
+    return Room.objects.get(code=code)
+
+
+def test_home_is_vietnamese_by_default_and_english_on_request():
+    vi = Client().get("/")
+    assert vi.status_code == 200
+    assert "Chơi caro ngay" in vi.content.decode() and 'lang="vi"' in vi.content.decode()
+    assert "15×15 · chặn hai đầu · 1 phút/nước" in vi.content.decode()
+    en = Client(headers={"accept-language": "en"}).get("/")
+    assert "Play caro right now" in en.content.decode()
+    assert "15×15 · blocked two ends · 1 min/move" in en.content.decode()
+
+
+def test_the_language_switcher_sets_the_language():
+    client = Client()
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert response.status_code == 302
+    assert "Play caro right now" in client.get("/").content.decode()
+
+
+def test_creating_a_room_makes_a_guest_with_seat_x():
+    client = Client()
+    room = _create_room(client)
+    assert len(room.code) == 6 and set(room.code) <= set(CODE_ALPHABET)
+    game = room.current_game
+    assert game.status == Game.Status.WAITING and game.x_player.is_guest and game.x_player.display_name
+    page = client.get(f"/r/{room.code}/").content.decode()
+    assert room.display_code in page and 'aria-label="H8, trống"' in page
+    assert page.count('class="sq"') == 225
+
+
+def test_creating_a_room_needs_post():
+    assert Client().get("/rooms/new").status_code == 405
+
+
+def test_the_second_visitor_takes_the_seat_and_the_third_watches():
+    room = _create_room(Client())
+    second, third = Client(), Client()
+    assert 'data-testid="take-seat"' in second.get(f"/r/{room.code}/").content.decode()
+    assert second.post(f"/r/{room.code}/join").status_code == 302
+    room.current_game.refresh_from_db()
+    assert room.current_game.status == Game.Status.ACTIVE
+    page = third.get(f"/r/{room.code}/").content.decode()
+    assert 'data-testid="take-seat"' not in page
+    third.post(f"/r/{room.code}/join")  # too late: a clear message, no seat
+    room.current_game.refresh_from_db()
+    assert room.current_game.o_player_id != getattr(third.session, "_auth_user_id", None)
+    assert "Cả hai ghế đã có người" in third.get(f"/r/{room.code}/").content.decode()
+
+
+@pytest.mark.parametrize("typed", ["{}", "{} ", "{lower}", "{a} {b}", "{a}-{b}"])
+def test_joining_by_code_accepts_what_people_type(typed):
+    room = _create_room(Client())
+    text = typed.format(room.code, lower=room.code.lower(), a=room.code[:3], b=room.code[3:])
+    response = Client().get("/rooms/join", {"code": text})
+    assert response.status_code == 302 and response["Location"] == f"/r/{room.code}/"
+
+
+@pytest.mark.parametrize("typed", ["", "ABC", "K7M4QP9", "<script>", "00000O"])
+def test_joining_by_a_bad_code_explains_and_goes_home(typed):
+    client = Client()
+    response = client.get("/rooms/join", {"code": typed}, follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == "/"
+    assert "Mã phòng gồm 6 chữ và số" in response.content.decode() or not typed
+
+
+def test_an_unknown_but_valid_code_says_so():
+    response = Client().get("/rooms/join", {"code": "KKKKKK"}, follow=True)
+    assert "Không có phòng nào mang mã KKK KKK" in response.content.decode()
+
+
+def test_room_urls_are_canonical_and_unknown_rooms_are_404():
+    room = _create_room(Client())
+    assert Client().get(f"/r/{room.code.lower()}/")["Location"] == f"/r/{room.code}/"
+    assert Client().get("/r/KKKKKK/").status_code == 404
+    assert Client().get("/r/nonsense/").status_code == 404
+    assert Client().post("/r/KKKKKK/join").status_code == 404
+
+
+def test_normalize_code():
+    assert normalize_code(" k7m 4qp ") == "K7M4QP"
+    assert normalize_code("K7M4Q") is None and normalize_code(None) is None
+
+
+def test_healthz_checks_the_database_and_redis():
+    response = Client().get("/healthz")
+    assert response.status_code == 200 and response.content == b"ok"
