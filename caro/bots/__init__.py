@@ -1,0 +1,73 @@
+"""Computer opponents for caro (every rule set, Renju included) and Reversi.
+
+One interface for all games and levels::
+
+    >>> from caro.engine.caro import Board, Rules
+    >>> from caro.bots import choose_move
+    >>> choose_move(Board(Rules()), "hard", budget_ms=500)
+    'H8'
+
+``choose_move(board, level, budget_ms=1000, rng=None) -> str`` takes an engine board
+(:class:`caro.engine.caro.Board` or :class:`caro.engine.reversi.Board`) and returns the square
+name of a legal move for the side to move (``"H8"`` for caro, ``"f5"`` for Reversi). Levels are
+:data:`LEVELS` (``"easy"``, ``"medium"``, ``"hard"``). The board is never changed. Pure Python,
+no Django imports: the site calls this from its Celery worker.
+
+Per-level classes: :class:`CaroEasy`, :class:`CaroMedium`, :class:`CaroHard`,
+:class:`ReversiEasy`, :class:`ReversiMedium`, :class:`ReversiHard`; :func:`get_bot` picks one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from caro.engine import caro as _caro
+from caro.engine import reversi as _reversi
+
+from .caro_bots import CaroEasy, CaroHard, CaroMedium
+from .reversi_bots import ReversiEasy, ReversiHard, ReversiMedium
+
+__all__ = ["LEVELS", "choose_move", "get_bot", "CaroEasy", "CaroMedium", "CaroHard",
+           "ReversiEasy", "ReversiMedium", "ReversiHard"]
+
+LEVELS = ("easy", "medium", "hard")
+
+_BOTS = {
+    ("caro", "easy"): CaroEasy, ("caro", "medium"): CaroMedium, ("caro", "hard"): CaroHard,
+    ("reversi", "easy"): ReversiEasy, ("reversi", "medium"): ReversiMedium, ("reversi", "hard"): ReversiHard,
+}
+
+
+def get_bot(game: str, level: str):
+    """Return a bot instance for ``game`` (``"caro"`` or ``"reversi"``) and ``level``.
+
+    The instance has ``choose(board, budget_ms=1000, rng=None) -> str``. Raises ValueError for
+    an unknown game or level.
+    """
+    try:
+        return _BOTS[(game, level)]()
+    except KeyError:
+        raise ValueError(f"unknown game/level: {game!r}/{level!r}; levels are {LEVELS}") from None
+
+
+def choose_move(board, level: str, budget_ms: int = 1000, rng: random.Random | int | None = None) -> str:
+    """Choose a move for the side to move on ``board``.
+
+    ``board``: a caro or Reversi engine board (not changed). ``level``: one of :data:`LEVELS`.
+    ``budget_ms``: thinking time in milliseconds; Hard uses up to about 0.9 of it, Easy and
+    Medium much less. ``rng``: a :class:`random.Random`, an int seed, or None (fresh randomness);
+    only Easy and Medium (and Reversi Easy's noise) use it.
+
+    Returns the square name of a legal move. Raises ValueError for an unknown level or board
+    type, or when the game is over / the side to move has no legal move (a Reversi side that must
+    pass never gets here: the engine passes automatically).
+    """
+    if isinstance(rng, int):
+        rng = random.Random(rng)
+    if isinstance(board, _caro.Board):
+        game = "caro"
+    elif isinstance(board, _reversi.Board):
+        game = "reversi"
+    else:
+        raise ValueError(f"not an engine board: {type(board).__name__}")
+    return get_bot(game, level).choose(board, budget_ms=budget_ms, rng=rng)

@@ -1,0 +1,352 @@
+"""Caro / gomoku / Renju bots: Easy, Medium and Hard.
+
+All three read the room's :class:`caro.engine.caro.Rules` from the engine board they are given,
+so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastboard`).
+
+* **Easy** takes a five when it has one. Otherwise it blocks the opponent's five-threat (a four
+  that would make a winning five) except with probability :attr:`CaroEasy.miss` (0.35), and
+  otherwise plays a good-shape move picked at random among the best few.
+* **Medium** always takes a five, always blocks a four that would make a winning five, plays a
+  short VCF when it has one, blocks open threes unless it can force a win, and otherwise runs a
+  2-ply alpha-beta over the best candidates.
+* **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT, then runs
+  iterative-deepening alpha-beta over restricted candidates with the incremental pattern
+  evaluation, and checks that its choice leaves the opponent no VCF (and, with time left, no
+  VCT). Default budget 1000 ms; it answers within about 0.9 of the budget.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import time
+
+from caro.engine.caro import Board
+
+from .fastboard import FIVE, FOUR, OPEN4, OS, XS, FastBoard
+from .threats import ThreatSearch, Timeout
+
+WIN = 10_000_000
+
+
+def _root(board: Board) -> FastBoard:
+    if board.outcome is not None:
+        raise ValueError("the game is over: no move to choose")
+    fb = FastBoard.from_engine(board)
+    return fb
+
+
+def _legal_cells(fb: FastBoard, s: int, cells) -> list[int]:
+    return [q for q in cells if fb.cells[q] == 0 and fb.legal(q, s)]
+
+
+def exact_fives(fb: FastBoard, s: int) -> list[int]:
+    """Cells where side ``s`` completes a winning run, decided exactly (not from the table)."""
+    return sorted(q for q in fb.candidates() if fb.cells[q] == 0 and fb.wins_at(q, s))
+
+
+def _any_legal(fb: FastBoard, s: int, rng: random.Random) -> int:
+    """A legal cell near the stones (or anywhere) for ``s``; raises ValueError if none."""
+    cells = sorted(fb.candidates(), key=lambda q: -(fb.score[1][q] + fb.score[2][q]))
+    for q in cells:
+        if fb.cells[q] == 0 and fb.legal(q, s):
+            return q
+    rest = [q for q in fb.geo.reals if fb.cells[q] == 0 and fb.legal(q, s)]
+    if not rest:
+        raise ValueError("no legal move")
+    return rest[rng.randrange(len(rest))]
+
+
+def _tactical_prelude(fb: FastBoard, rng: random.Random, block: bool = True) -> int | None:
+    """Own five, else the block of the opponent's single five-threat (``block``)."""
+    me, opp = fb.turn, 3 - fb.turn
+    mine = exact_fives(fb, me)
+    if mine:
+        return mine[0]
+    if block:
+        theirs = exact_fives(fb, opp)
+        legal = [q for q in theirs if fb.legal(q, me)]
+        if legal:
+            # two or more threats: lost anyway, block the one with most value
+            return max(legal, key=lambda q: fb.score[me][q])
+        if theirs:
+            return _any_legal(fb, me, rng)  # Renju: X may not block on a foul
+    return None
+
+
+class AlphaBeta:
+    """Negamax alpha-beta with a transposition table over restricted candidates.
+
+    ``width``: candidates per node; ``deadline``: perf_counter seconds (raises :class:`Timeout`).
+    ``force_defence``: when the opponent has an open three, only the defences are tried (no
+    counter-fours) - Medium's rule.
+    """
+
+    def __init__(self, fb: FastBoard, deadline: float, width: int = 10, force_defence: bool = False) -> None:
+        self.fb = fb
+        self.deadline = deadline
+        self.width = width
+        self.nodes = 0
+        self.tt: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self.force_defence = force_defence
+
+    def evaluate(self) -> int:
+        fb = self.fb
+        me = fb.turn
+        return (fb.total[me] * 12) // 10 - fb.total[3 - me]
+
+    def moves(self, me: int, limit: int) -> list[int]:
+        """Ordered candidate moves for ``me`` (the side to move)."""
+        fb = self.fb
+        opp = 3 - me
+        sets = fb.sets
+        sm, so = fb.score[me], fb.score[opp]
+        if sets[opp][OPEN4]:
+            # opponent has an open three: defend, or counter with fours
+            defence = set(sets[opp][OPEN4])
+            defence.update(heapq.nlargest(4, sets[opp][FOUR], key=so.__getitem__))
+            if not self.force_defence:
+                defence.update(fb.four_moves(me))
+            moves = [q for q in defence if fb.legal(q, me)]
+            moves.sort(key=lambda q: -(sm[q] + so[q]))
+            return moves
+        cands = heapq.nlargest(limit + 6, fb.cand, key=lambda q: sm[q] + so[q] * 9 // 10)
+        if me == XS and fb.renju:
+            cands = [q for q in cands if not fb.is_foul(q)]
+        return cands[:limit]
+
+    def search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        fb = self.fb
+        me = fb.turn
+        opp = 3 - me
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
+            raise Timeout
+        if fb.sets[me][FIVE]:
+            return WIN - ply
+        opp_f = fb.sets[opp][FIVE]
+        if opp_f:
+            if len(opp_f) > 1:
+                return -(WIN - ply - 1)
+            z = next(iter(opp_f))
+            if not fb.legal(z, me):
+                return -(WIN - ply - 1)
+            if ply > 40:
+                return self.evaluate()
+            fb.play(z)
+            try:
+                return -self.search(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                fb.undo()
+        if not fb.sets[opp][FOUR] and not fb.sets[opp][OPEN4] and fb.winning_four_moves(me):
+            return WIN - ply - 2
+        if depth <= 0:
+            return self.evaluate()
+        key = (fb.hash, me)
+        entry = self.tt.get(key)
+        first = None
+        if entry is not None:
+            e_depth, flag, value, first = entry
+            if e_depth >= depth:
+                if flag == 0:
+                    return value
+                if flag == 1 and value >= beta:
+                    return value
+                if flag == -1 and value <= alpha:
+                    return value
+        moves = self.moves(me, self.width)
+        if not moves:
+            if not fb.cand and fb.stones == 0:
+                return 0
+            legal = [q for q in fb.geo.reals if fb.cells[q] == 0 and fb.legal(q, me)]
+            if not legal:
+                return 0  # board full (draw) or no legal move
+            moves = legal[:1]
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        best, best_move = -WIN * 2, moves[0]
+        a0 = alpha
+        for q in moves:
+            fb.play(q)
+            try:
+                value = -self.search(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                fb.undo()
+            if value > best:
+                best, best_move = value, q
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        flag = 1 if best >= beta else (-1 if best <= a0 else 0)
+        self.tt[key] = (depth, flag, best, best_move)
+        return best
+
+    def root(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
+        """Score every root move at ``depth`` (full window on the first, then null windows are
+        not used: plain alpha-beta). Returns (score, cell) best first."""
+        fb = self.fb
+        out = []
+        alpha = -WIN * 2
+        for q in moves:
+            fb.play(q)
+            try:
+                value = -self.search(depth - 1, -WIN * 2, -alpha + 1, 1)
+            finally:
+                fb.undo()
+            out.append((value, q))
+            alpha = max(alpha, value)
+        out.sort(key=lambda t: -t[0])
+        return out
+
+
+class CaroBot:
+    """Base class: ``choose(board, budget_ms=1000, rng=None) -> square name``."""
+
+    level = "?"
+
+    def choose(self, board: Board, budget_ms: int = 1000, rng: random.Random | None = None) -> str:
+        """Return a legal move (square name) for the side to move on the engine ``board``.
+
+        ``budget_ms``: thinking time in milliseconds (Easy and Medium use far less). ``rng``: a
+        :class:`random.Random` for the levels that randomise. Raises ValueError when the game is
+        over or no legal move exists.
+        """
+        rng = rng if rng is not None else random.Random()
+        fb = _root(board)
+        q = self._choose(fb, budget_ms, rng)
+        return fb.name(q)
+
+    def _choose(self, fb: FastBoard, budget_ms: int, rng: random.Random) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+
+class CaroEasy(CaroBot):
+    """Easy: fives always; blocks a five-threat except with probability :attr:`miss`; otherwise
+    a good-shape move chosen at random among the best three."""
+
+    level = "easy"
+    miss = 0.35
+
+    def _choose(self, fb, budget_ms, rng):
+        me, opp = fb.turn, 3 - fb.turn
+        q = _tactical_prelude(fb, rng, block=rng.random() >= self.miss)
+        if q is not None:
+            return q
+        cands = _legal_cells(fb, me, fb.candidates())
+        if not cands:
+            return _any_legal(fb, me, rng)
+        sm, so = fb.score[me], fb.score[opp]
+        ranked = sorted(cands, key=lambda c: -(sm[c] + so[c] * 7 // 10 + rng.random() * 20))
+        pick = rng.random()
+        k = 0 if pick < 0.6 else 1 if pick < 0.85 else 2
+        return ranked[min(k, len(ranked) - 1)]
+
+
+class CaroMedium(CaroBot):
+    """Medium: fives, five-threat blocks, a short VCF, open-three blocks (unless it has a VCF),
+    then a 2-ply alpha-beta over the best 10 candidates (small random tie-breaks)."""
+
+    level = "medium"
+
+    def _choose(self, fb, budget_ms, rng):
+        me = fb.turn
+        q = _tactical_prelude(fb, rng)
+        if q is not None:
+            return q
+        t0 = time.perf_counter()
+        budget = min(budget_ms, 400) / 1000
+        line = ThreatSearch(fb, t0 + budget * 0.3, max_nodes=3000).vcf(depth=5)
+        if line:
+            return line[0]
+        ab = AlphaBeta(fb, t0 + budget, width=10, force_defence=True)
+        moves = ab.moves(me, 12)
+        if not moves:
+            return _any_legal(fb, me, rng)
+        try:
+            ranked = ab.root(moves, 2)
+        except Timeout:
+            return moves[0]
+        top = ranked[0][0]
+        near = [q for v, q in ranked if v >= top - max(20, abs(top) // 20)]
+        return near[rng.randrange(len(near))]
+
+
+class CaroHard(CaroBot):
+    """Hard: fives and blocks, own VCF, own VCT, iterative-deepening alpha-beta, and a check that
+    the chosen move leaves the opponent no VCF (then no VCT, if time allows)."""
+
+    level = "hard"
+
+    def _choose(self, fb, budget_ms, rng):
+        me, opp = fb.turn, 3 - fb.turn
+        q = _tactical_prelude(fb, rng)
+        if q is not None:
+            return q
+        t0 = time.perf_counter()
+        budget = max(budget_ms, 50) / 1000 * 0.85
+        line = ThreatSearch(fb, t0 + budget * 0.12).vcf(depth=14)
+        if line:
+            return line[0]
+        line = ThreatSearch(fb, t0 + budget * 0.3).vct(depth=8, threes=3)
+        if line:
+            return line[0]
+        ab = AlphaBeta(fb, t0 + budget * 0.8, width=10)
+        moves = ab.moves(me, 14)
+        if not moves:
+            return _any_legal(fb, me, rng)
+        if len(moves) == 1:
+            return moves[0]
+        ranked = [(0, q) for q in moves]
+        depth = 1
+        while depth <= 12:
+            try:
+                ranked = ab.root([q for _, q in ranked], depth)
+            except Timeout:
+                break
+            if ranked[0][0] >= WIN - 100 or ranked[0][0] <= -(WIN - 100):
+                break
+            depth += 1
+            if time.perf_counter() - t0 > budget * 0.4:
+                break
+        # safety: avoid moves that give the opponent a VCF (then VCT)
+        order = [q for _, q in ranked]
+        end = t0 + budget
+        chosen = None
+        for q in order[:8]:
+            if time.perf_counter() > end:
+                break
+            fb.play(q)
+            try:
+                ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.08), max_nodes=20000)
+                bad = ts.vcf(depth=12) is not None
+            finally:
+                fb.undo()
+            if not bad:
+                chosen = q
+                break
+        if chosen is None:
+            return order[0]
+        if time.perf_counter() < end - budget * 0.15:
+            fb.play(chosen)
+            try:
+                bad = ThreatSearch(fb, time.perf_counter() + budget * 0.1, max_nodes=8000).vct(depth=6, threes=2) is not None
+            finally:
+                fb.undo()
+            if bad:
+                for q in order[:6]:
+                    if q == chosen or time.perf_counter() > end:
+                        continue
+                    fb.play(q)
+                    try:
+                        ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.06), max_nodes=6000)
+                        ok = ts.vcf(depth=10) is None and ts.vct(depth=6, threes=2) is None
+                    finally:
+                        fb.undo()
+                    if ok:
+                        return q
+        return chosen
+
+
+CARO_BOTS = {"easy": CaroEasy, "medium": CaroMedium, "hard": CaroHard}

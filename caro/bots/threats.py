@@ -1,0 +1,161 @@
+"""Threat-space search on a :class:`~caro.bots.fastboard.FastBoard`: VCF and VCT.
+
+VCF (victory by continuous fours): the attacker plays only fours; the defender must block each
+one, and the attacker wins when it gets two winning cells at once (or a five). VCT (victory by
+continuous threats) also allows open threes; the defender then may answer on the cells that stop
+the three or with fours of its own. Both searches are AND-OR searches with a node budget and a
+deadline; a result of ``None`` means "no win found" (not "no win exists").
+
+Soundness notes: fours, fives and blocks are judged by the rule-aware pattern table, so blocked
+ends, exact five and Renju (X may not play a foul, not even a forced block) are honoured. The
+defence set against a three is an approximation (the attacker's open-four and four cells on the
+three's lines, plus the defender's fours), as in most threat-space searchers.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .fastboard import FIVE, FOUR, OPEN4, XS, FastBoard
+
+
+class Timeout(Exception):
+    """The deadline passed inside a search."""
+
+
+class ThreatSearch:
+    """VCF / VCT searcher bound to one board and one deadline (``time.perf_counter`` seconds)."""
+
+    def __init__(self, fb: FastBoard, deadline: float, max_nodes: int = 200000) -> None:
+        self.fb = fb
+        self.deadline = deadline
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.fail: dict[tuple[int, int, int, int], bool] = {}
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes & 127 == 0 and (time.perf_counter() > self.deadline or self.nodes > self.max_nodes):
+            raise Timeout
+
+    # -- public ---------------------------------------------------------------------------------
+
+    def vcf(self, depth: int = 12) -> list[int] | None:
+        """A VCF for the side to move: its line (attacker and defender cells alternating,
+        starting and ending with the attacker), or None. ``depth`` counts attacker moves."""
+        try:
+            return self._or(depth, three=0)
+        except Timeout:
+            return None
+
+    def vct(self, depth: int = 8, threes: int = 3) -> list[int] | None:
+        """A VCT for the side to move (fours and at most ``threes`` open threes), or None."""
+        try:
+            return self._or(depth, three=threes)
+        except Timeout:
+            return None
+
+    # -- AND-OR search --------------------------------------------------------------------------
+
+    def _or(self, depth: int, three: int) -> list[int] | None:
+        fb = self.fb
+        me = fb.turn
+        opp = 3 - me
+        for q in fb.sets[me][FIVE]:
+            return [q]
+        self._tick()
+        opp_fives = fb.sets[opp][FIVE]
+        if opp_fives:
+            if len(opp_fives) > 1:
+                return None
+            z = next(iter(opp_fives))
+            if not fb.legal(z, me):
+                return None
+            # a forced block: go on only if it keeps or makes a threat of ours
+            fb.play(z)
+            try:
+                if not (fb.sets[me][FIVE] or (three and fb.sets[me][OPEN4])):
+                    return None
+                rest = self._and(depth, three)
+            finally:
+                fb.undo()
+            return [z] + rest if rest is not None else None
+        if depth <= 0:
+            return None
+        key = (fb.hash, me, depth, three)
+        if key in self.fail:
+            return None
+        moves = fb.four_moves(me)
+        # winning fours (open four / double four) first, then by score
+        sc = fb.score[me]
+        moves.sort(key=lambda q: -(sc[q] + 10000 * (fb.cnt[me][OPEN4][q] > 0 or fb.four_count(q, me) > 1)))
+        tries = [(q, three) for q in moves]
+        if three:
+            threes = fb.three_moves(me)
+            threes.sort(key=lambda q: -sc[q])
+            tries += [(q, three - 1) for q in threes[:12]]
+        for q, left in tries:
+            fb.play(q)
+            try:
+                rest = self._and(depth - 1, left)
+            finally:
+                fb.undo()
+            if rest is not None:
+                return [q] + rest
+        self.fail[key] = True
+        return None
+
+    def _and(self, depth: int, three: int) -> list[int] | None:
+        """Defender to move, after an attacker threat. Returns the attacker's win line from here."""
+        fb = self.fb
+        d = fb.turn
+        a = 3 - d
+        self._tick()
+        if fb.sets[d][FIVE]:
+            return None
+        a_fives = fb.sets[a][FIVE]
+        if len(a_fives) >= 2:
+            return [next(iter(a_fives))]  # defender can block only one; attacker then wins
+        if len(a_fives) == 1:
+            z = next(iter(a_fives))
+            if not fb.legal(z, d):
+                return [z]
+            fb.play(z)
+            try:
+                rest = self._or(depth, three)
+            finally:
+                fb.undo()
+            return [z] + rest if rest is not None else None
+        # an open three (or a made open-four threat): defender chooses among defences
+        threats = fb.sets[a][OPEN4]
+        if not threats:
+            return None
+        if depth <= 0:
+            return None
+        last = fb.history[-1]
+        defences = set(threats)
+        g = fb.geo
+        for step in g.steps:
+            for sgn in (step, -step):
+                q = last
+                for _ in range(fb.pat.L):
+                    q += sgn
+                    if fb.cells[q] == 3:
+                        break
+                    if fb.cells[q] == 0 and q in fb.sets[a][FOUR]:
+                        defences.add(q)
+        defences.update(fb.four_moves(d))
+        line = None
+        for q in defences:
+            if not fb.legal(q, d):
+                continue
+            fb.play(q)
+            try:
+                rest = self._or(depth, three)
+            finally:
+                fb.undo()
+            if rest is None:
+                return None
+            if line is None:
+                line = [q] + rest
+        return line
