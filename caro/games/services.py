@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from caro.engine.caro import Board, Rules
 from caro.engine.errors import IllegalMove
-from caro.games import events
+from caro.games import events, signals
 from caro.games.errors import GameError
 from caro.games.models import Game, Move
 
@@ -274,8 +274,10 @@ def _think_ms(game: Game, moves: list[Move], now: datetime) -> int:
 def resign(game_id: int, user) -> None:
     """Resign for `user`. Before both sides have moved the game is aborted instead (not lost).
 
-    Raises `GameError` `not_a_player`, `not_started` or `game_over`.
+    Raises `GameError` `not_a_player`, `not_started`, `game_over`, or `timeout` (the clock had
+    already run out: the game ended on time instead).
     """
+    timed_out = False
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = game.seat_of(user)
@@ -285,12 +287,18 @@ def resign(game_id: int, user) -> None:
             raise GameError("not_started")
         if game.is_over:
             raise GameError("game_over")
-        if game.ply < 2:
+        if _deadline_passed(game):
+            _end_on_time(game)
+            timed_out = True
+        elif game.ply < 2:
             event = _finish(game, winner="", termination=Game.Termination.ABORT, aborted=True)
         else:
             event = _finish(game, winner=_other(seat), termination=Game.Termination.RESIGN)
-        game.save()
-        _after_commit(game, [event])
+        if not timed_out:
+            game.save()
+            _after_commit(game, [event])
+    if timed_out:
+        raise GameError("timeout")
 
 
 # --------------------------------------------------------------------------- time
@@ -409,7 +417,13 @@ def create_rematch(game_id: int, user, *, channel_group: str | None = None) -> G
 
 
 def _after_commit(game: Game, events_out: list[dict]) -> None:
-    """After the transaction commits: broadcast the events, schedule the deadline task."""
+    """Called inside the transaction right after the game row is saved.
+
+    Announces an ended game (`signals.game_ended`, still inside the transaction); then, once the
+    transaction commits, broadcasts the events and schedules the deadline task.
+    """
+    if any(event["type"] == "game_over" for event in events_out):
+        signals.game_ended.send(sender=Game, game=game)
     game_id, ply, deadline, group = game.pk, game.ply, game.deadline, game.channel_group
 
     def run() -> None:

@@ -179,3 +179,36 @@ def test_rematch_of_a_running_game_is_refused():
     with pytest.raises(GameError) as err:
         services.create_rematch(game.pk, x)
     assert err.value.code == "not_over"
+
+
+def test_game_ended_is_announced_once_inside_the_ending_transaction():
+    from django.db import connection
+
+    from caro.games.signals import game_ended
+
+    seen = []
+
+    def receiver(sender, game, **kwargs):
+        seen.append((game.pk, game.status, game.winner, connection.in_atomic_block))
+
+    game_ended.connect(receiver)
+    try:
+        game, x, o = started_game()
+        play_sequence(game, x, o, X_FIVE)
+        with pytest.raises(GameError):
+            play(game, o, "A1")
+        services.enforce_deadline(game.pk)
+    finally:
+        game_ended.disconnect(receiver)
+    assert seen == [(game.pk, Game.Status.FINISHED, "X", True)]
+
+
+def test_resign_after_the_deadline_ends_the_game_on_time():
+    game, x, o = started_game()
+    play_sequence(game, x, o, ["H8", "H9", "I8"])
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    with pytest.raises(GameError) as err:
+        services.resign(game.pk, x)  # O was to move and had run out of time
+    assert err.value.code == "timeout"
+    game.refresh_from_db()
+    assert (game.winner, game.termination) == ("X", "timeout")
