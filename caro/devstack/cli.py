@@ -151,6 +151,8 @@ def cmd_run(root: Path) -> int:
     children: list[Child] = []
     code = 0
     previous = signal.signal(signal.SIGTERM, _raise_shutdown)
+    # Ctrl-C stops everything even when started from a shell that ignored SIGINT (`cmd &`).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         t0 = time.monotonic()
         start_services("run", state, env, started)
