@@ -39,7 +39,11 @@ class Shutdown(BaseException):
 
 
 def log(message: str) -> None:
-    print(f"dev: {message}", file=sys.stderr, flush=True)
+    """Print a status line; never fail (a closed terminal or pipe must not stop the cleanup)."""
+    try:
+        print(f"dev: {message}", file=sys.stderr, flush=True)
+    except OSError:
+        pass
 
 
 def data_dir(root: Path) -> Path:
