@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "caro.games",
     "caro.rooms",
+    "caro.tutorials",
     "ranking",
 ]
 

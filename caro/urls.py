@@ -9,4 +9,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("caro.rooms.urls")),
+    path("", include("caro.tutorials.urls")),
 ]
