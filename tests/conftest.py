@@ -141,9 +141,13 @@ def chromium_path() -> str | None:
     )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium driven by Playwright (never a downloaded browser)."""
+    """Debian's Chromium driven by Playwright (never a downloaded browser).
+
+    Module-scoped on purpose: Playwright's sync API keeps an event loop running in this thread
+    while it is open, and pytest-asyncio cannot start its own loop for later async tests then.
+    """
     path = chromium_path()
     if path is None:
         if os.environ.get("CI"):
