@@ -200,14 +200,35 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
     changes nothing (except that an expired clock is enforced first).
     """
     client_id = uuid.UUID(str(client_id))
-    timed_out = False
+
+    def repeated(game: Game) -> MoveResult | None:
+        existing = Move.objects.filter(game=game, client_id=client_id).first()
+        if existing is None:
+            return None
+        if game.seat_of(user) != existing.side:
+            raise GameError("not_a_player")
+        return MoveResult(game=game, move=existing, duplicate=True)
+
+    def move(game: Game, seat: str) -> MoveResult:
+        if ply != game.ply + 1:
+            raise GameError("stale")
+        return _apply_move(game, seat, square, client_id)
+
+    return _player_action(game_id, user, move, first=repeated)
+
+
+def _player_action(game_id: int, user, action, first=None):
+    """Run `action(game, seat)` for a seated player of an active game, under the row lock.
+
+    `first(game)`, when given, runs before the checks and may answer instead (idempotent repeats).
+    Raises `GameError` `not_a_player`, `not_started`, `game_over`, or `timeout`: an expired clock is
+    enforced instead of the action, and the error is raised after that result has committed.
+    """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        existing = Move.objects.filter(game=game, client_id=client_id).first()
-        if existing is not None:
-            if game.seat_of(user) != existing.side:
-                raise GameError("not_a_player")
-            return MoveResult(game=game, move=existing, duplicate=True)
+        answer = first(game) if first is not None else None
+        if answer is not None:
+            return answer
         seat = game.seat_of(user)
         if seat is None:
             raise GameError("not_a_player")
@@ -215,16 +236,10 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
             raise GameError("not_started")
         if game.is_over:
             raise GameError("game_over")
-        if _deadline_passed(game):
-            _end_on_time(game)
-            timed_out = True
-        else:
-            if ply != game.ply + 1:
-                raise GameError("stale")
-            result = _apply_move(game, seat, square, client_id)
-    if timed_out:  # raised outside the atomic block so the timeout result is committed
-        raise GameError("timeout")
-    return result
+        if not _deadline_passed(game):
+            return action(game, seat)
+        _end_on_time(game)
+    raise GameError("timeout")
 
 
 def _apply_move(game: Game, seat: str, square: str, client_id: uuid.UUID) -> MoveResult:
@@ -277,28 +292,16 @@ def resign(game_id: int, user) -> None:
     Raises `GameError` `not_a_player`, `not_started`, `game_over`, or `timeout` (the clock had
     already run out: the game ended on time instead).
     """
-    timed_out = False
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        seat = game.seat_of(user)
-        if seat is None:
-            raise GameError("not_a_player")
-        if game.status == Game.Status.WAITING:
-            raise GameError("not_started")
-        if game.is_over:
-            raise GameError("game_over")
-        if _deadline_passed(game):
-            _end_on_time(game)
-            timed_out = True
-        elif game.ply < 2:
+
+    def resign_for(game: Game, seat: str) -> None:
+        if game.ply < 2:
             event = _finish(game, winner="", termination=Game.Termination.ABORT, aborted=True)
         else:
             event = _finish(game, winner=_other(seat), termination=Game.Termination.RESIGN)
-        if not timed_out:
-            game.save()
-            _after_commit(game, [event])
-    if timed_out:
-        raise GameError("timeout")
+        game.save()
+        _after_commit(game, [event])
+
+    _player_action(game_id, user, resign_for)
 
 
 # --------------------------------------------------------------------------- time

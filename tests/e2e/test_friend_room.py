@@ -14,6 +14,24 @@ def _stone(page, square, side, timeout=10_000):
     page.wait_for_selector(f'.sq[data-sq="{square}"][data-stone="{side}"]', timeout=timeout)
 
 
+def _room_for_two(browser, live_server_url, **context):
+    """Contexts and pages (x, o) with a room created by x and joined by o through the link."""
+    ctx_x, ctx_o = browser.new_context(**context), browser.new_context(**context)
+    tap = context.get("has_touch", False)
+    x = ctx_x.new_page()
+    x.goto(live_server_url + "/")
+    (x.tap if tap else x.click)('[data-testid="create-room"]')
+    x.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"))
+    o = ctx_o.new_page()
+    o.goto(x.input_value('[data-testid="share-link"]'))
+    (o.tap if tap else o.click)('[data-testid="take-seat"]')
+    return (ctx_x, ctx_o), x, o
+
+
+def _wait_status(page, text):
+    page.wait_for_function(f"document.querySelector('[data-role=status]').textContent.includes({text!r})")
+
+
 def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_server_url):
     ctx_x = browser.new_context(locale="vi-VN")
     ctx_o = browser.new_context(locale="en-US")
@@ -79,17 +97,9 @@ def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_serv
 
 def test_on_a_phone_the_first_tap_previews_and_the_second_plays(browser, live_server_url):
     phone = dict(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, locale="vi-VN")
-    ctx_x = browser.new_context(**phone)
-    ctx_o = browser.new_context(**phone)
+    contexts, x, o = _room_for_two(browser, live_server_url, **phone)
     try:
-        x = ctx_x.new_page()
-        x.goto(live_server_url + "/")
-        x.tap('[data-testid="create-room"]')
-        x.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"))
-        o = ctx_o.new_page()
-        o.goto(x.input_value('[data-testid="share-link"]'))
-        o.tap('[data-testid="take-seat"]')
-        x.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('Đến lượt bạn')")
+        _wait_status(x, "Đến lượt bạn")
         # The board fits the phone: no horizontal scrolling.
         assert x.evaluate("document.documentElement.scrollWidth") <= 360
         x.tap('.sq[data-sq="H8"]')
@@ -100,29 +110,20 @@ def test_on_a_phone_the_first_tap_previews_and_the_second_plays(browser, live_se
         _stone(x, "H8", "X")
         _stone(o, "H8", "X")
     finally:
-        ctx_x.close()
-        ctx_o.close()
+        for ctx in contexts:
+            ctx.close()
 
 
 def test_keyboard_players_move_with_arrows_and_enter(browser, live_server_url):
-    ctx_x = browser.new_context(locale="en-US")
-    ctx_o = browser.new_context(locale="en-US")
+    contexts, x, o = _room_for_two(browser, live_server_url, locale="en-US")
     try:
-        x = ctx_x.new_page()
-        x.goto(live_server_url + "/")
-        x.click('[data-testid="create-room"]')
-        x.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"))
-        o = ctx_o.new_page()
-        o.goto(x.input_value('[data-testid="share-link"]'))
-        o.click('[data-testid="take-seat"]')
-        x.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('Your turn')")
+        _wait_status(x, "Your turn")
         x.focus('.sq[data-sq="H8"]')
         x.keyboard.press("ArrowRight")
         x.keyboard.press("ArrowDown")
-        focused = x.evaluate("document.activeElement.dataset.sq")
-        assert focused == "I9"
+        assert x.evaluate("document.activeElement.dataset.sq") == "I9"
         x.keyboard.press("Enter")
         _stone(o, "I9", "X")
     finally:
-        ctx_x.close()
-        ctx_o.close()
+        for ctx in contexts:
+            ctx.close()
