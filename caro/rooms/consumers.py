@@ -36,13 +36,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
+        # Join the group before reading the current game, so a new game started in between is
+        # announced to this socket rather than missed.
+        self.group = Room(code=self.code).group_name
+        await self.channel_layer.group_add(self.group, self.channel_name)
         room = await database_sync_to_async(_load_room)(self.code)
         if room is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
             await self.close(code=4404)
             return
-        self.group = room.group_name
         self.game_id = room.current_game_id
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_state()
 
