@@ -28,8 +28,7 @@ from .markup import Diagram
 __all__ = ["CELL", "render_svg", "describe", "resolved_position", "caption_parts"]
 
 CELL = 32
-LABEL_TOP = 18  # band for column letters
-LABEL_LEFT = 24  # band for row numbers (two digits)
+LABEL_FONT = 12  # coordinate font size for windows up to 10 columns; wider windows scale it up
 RUN_OUT = 11  # how far grid lines run out past a cut edge
 PAD = 3  # room for the heavy edge stroke
 SCALE = 1.15  # natural display size relative to user units
@@ -38,6 +37,11 @@ Translate = Callable[[str], str]
 
 
 def _identity(text: str) -> str:
+    return text
+
+
+def _(text: str) -> str:
+    """Mark a msgid for extraction (makemessages); translated at run time through ``tr``."""
     return text
 
 
@@ -53,7 +57,7 @@ def resolved_position(diagram: Diagram) -> tuple[dict[str, str], list[str]]:
 
 
 def _side_name(side: str, tr: Translate) -> str:
-    return {"X": "X", "O": "O", "black": tr("Black"), "white": tr("White")}[side]
+    return {"X": "X", "O": "O", "black": tr(_("Black")), "white": tr(_("White"))}[side]
 
 
 def caption_parts(diagram: Diagram, tr: Translate = _identity, turn: str | None = None) -> list[str]:
@@ -61,7 +65,7 @@ def caption_parts(diagram: Diagram, tr: Translate = _identity, turn: str | None 
     parts = []
     side = turn or diagram.turn
     if side:
-        parts.append(tr("%(side)s to move") % {"side": _side_name(side, tr)})
+        parts.append(tr(_("%(side)s to move")) % {"side": _side_name(side, tr)})
     parts.extend(diagram.captions)
     return parts
 
@@ -78,29 +82,29 @@ def describe(diagram: Diagram, tr: Translate = _identity, rules_name: str | None
     col0, row0, col1, row1 = d.window
     parts = []
     if d.view:
-        parts.append(tr("Part of a %(size)s by %(size)s board, columns %(c0)s to %(c1)s, rows %(r0)s to %(r1)s.") % {
+        parts.append(tr(_("Part of a %(size)s by %(size)s board, columns %(c0)s to %(c1)s, rows %(r0)s to %(r1)s.")) % {
             "size": d.size, "c0": d.square_name(col0, 0)[0], "c1": d.square_name(col1, 0)[0],
             "r0": row0 + 1, "r1": row1 + 1})
     else:
-        parts.append(tr("A %(size)s by %(size)s board.") % {"size": d.size})
+        parts.append(tr(_("A %(size)s by %(size)s board.")) % {"size": d.size})
     if rules_name:
-        parts.append(tr("Rules: %(rules)s.") % {"rules": rules_name})
+        parts.append(tr(_("Rules: %(rules)s.")) % {"rules": rules_name})
     sides = ("black", "white") if d.game == "reversi" else ("X", "O")
     for side in sides:
         squares = sorted((s for s, v in stones.items() if v == side), key=_sort_key)
         label = _side_name(side, tr)
         if squares:
-            parts.append(tr("%(side)s: %(squares)s.") % {"side": label, "squares": ", ".join(squares)})
+            parts.append(tr(_("%(side)s: %(squares)s.")) % {"side": label, "squares": ", ".join(squares)})
         else:
-            parts.append(tr("%(side)s: none.") % {"side": label})
+            parts.append(tr(_("%(side)s: none.")) % {"side": label})
     for square, label in sorted(d.markers.items(), key=lambda kv: kv[1]):
-        parts.append(tr("Marker %(label)s on %(square)s.") % {"label": label, "square": square})
+        parts.append(tr(_("Marker %(label)s on %(square)s.")) % {"label": label, "square": square})
     if d.highlights:
-        parts.append(tr("Highlighted: %(squares)s.") % {"squares": ", ".join(d.highlights)})
+        parts.append(tr(_("Highlighted: %(squares)s.")) % {"squares": ", ".join(d.highlights)})
     if d.line:
-        parts.append(tr("Line drawn from %(a)s to %(b)s.") % {"a": d.line[0], "b": d.line[1]})
+        parts.append(tr(_("Line drawn from %(a)s to %(b)s.")) % {"a": d.line[0], "b": d.line[1]})
     if dots:
-        parts.append(tr("Legal moves: %(squares)s.") % {"squares": ", ".join(sorted(dots, key=_sort_key))})
+        parts.append(tr(_("Legal moves: %(squares)s.")) % {"squares": ", ".join(sorted(dots, key=_sort_key))})
     parts.extend(p + ("" if p.endswith((".", "!", "?")) else ".") for p in caption_parts(d, tr))
     return " ".join(parts)
 
@@ -118,8 +122,11 @@ def render_svg(diagram: Diagram, tr: Translate = _identity, ident: str = "dg", r
     ncols, nrows = col1 - col0 + 1, row1 - row0 + 1
     cut_left, cut_top = col0 > 0, row0 > 0
     cut_right, cut_bottom = col1 < d.size - 1, row1 < d.size - 1
-    gx = LABEL_LEFT + (RUN_OUT if cut_left else PAD)
-    gy = LABEL_TOP + (RUN_OUT if cut_top else PAD)
+    # Wide boards are scaled down more on a phone, so their coordinates are drawn larger.
+    font = round(LABEL_FONT * max(1.0, ncols / 10), 1)
+    label_top, label_left = font + 6, round(font * 1.5 + 6)
+    gx = label_left + (RUN_OUT if cut_left else PAD)
+    gy = label_top + (RUN_OUT if cut_top else PAD)
     gw, gh = ncols * CELL, nrows * CELL
     width = gx + gw + (RUN_OUT if cut_right else PAD)
     height = gy + gh + (RUN_OUT if cut_bottom else PAD)
@@ -129,7 +136,7 @@ def render_svg(diagram: Diagram, tr: Translate = _identity, ident: str = "dg", r
         col, row = parse_square(square, d.size)
         return gx + (col - col0 + 0.5) * CELL, gy + (row - row0 + 0.5) * CELL
 
-    title = tr("Diagram: %(size)s by %(size)s board") % {"size": d.size}
+    title = tr(_("Diagram: %(size)s by %(size)s board")) % {"size": d.size}
     out = [
         f'<svg class="diagram-svg {"reversi" if reversi else "caro"}" xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {width} {height}" width="{round(width * SCALE)}" height="{round(height * SCALE)}" '
@@ -174,12 +181,12 @@ def render_svg(diagram: Diagram, tr: Translate = _identity, ident: str = "dg", r
     if edges:
         out.append(f'<g class="edge" stroke="{edge}" stroke-width="3" stroke-linecap="square">{"".join(edges)}</g>')
     # Coordinates: letters on top, numbers on the left, row 1 at the top.
-    labels = ['<g class="coords" fill="#555" font-family="system-ui, sans-serif" font-size="12" text-anchor="middle">']
+    labels = ['<g class="coords" fill="#555" font-family="system-ui, sans-serif" font-size="%s" text-anchor="middle">' % font]
     for k in range(ncols):
         letter = d.square_name(col0 + k, 0)[0]
-        labels.append(f'<text x="{gx + (k + 0.5) * CELL}" y="{LABEL_TOP - 5}">{letter}</text>')
+        labels.append(f'<text x="{gx + (k + 0.5) * CELL}" y="{label_top - 5}">{letter}</text>')
     for k in range(nrows):
-        labels.append(f'<text x="{LABEL_LEFT - 12}" y="{gy + (k + 0.5) * CELL + 4}">{row0 + k + 1}</text>')
+        labels.append(f'<text x="{label_left / 2}" y="{gy + (k + 0.5) * CELL + font / 3}">{row0 + k + 1}</text>')
     labels.append("</g>")
     out.extend(labels)
     # Dots for legal moves (Reversi) or any marked empty point.
