@@ -192,7 +192,7 @@ def render_svg(diagram: Diagram, tr: Translate = _identity, ident: str = "dg", r
     # Dots for legal moves (Reversi) or any marked empty point.
     for square in dots:
         x, y = centre(square)
-        out.append(f'<circle class="dot" cx="{x}" cy="{y}" r="4.5" fill="#111" fill-opacity=".55"/>')
+        out.append(f'<circle class="dot" cx="{x}" cy="{y}" r="5.5" fill="#111" fill-opacity=".6"/>')
     # Stones and discs.
     for square, side in stones.items():
         x, y = centre(square)
