@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 class TutorialsConfig(AppConfig):
@@ -7,7 +8,7 @@ class TutorialsConfig(AppConfig):
 
     name = "caro.tutorials"
     label = "tutorials"
-    verbose_name = "Rules guides"
+    verbose_name = _("Rules guides")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
