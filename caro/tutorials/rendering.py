@@ -15,7 +15,7 @@ from .models import Guide, guide_url
 
 log = logging.getLogger(__name__)
 
-RENDERER_VERSION = "5"
+RENDERER_VERSION = "6"
 """Bump when the renderer's output changes, so every cached guide is drawn again."""
 
 # Every fixed text the renderer can emit; their translations are part of the cache key.

@@ -159,7 +159,7 @@ def render_svg(diagram: Diagram, tr: Translate = _identity, ident: str = "dg", r
                    f'height="{CELL - 3}" fill="{"#9ccc65" if reversi else "#ffe08a"}" stroke="#5d4300" '
                    f'stroke-width="1.2" stroke-dasharray="3 2"/>')
     # Grid: thin inner lines; the real edges heavy; lines run out past cut edges.
-    lines = ['<g class="grid" stroke="%s" stroke-width="1" shape-rendering="crispEdges">' % grid]
+    lines = ['<g class="grid" stroke="%s" stroke-width="1">' % grid]
     for k in range(ncols + 1):
         x = gx + k * CELL
         lines.append(f'<line x1="{x}" y1="{py0}" x2="{x}" y2="{py1}"/>')
