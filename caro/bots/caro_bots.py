@@ -58,19 +58,18 @@ def _any_legal(fb: FastBoard, s: int, rng: random.Random) -> int:
 
 
 def _tactical_prelude(fb: FastBoard, rng: random.Random, block: bool = True) -> int | None:
-    """Own five, else the block of the opponent's single five-threat (``block``)."""
+    """Own five; else (``block``) a reply that stops every five-threat of the opponent."""
     me, opp = fb.turn, 3 - fb.turn
     mine = exact_fives(fb, me)
     if mine:
         return mine[0]
-    if block:
-        theirs = exact_fives(fb, opp)
-        legal = [q for q in theirs if fb.legal(q, me)]
-        if legal:
-            # two or more threats: lost anyway, block the one with most value
-            return max(legal, key=lambda q: fb.score[me][q])
-        if theirs:
-            return _any_legal(fb, me, rng)  # Renju: X may not block on a foul
+    if block and exact_fives(fb, opp):
+        replies = [q for q in fb.defences(opp) if fb.legal(q, me)]
+        if replies:
+            return max(replies, key=lambda q: (fb.score[me][q], -q))
+        # lost anyway (two threats, or Renju: X may not block on a foul): block one
+        legal = [q for q in exact_fives(fb, opp) if fb.legal(q, me)]
+        return legal[0] if legal else _any_legal(fb, me, rng)
     return None
 
 
@@ -124,20 +123,26 @@ class AlphaBeta:
             raise Timeout
         if fb.sets[me][FIVE]:
             return WIN - ply
-        opp_f = fb.sets[opp][FIVE]
-        if opp_f:
-            if len(opp_f) > 1:
-                return -(WIN - ply - 1)
-            z = next(iter(opp_f))
-            if not fb.legal(z, me):
+        if fb.sets[opp][FIVE]:
+            replies = [z for z in fb.defences(opp) if fb.legal(z, me)]
+            if not replies:
                 return -(WIN - ply - 1)
             if ply > 40:
                 return self.evaluate()
-            fb.play(z)
-            try:
-                return -self.search(depth - 1, -beta, -alpha, ply + 1)
-            finally:
-                fb.undo()
+            best = -WIN * 2
+            for z in replies:
+                fb.play(z)
+                try:
+                    value = -self.search(depth - 1, -beta, -alpha, ply + 1)
+                finally:
+                    fb.undo()
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+            return best
         if not fb.sets[opp][FOUR] and not fb.sets[opp][OPEN4] and fb.winning_four_moves(me):
             return WIN - ply - 2
         if depth <= 0:

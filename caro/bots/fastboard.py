@@ -103,17 +103,43 @@ class _Patterns:
         self.blocked = rules.blocked
         self.exact = {XS: rules.exact or rules.renju, OS: rules.exact}
         self.memo: dict[int, int] = {}
+        self.side_memo: dict[tuple, int] = {}
 
     def code(self, key: int) -> int:
         """Packed classes: bits 0-2 class for X, 3-5 class for O, 6-9 X stones within R."""
         n, H, R = self.n, self.H, self.R
         w = [(key >> (2 * j)) & 3 for j in range(n)]
-        cx = self._classify(w, XS)
-        co = self._classify(w, OS)
+        cx = self._side_class(w, XS)
+        co = self._side_class(w, OS)
         nx = sum(1 for j in range(H - R, H + R + 1) if w[j] == XS)
         value = cx | (co << 3) | (nx << 6)
         self.memo[key] = value
         return value
+
+    def _side_class(self, w: list[int], s: int) -> int:
+        """Class for side ``s``, memoised on a canonical window: cells beyond the first
+        opponent stone or edge on each side cannot matter, and a window and its mirror image
+        classify alike."""
+        opp, C, n = 3 - s, self.H, self.n
+        c = list(w)
+        j = C - 1
+        while j >= 0 and c[j] != opp and c[j] != EDGE:
+            j -= 1
+        for i in range(j):
+            c[i] = opp
+        j = C + 1
+        while j < n and c[j] != opp and c[j] != EDGE:
+            j += 1
+        for i in range(j + 1, n):
+            c[i] = opp
+        key = tuple(c)
+        mirror = key[::-1]
+        if mirror < key:
+            key = mirror
+        hit = self.side_memo.get((s, key))
+        if hit is None:
+            hit = self.side_memo[(s, key)] = self._classify(list(key), s)
+        return hit
 
     def _wins(self, w: list[int], e: int, s: int, need: int) -> bool:
         """Whether the run of ``s`` through ``e`` wins (and covers index ``need``)."""
@@ -149,6 +175,25 @@ class _Patterns:
                 w[e] = EMPTY
         return count
 
+    def _four_kind(self, w: list[int], s: int) -> int:
+        """0: no four through the centre; 1: a four; 2: an open four (no single defender
+        stone in the window stops every completion; under blocked ends a four whose two
+        completions depend on each other is only a four)."""
+        comps = self._completions(w, s)
+        if comps < 2:
+            return comps
+        if self.blocked == "none":
+            return 2
+        opp = 3 - s
+        for y in range(self.n):
+            if w[y] == EMPTY:
+                w[y] = opp
+                left = self._completions(w, s)
+                w[y] = EMPTY
+                if left == 0:
+                    return 1
+        return 2
+
     def _classify(self, w: list[int], s: int) -> int:
         C, R, L = self.H, self.R, self.L
         if w[C] != EMPTY:
@@ -157,16 +202,16 @@ class _Patterns:
         try:
             if self._wins(w, C, s, C):
                 return FIVE
-            comps = self._completions(w, s)
-            if comps >= 2:
+            kind = self._four_kind(w, s)
+            if kind == 2:
                 return OPEN4
-            if comps == 1:
+            if kind == 1:
                 return FOUR
             best = 0
             for e in range(C - R, C + R + 1):
                 if w[e] == EMPTY:
                     w[e] = s
-                    best = max(best, self._completions(w, s))
+                    best = max(best, self._four_kind(w, s))
                     w[e] = EMPTY
                     if best >= 2:
                         return THREE
@@ -463,15 +508,56 @@ class FastBoard:
             return [q for q in moves if not self.is_foul(q)]
         return list(moves)
 
+    def defences(self, a: int) -> list[int]:
+        """Cells where the side not ``a`` can stop every five of ``a`` with one stone.
+
+        Empty list: ``a`` has a five threat that cannot be stopped (or has none; check
+        ``sets[a][FIVE]`` first). Under blocked ends a five-threat can also be stopped by
+        blocking the far end of the would-be run; those cells are tried too. Renju legality of
+        the reply is not checked here (see :meth:`legal`).
+        """
+        fives = self.sets[a][FIVE]
+        if not fives:
+            return []
+        if self.rules.blocked == "none":
+            return list(fives) if len(fives) == 1 else []
+        cells = self.cells
+        cands = set(fives)
+        for z in fives:
+            for step in self.geo.steps:
+                lo = z - step
+                while cells[lo] == a:
+                    lo -= step
+                hi = z + step
+                while cells[hi] == a:
+                    hi += step
+                if (hi - lo) // step - 1 >= self.rules.win_length:
+                    if cells[lo] == EMPTY:
+                        cands.add(lo)
+                    if cells[hi] == EMPTY:
+                        cands.add(hi)
+        d = 3 - a
+        out = []
+        for c in cands:
+            self.put(c, d)
+            if not self.sets[a][FIVE]:
+                out.append(c)
+            self.remove(c)
+        return out
+
     def winning_four_moves(self, s: int) -> list[int]:
-        """Legal cells where ``s`` makes an open four or two fours (wins unless the opponent
-        has a five or its own fours)."""
+        """Legal cells where ``s`` makes a five-threat the opponent cannot stop with one stone
+        (an open four or two fours), checked by playing it."""
         cnt4, cnt5 = self.cnt[s][FOUR], self.cnt[s][OPEN4]
         out = []
         for q in self.sets[s][OPEN4] | self.sets[s][FOUR]:
             if cnt5[q] or cnt4[q] >= 2:
                 if self.legal(q, s):
-                    out.append(q)
+                    self.put(q, s)
+                    unstoppable = not self.defences(s)
+                    self.remove(q)
+                    if unstoppable:
+                        out.append(q)
         return out
 
     def candidates(self) -> list[int]:

@@ -41,8 +41,9 @@ class ThreatSearch:
     # -- public ---------------------------------------------------------------------------------
 
     def vcf(self, depth: int = 12) -> list[int] | None:
-        """A VCF for the side to move: its line (attacker and defender cells alternating,
-        starting and ending with the attacker), or None. ``depth`` counts attacker moves."""
+        """A VCF for the side to move, or None. The result is the main line: attacker and
+        defender cells alternating, starting with the attacker's move; a defender entry of
+        None means "no defence: any reply loses to a five". ``depth`` counts attacker moves."""
         try:
             return self._or(depth, three=0)
         except Timeout:
@@ -64,22 +65,22 @@ class ThreatSearch:
         for q in fb.sets[me][FIVE]:
             return [q]
         self._tick()
-        opp_fives = fb.sets[opp][FIVE]
-        if opp_fives:
-            if len(opp_fives) > 1:
-                return None
-            z = next(iter(opp_fives))
-            if not fb.legal(z, me):
-                return None
-            # a forced block: go on only if it keeps or makes a threat of ours
-            fb.play(z)
-            try:
-                if not (fb.sets[me][FIVE] or (three and fb.sets[me][OPEN4])):
-                    return None
-                rest = self._and(depth, three)
-            finally:
-                fb.undo()
-            return [z] + rest if rest is not None else None
+        if fb.sets[opp][FIVE]:
+            # the defender threatens a five: we must stop it, and go on only if our reply
+            # keeps or makes a threat of ours
+            for z in fb.defences(opp):
+                if not fb.legal(z, me):
+                    continue
+                fb.play(z)
+                try:
+                    if not (fb.sets[me][FIVE] or (three and fb.sets[me][OPEN4])):
+                        continue
+                    rest = self._and(depth, three)
+                finally:
+                    fb.undo()
+                if rest is not None:
+                    return [z] + rest
+            return None
         if depth <= 0:
             return None
         key = (fb.hash, me, depth, three)
@@ -113,19 +114,22 @@ class ThreatSearch:
         self._tick()
         if fb.sets[d][FIVE]:
             return None
-        a_fives = fb.sets[a][FIVE]
-        if len(a_fives) >= 2:
-            return [next(iter(a_fives))]  # defender can block only one; attacker then wins
-        if len(a_fives) == 1:
-            z = next(iter(a_fives))
-            if not fb.legal(z, d):
-                return [z]
-            fb.play(z)
-            try:
-                rest = self._or(depth, three)
-            finally:
-                fb.undo()
-            return [z] + rest if rest is not None else None
+        if fb.sets[a][FIVE]:
+            replies = [z for z in fb.defences(a) if fb.legal(z, d)]
+            if not replies:
+                return [None]  # whatever the defender plays, the attacker makes five
+            line = None
+            for z in replies:
+                fb.play(z)
+                try:
+                    rest = self._or(depth, three)
+                finally:
+                    fb.undo()
+                if rest is None:
+                    return None
+                if line is None:
+                    line = [z] + rest
+            return line
         # an open three (or a made open-four threat): defender chooses among defences
         threats = fb.sets[a][OPEN4]
         if not threats:

@@ -1,0 +1,145 @@
+"""Bot match runner: level against level over fixed openings, each played twice with colours swapped.
+
+Usage (from the repository root)::
+
+    python bench/match.py --game caro --preset caro-vn --a hard --b medium --openings 12
+    python bench/match.py --game reversi --a medium --b easy --openings 8 --budget 1000
+
+Prints every game, then the score of ``--a`` against ``--b`` (wins + half draws), the Elo
+difference with a 95 % interval (normal approximation on per-game scores), and per-move thinking
+time per level (mean, p95, max, in ms). Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from caro.bots import choose_move  # noqa: E402
+from caro.engine import reversi  # noqa: E402
+from caro.engine.caro import PRESETS, Board  # noqa: E402
+
+# Three-stone openings around the centre of 15x15 (X, O, X); each is played twice with colours swapped.
+CARO_OPENINGS = [
+    ("H8", "I9", "G9"), ("H8", "I9", "J8"), ("H8", "I8", "G9"), ("H8", "I8", "H10"),
+    ("H8", "I9", "H10"), ("H8", "I8", "J10"), ("H8", "G9", "G7"), ("H8", "I7", "I9"),
+    ("H8", "I9", "I7"), ("H8", "H9", "J9"), ("H8", "I8", "I10"), ("H8", "I9", "F8"),
+    ("H8", "I9", "J10"), ("H8", "I8", "G7"), ("H8", "G7", "I7"), ("H8", "I9", "G7"),
+]
+# Short, even Reversi openings (move strings as in caro.engine.reversi.Board.from_moves).
+REVERSI_OPENINGS = [
+    "f5d6c3d3c4", "f5d6c5f4e3", "f5f6e6f4", "f5d6c4d3c3", "f5f4e3f6d3", "f5d6c3d3c4f4",
+    "f5f6e6d6", "f5d6c5f4e7", "f5f4e3d6", "f5d6c6", "f5d6c4g5", "f5f6e6f4g5", "f5d6c3g5",
+    "f5f4e3f6e6", "f5f6d3", "f5d6c5f4d3",
+]
+
+
+def play_caro(rules, opening, x_level, o_level, budget_ms, seed, max_ply):
+    """Play one caro game; returns (winner 'X'/'O'/None, plies, {level: [seconds per move]})."""
+    board = Board(rules)
+    for square in opening:
+        board.play(square)
+    rng = random.Random(seed)
+    times: dict[str, list[float]] = {x_level: [], o_level: []}
+    while board.outcome is None and board.ply < max_ply:
+        level = x_level if board.turn == "X" else o_level
+        t0 = time.perf_counter()
+        move = choose_move(board, level, budget_ms=budget_ms, rng=rng)
+        times[level].append(time.perf_counter() - t0)
+        board.play(move)
+    winner = board.outcome.winner if board.outcome else None
+    return winner, board.ply, times
+
+
+def play_reversi(opening, black_level, white_level, budget_ms, seed):
+    """Play one Reversi game; returns (winner 'X' for black / 'O' for white / None, discs, times)."""
+    board = reversi.Board.from_moves(opening)
+    rng = random.Random(seed)
+    times: dict[str, list[float]] = {black_level: [], white_level: []}
+    while board.outcome is None:
+        level = black_level if board.turn == reversi.BLACK else white_level
+        t0 = time.perf_counter()
+        move = choose_move(board, level, budget_ms=budget_ms, rng=rng)
+        times[level].append(time.perf_counter() - t0)
+        board.play(move)
+    out = board.outcome
+    winner = {reversi.BLACK: "X", reversi.WHITE: "O", None: None}[out.winner]
+    return winner, f"{out.black}-{out.white}", times
+
+
+def elo(score: float) -> float:
+    """Elo difference for an expected score in (0, 1) (clamped to +-800)."""
+    score = min(max(score, 1e-4), 1 - 1e-4)
+    return max(-800.0, min(800.0, -400 * math.log10(1 / score - 1)))
+
+
+def summarize(label_a, label_b, results, times):
+    n = len(results)
+    total = sum(results)
+    mean = total / n
+    sd = statistics.pstdev(results) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.5
+    lo, hi = elo(mean - half), elo(mean + half)
+    wins = sum(1 for r in results if r == 1)
+    draws = sum(1 for r in results if r == 0.5)
+    print(f"\n{label_a} vs {label_b}: {total:g}/{n} = {100 * mean:.1f}%  (+{wins} ={draws} -{n - wins - draws})")
+    print(f"Elo difference: {elo(mean):+.0f}  (95% interval {lo:+.0f} .. {hi:+.0f})")
+    print(f"{'level':<8} {'moves':>6} {'mean ms':>9} {'p95 ms':>8} {'max ms':>8}")
+    for level, samples in times.items():
+        if not samples:
+            continue
+        s = sorted(samples)
+        p95 = s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)]
+        print(f"{level:<8} {len(s):>6} {1000 * statistics.fmean(s):>9.1f} {1000 * p95:>8.1f} {1000 * s[-1]:>8.1f}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["caro", "reversi"], default="caro")
+    parser.add_argument("--preset", default="caro-vn", choices=sorted(PRESETS))
+    parser.add_argument("--a", default="hard", help="level under test")
+    parser.add_argument("--b", default="medium", help="opponent level")
+    parser.add_argument("--openings", type=int, default=8, help="number of openings (each played twice)")
+    parser.add_argument("--budget", type=int, default=1000, help="per-move budget in ms")
+    parser.add_argument("--max-ply", type=int, default=225, help="caro: stop (draw) after this many plies")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.a == args.b:
+        parser.error("--a and --b must differ (times are kept per level)")
+
+    results: list[float] = []
+    times: dict[str, list[float]] = {args.a: [], args.b: []}
+    openings = CARO_OPENINGS if args.game == "caro" else REVERSI_OPENINGS
+    rules = PRESETS[args.preset].rules
+    print(f"{args.game} {args.preset if args.game == 'caro' else ''} {args.a} vs {args.b}, "
+          f"{args.openings} openings x 2 colours, budget {args.budget} ms, load {os.getloadavg()[0]:.2f}")
+    for k, opening in enumerate(openings[:args.openings]):
+        for a_first in (True, False):
+            first, second = (args.a, args.b) if a_first else (args.b, args.a)
+            seed = args.seed * 1000 + 2 * k + (0 if a_first else 1)
+            if args.game == "caro":
+                winner, detail, t = play_caro(rules, opening, first, second, args.budget, seed, args.max_ply)
+                name = " ".join(opening)
+            else:
+                winner, detail, t = play_reversi(opening, first, second, args.budget, seed)
+                name = opening
+            for level, samples in t.items():
+                times[level].extend(samples)
+            a_side = "X" if a_first else "O"
+            score = 0.5 if winner is None else (1.0 if winner == a_side else 0.0)
+            results.append(score)
+            print(f"  {name:<22} {args.a} as {'first ' if a_first else 'second'}: "
+                  f"winner {winner or 'draw':<4} ({detail}) -> {score:g}", flush=True)
+    summarize(args.a, args.b, results, times)
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
