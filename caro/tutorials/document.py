@@ -220,7 +220,8 @@ def render_guide(body: str, tr: Callable[[str], str] = lambda s: s,
         parts = [f'<span class="dg-num">{index + 1}</span>']
         parts.extend(f"<span>{_escape(p)}</span>" for p in caption_parts(diagram, tr))
         if rules_name:
-            parts.append(f'<span class="dg-rules">{_escape(tr(_("Rules: %(rules)s")) % {"rules": rules_name})}</span>')
+            label = tr(_("Rules: %(rules)s")) % {"rules": rules_name}
+            parts.append(f'<span class="dg-rules">{_escape(label)}</span>')
         figure = (f'<figure class="diagram" id="{ident}">{render_svg(diagram, tr, ident, rules_name)}'
                   f'<figcaption>{" ".join(parts)}</figcaption></figure>')
         html = html.replace(f"<p>DIAGRAMPLACEHOLDER{index}X</p>", figure)

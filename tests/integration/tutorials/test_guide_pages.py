@@ -181,7 +181,7 @@ def test_admin_preview_shows_clear_errors_with_the_line(client, staff, body, lin
     assert response.status_code == 200
     html = response.content.decode()
     assert 'data-testid="preview-error"' in html and 'role="alert"' in html
-    assert f"Line {line}" in html and fragment in html
+    assert f"Dòng {line}" in html and fragment in html  # the admin speaks Vietnamese by default
     assert "Traceback" not in html
 
 
