@@ -9,17 +9,24 @@ from django.conf import settings
 
 from caro.engine.caro import PRESETS
 from caro.games.display import rules_summary
-from caro.rooms.forms import JoinByCodeForm
+from caro.rooms.forms import ROOM_PRESETS, JoinByCodeForm, NewRoomForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The home page: how to play right now (friend room first in this release)."""
+    """The home page: how to play right now (friend room first in this release).
+
+    `?preset=<slug>` (the guides' "play now with these rules") preselects that rule set.
+    """
+    slug = request.GET.get("preset")
+    slug = slug if slug in ROOM_PRESETS else "caro-vn"
+    rules = PRESETS[slug].rules
     return render(
         request,
         "home.html",
         {
             "join_form": JoinByCodeForm(),
-            "rules_line": rules_summary(PRESETS["caro-vn"].rules, settings.CARO_FRIEND_MOVE_TIME_MS),
+            "room_form": NewRoomForm(initial={"preset": slug, "size": rules.size, "win_length": rules.win_length}),
+            "rules_line": rules_summary(rules, settings.CARO_FRIEND_MOVE_TIME_MS),
         },
     )
 

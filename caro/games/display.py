@@ -1,9 +1,22 @@
 """Human-readable, translated descriptions of rules (the one-line summary shown everywhere)."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from caro.engine.caro import Rules
+
+
+#: Display names (msgids) of the rule presets of `caro.engine.caro.PRESETS`; translate with gettext.
+PRESET_NAMES = {
+    "caro-vn": gettext_noop("Vietnamese caro: blocked two ends"),
+    "freestyle": gettext_noop("Freestyle"),
+    "exact-five": gettext_noop("Exact five"),
+    "caro-exact": gettext_noop("Caro with exact five"),
+    "caro-edge-open": gettext_noop("Caro, the edge does not block"),
+    "renju": gettext_noop("Renju"),
+    "renju-rif": gettext_noop("Renju with the RIF opening"),
+    "swap2": gettext_noop("Swap2 gomoku"),
+}
 
 
 def rules_summary(rules: Rules, move_time_ms: int | None = None) -> str:

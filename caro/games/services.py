@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from caro.engine.caro import Board, Rules
+from caro.engine.coords import square_name
 from caro.engine.errors import IllegalMove
 from caro.games import events, signals
 from caro.games.errors import GameError
@@ -101,7 +102,49 @@ def public_state(game: Game) -> dict:
         "winner": game.winner or None,
         "termination": game.termination or None,
         "line": list(game.win_line or []),
+        "fouls": foul_points(board_for(game, moves)) if game.status == Game.Status.ACTIVE else {},
     }
+
+
+def foul_points(board: Board) -> dict[str, str]:
+    """Renju foul points of the side to move, `{square: "double-three" | "double-four" | "overline"}`.
+
+    Empty unless the rules are Renju and X (Black) is to move (RIF rules: only Black has fouls).
+    """
+    if not board.rules.renju or board.turn != "X" or board.outcome is not None:
+        return {}
+    legal = set(board.legal_moves())
+    return {sq: str(board.foul(sq)) for sq in _empty_squares(board) if sq not in legal}
+
+
+def _empty_squares(board: Board) -> list[str]:
+    taken = board.stones()
+    size = board.rules.size
+    names = (square_name(c, r) for r in range(size) for c in range(size))
+    return [name for name in names if name not in taken]
+
+
+def refused_five(board: Board, square: str) -> dict | None:
+    """Why the stone just played on `square` made a long enough run that does not win, or None.
+
+    Returns `{"kind": "blocked" | "overline", "line": [squares]}`: "blocked" when the run is closed
+    at both ends under the blocked-two-ends rule, "overline" when it is longer than the win length
+    under exact rules. Used for the "why didn't this win?" note (notes/ux.md).
+    """
+    rules = board.rules
+    if board.outcome is not None or (rules.blocked == "none" and not rules.exact) or rules.renju:
+        return None
+    stones = board.stones()
+    relaxed = Board.from_stones(
+        Rules(size=rules.size, win_length=rules.win_length, blocked="none"),
+        x=[sq for sq, side in stones.items() if side == "X"],
+        o=[sq for sq, side in stones.items() if side == "O"],
+    )
+    line = relaxed.winning_line(square)
+    if line is None:
+        return None
+    kind = "overline" if rules.exact and len(line) > rules.win_length else "blocked"
+    return {"kind": kind, "line": list(line)}
 
 
 def _player_info(user) -> dict | None:
@@ -276,6 +319,10 @@ def _apply_move(game: Game, seat: str, square: str, client_id: uuid.UUID) -> Mov
         _set_deadline(game)
         events_out[0]["turn"] = side_to_move(game)
         events_out[0]["remaining_ms"] = remaining_ms(game, now)
+        events_out[0]["fouls"] = foul_points(board)
+        note = refused_five(board, name)
+        if note is not None:
+            events_out[0]["note"] = note
     game.save()
     _after_commit(game, events_out)
     return MoveResult(game=game, move=move, events=events_out)

@@ -1,7 +1,44 @@
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from caro.engine.caro import PRESETS, SIZES, WIN_LENGTHS, Opening
+from caro.games.display import PRESET_NAMES
 from caro.rooms.services import normalize_code
+
+#: Presets a friend room offers today (openings other than free play come with their own flow later).
+ROOM_PRESETS = [slug for slug, preset in PRESETS.items() if preset.opening == Opening.FREE]
+
+
+class NewRoomForm(forms.Form):
+    """The rules of a new friend room: a preset, and optionally another board size or win length.
+
+    Every field is optional: a bare POST creates a room with the site's default rules.
+    """
+
+    preset = forms.ChoiceField(label=_("Rules"), initial="caro-vn", required=False)
+    size = forms.TypedChoiceField(label=_("Board"), coerce=int, initial=15, required=False, empty_value=None,
+                                  choices=[(n, f"{n}×{n}") for n in SIZES])
+    win_length = forms.TypedChoiceField(label=_("Stones in a row to win"), coerce=int, initial=5,
+                                        required=False, empty_value=None,
+                                        choices=[(n, str(n)) for n in WIN_LENGTHS])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [(slug, gettext(PRESET_NAMES[slug])) for slug in ROOM_PRESETS]
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("preset") and "preset" not in self.errors:  # a bare POST: the site default
+            data["preset"] = "caro-vn"
+        preset = PRESETS.get(data.get("preset"))
+        if preset is not None:
+            data["size"] = data.get("size") or preset.rules.size
+            data["win_length"] = data.get("win_length") or preset.rules.win_length
+        if PRESETS.get(data.get("preset")) and PRESETS[data["preset"]].rules.renju:
+            if data.get("size") != 15 or data.get("win_length") != 5:
+                raise forms.ValidationError(_("Renju is played on a 15×15 board with five in a row."))
+        return data
 
 
 class JoinByCodeForm(forms.Form):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 
@@ -27,13 +28,16 @@ def normalize_code(text: str) -> str | None:
     return cleaned
 
 
-def create_room(user, preset: str = "caro-vn", move_time_ms: int | None = None) -> Room:
+def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_length: int | None = None,
+                move_time_ms: int | None = None) -> Room:
     """Create a room with `user` in seat X of its first game and return it.
 
-    `preset` is a key of `caro.engine.caro.PRESETS`; `move_time_ms` defaults to
-    settings.CARO_FRIEND_MOVE_TIME_MS (1 minute). Raises KeyError for an unknown preset.
+    `preset` is a key of `caro.engine.caro.PRESETS`; `size` / `win_length` override the preset's
+    (ValueError when the result is not a valid rule set, e.g. Renju off 15×15); `move_time_ms`
+    defaults to settings.CARO_FRIEND_MOVE_TIME_MS (1 minute). Raises KeyError for an unknown preset.
     """
     rules = PRESETS[preset].rules
+    rules = dataclasses.replace(rules, size=size or rules.size, win_length=win_length or rules.win_length)
     move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if move_time_ms is None else move_time_ms
     for _attempt in range(20):
         code = new_code()

@@ -13,15 +13,21 @@ from caro.games import services as games
 from caro.games.display import rules_summary
 from caro.games.errors import GameError
 from caro.rooms import services as rooms
-from caro.rooms.forms import JoinByCodeForm
+from caro.rooms.forms import JoinByCodeForm, NewRoomForm
 from caro.rooms.models import Room
 
 
 @require_POST
 def create_room(request: HttpRequest) -> HttpResponse:
     """Create a friend room with the visitor (a guest if not signed in) in seat X."""
+    form = NewRoomForm(request.POST)
+    if not form.is_valid():
+        for error in form.non_field_errors() or [_("Choose the rules from the list.")]:
+            messages.error(request, error)
+        return redirect("home")
     user = ensure_player(request)
-    room = rooms.create_room(user)
+    data = form.cleaned_data
+    room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"])
     return redirect("room", code=room.code)
 
 
@@ -100,6 +106,16 @@ def room_strings() -> dict:
         "offline": _("Not connected yet; wait a moment and try again."),
         "copied": _("Link copied."),
         "resign_confirm": _("Resign this game?"),
+        "foul": _("foul point for X (%(kind)s)"),
+        "foul_kinds": {
+            "double-three": _("double-three"),
+            "double-four": _("double-four"),
+            "overline": _("overline"),
+        },
+        "note": {
+            "blocked": _("%(from)s–%(to)s does not win: both ends are blocked (blocked two ends rule)."),
+            "overline": _("%(from)s–%(to)s does not win: it is longer than %(n)s in a row (exact rule)."),
+        },
     }
 
 

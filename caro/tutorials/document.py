@@ -32,6 +32,7 @@ from typing import Callable
 import markdown
 
 from caro.engine.caro import PRESETS
+from caro.games.display import PRESET_NAMES
 
 from .claims import check_claims
 from .markup import Diagram, DiagramError, parse_diagram
@@ -46,16 +47,7 @@ def _(text: str) -> str:
     return text
 
 
-RULES_NAMES = {
-    "caro-vn": _("Vietnamese caro: blocked two ends"),
-    "freestyle": _("Freestyle"),
-    "exact-five": _("Exact five"),
-    "caro-exact": _("Caro with exact five"),
-    "caro-edge-open": _("Caro, the edge does not block"),
-    "renju": _("Renju"),
-    "renju-rif": _("Renju with the RIF opening"),
-    "swap2": _("Swap2 gomoku"),
-}
+RULES_NAMES = PRESET_NAMES
 """Display msgids of the preset slugs used in diagrams and "play now" links."""
 
 PLAY_TARGETS = frozenset(PRESETS) | {"reversi"}

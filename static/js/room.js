@@ -75,6 +75,8 @@ function onFrame(f) {
       state.ply = f.ply;
       state.turn = f.turn ?? null;
       if (f.remaining_ms !== undefined) { state.remaining_ms = f.remaining_ms; receivedAt = performance.now(); }
+      state.fouls = f.fouls || {};
+      if (f.note) flash(fmt(T.note[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
       if (pending && pending.id === f.id) pending = null;
       render();
       break;
@@ -82,7 +84,7 @@ function onFrame(f) {
       if (f.game_id !== state.game_id) return;
       if (f.version !== state.version + 1) { send({ type: "sync", version: state.version }); return; }
       Object.assign(state, { version: f.version, status: f.status, winner: f.winner,
-        termination: f.termination, line: f.line, turn: null, remaining_ms: null });
+        termination: f.termination, line: f.line, turn: null, remaining_ms: null, fouls: {} });
       pending = null;
       render();
       break;
@@ -111,9 +113,12 @@ function render() {
     btn.classList.toggle("win", line.has(sq));
     if (line.has(sq)) btn.dataset.win = dir; else delete btn.dataset.win;
     btn.classList.toggle("ghost", sq === ghost || (pending && pending.square === sq));
+    const foul = !side && (state.fouls || {})[sq];
+    btn.classList.toggle("foul", Boolean(foul));
     let label = `${sq}, ${side ? side : T.empty}`;
     if (sq === last) label += `, ${T.last_move}`;
     if (line.has(sq)) label += `, ${T.winning_line}`;
+    if (foul) label += `, ${fmt(T.foul, { kind: T.foul_kinds[foul] || foul })}`;
     btn.setAttribute("aria-label", label);
     btn.setAttribute("aria-disabled", side || !myTurn() ? "true" : "false");
   }
@@ -211,6 +216,8 @@ function play(sq) {
 
 function choose(sq) {
   if (!myTurn() || squares.get(sq).dataset.stone) return;
+  const foul = (state.fouls || {})[sq];
+  if (foul) { flash(fmt(T.foul, { kind: T.foul_kinds[foul] || foul })); return; }
   const needConfirm = lastPointer === "touch" || confirmToggle.checked;
   if (needConfirm && ghost !== sq) { ghost = sq; render(); return; }
   play(sq);

@@ -212,3 +212,47 @@ def test_resign_after_the_deadline_ends_the_game_on_time():
     assert err.value.code == "timeout"
     game.refresh_from_db()
     assert (game.winner, game.termination) == ("X", "timeout")
+
+
+def _game_with_rules(rules):
+    x, o = two_players()
+    game = services.create_game(rules=rules, x_player=x, o_player=o)
+    return game, x, o
+
+
+def test_a_five_closed_at_both_ends_does_not_win_and_says_why():
+    from caro.engine.caro import Rules
+
+    game, x, o = _game_with_rules(Rules())  # Caro Việt Nam: blocked two ends
+    # O blocks D8 and J8 first; X then fills E8..I8: five stones, both ends closed.
+    result = play_sequence(game, x, o, ["E8", "D8", "F8", "J8", "G8", "A1", "H8", "A2", "I8"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert result.events[-1]["note"] == {"kind": "blocked", "line": ["E8", "F8", "G8", "H8", "I8"]}
+
+
+def test_an_overline_under_exact_rules_says_why():
+    from caro.engine.caro import Rules
+
+    game, x, o = _game_with_rules(Rules(exact=True, blocked="none"))
+    result = play_sequence(game, x, o, ["E8", "A1", "F8", "A2", "G8", "A3", "I8", "A4", "J8", "A6", "H8"])
+    assert result.events[-1]["note"]["kind"] == "overline"
+    assert len(result.events[-1]["note"]["line"]) == 6
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_renju_foul_points_are_published_and_a_foul_is_refused():
+    from caro.engine.caro import PRESETS
+
+    game, x, o = _game_with_rules(PRESETS["renju"].rules)
+    # X around H9 (H8, G9, I9, H10): H9 would make two open threes at once.
+    result = play_sequence(game, x, o, ["H8", "A1", "I9", "A3", "H10", "A5", "G9", "A7"])
+    fouls = result.events[-1]["fouls"]
+    state = services.public_state(Game.objects.get(pk=game.pk))
+    assert state["fouls"] == fouls
+    assert fouls == {"H9": "double-three"}
+    square = "H9"
+    with pytest.raises(GameError) as err:
+        play(game, x, square)
+    assert err.value.code == "foul" and err.value.detail == "double-three"

@@ -104,3 +104,49 @@ def test_normalize_code():
 def test_healthz_checks_the_database_and_redis():
     response = Client().get("/healthz")
     assert response.status_code == 200 and response.content == b"ok"
+
+
+@pytest.mark.parametrize(
+    "post, expected",
+    [
+        ({"preset": "freestyle", "size": "19", "win_length": "5"},
+         {"size": 19, "win_length": 5, "exact": False, "blocked": "none", "renju": False}),
+        ({"preset": "caro-exact", "size": "11", "win_length": "4"},
+         {"size": 11, "win_length": 4, "exact": True, "blocked": "opponent_or_edge", "renju": False}),
+        ({"preset": "renju", "size": "15", "win_length": "5"},
+         {"size": 15, "win_length": 5, "exact": False, "blocked": "none", "renju": True}),
+    ],
+)
+def test_a_room_can_be_created_with_other_rules(post, expected):
+    client = Client()
+    response = client.post("/rooms/new", post)
+    room = Room.objects.get(code=re.search(r"/r/([A-Z0-9]{6})/$", response["Location"]).group(1))
+    assert room.current_game.rules == expected
+    page = client.get(f"/r/{room.code}/").content.decode()
+    assert page.count('class="sq"') == expected["size"] ** 2
+
+
+@pytest.mark.parametrize(
+    "post",
+    [
+        {"preset": "renju", "size": "19", "win_length": "5"},
+        {"preset": "swap2", "size": "15", "win_length": "5"},  # opening flows are not in rooms yet
+        {"preset": "nonsense", "size": "15", "win_length": "5"},
+        {"preset": "caro-vn", "size": "16", "win_length": "5"},
+        {"preset": "caro-vn", "size": "15", "win_length": "9"},
+    ],
+)
+def test_bad_room_rules_are_refused_with_a_message(post):
+    client = Client()
+    response = client.post("/rooms/new", post, follow=True)
+    assert response.redirect_chain[-1][0] == "/"
+    assert not Room.objects.exists()
+    assert 'class="msg-error"' in response.content.decode()
+
+
+def test_the_guides_play_now_link_preselects_the_rules():
+    page = Client().get("/", {"preset": "renju"}).content.decode()
+    assert re.search(r'<option value="renju" selected>', page)
+    assert "15×15 · Renju" in page
+    page = Client().get("/", {"preset": "<script>"}).content.decode()
+    assert re.search(r'<option value="caro-vn" selected>', page)
