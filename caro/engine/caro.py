@@ -25,6 +25,14 @@ overline; see :mod:`caro.engine.renju`) and wins only with exactly five, whateve
 says; O (White) wins by ``exact`` as set (RIF: five or more, i.e. ``exact=False``). ``blocked``
 still applies to both sides' winning runs (the Renju presets use ``"none"``); fouls are judged on
 the stones alone and ignore ``blocked``. ``win_length`` must be 5 with Renju.
+
+Renju stalemate: when X is to move and every empty point is a foul, the game ends at once as a
+draw (:attr:`Termination.NO_LEGAL_MOVE`). Source: the RIF "International Rules of Renju"
+(1996, corrected 1998): a move is either placing a stone or declaring a pass (§4, "The way to
+play"), and the game is a draw when both players pass in succession. X can only pass there; the
+site has no pass action, so it declares the game drawn at once instead of playing on. Checked
+after every move that hands the turn to X (a scan of the empty points that stops at the first
+non-foul, so in practice one foul check per move).
 """
 
 from __future__ import annotations
@@ -84,6 +92,8 @@ class Termination(StrEnum):
     """A side completed a winning run."""
     DRAW = "draw"
     """The board filled up with no winning run."""
+    NO_LEGAL_MOVE = "no_legal_move"
+    """Renju: every empty point is a foul for X, the side to move; the game is drawn."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +119,7 @@ class Rules:
             raise ValueError(f"win_length must be one of {WIN_LENGTHS}, not {self.win_length!r}")
         if not isinstance(self.exact, bool) or not isinstance(self.renju, bool):
             raise ValueError("exact and renju must be booleans")
-        if self.blocked not in {b.value for b in Blocked}:
+        if not isinstance(self.blocked, str) or self.blocked not in {b.value for b in Blocked}:
             raise ValueError(f"blocked must be one of {[b.value for b in Blocked]}, not {self.blocked!r}")
         object.__setattr__(self, "blocked", str(Blocked(self.blocked).value))
         if self.renju and self.win_length != 5:
@@ -124,11 +134,13 @@ class Rules:
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Build rules from :meth:`to_dict` output; missing keys take defaults.
 
-        Raises ValueError for unknown keys or invalid values.
+        Raises ValueError for a ``data`` that is not a dict, unknown keys or invalid values.
         """
+        if not isinstance(data, dict):
+            raise ValueError(f"rules must be a dict, not {type(data).__name__}")
         unknown = set(data) - {"size", "win_length", "exact", "blocked", "renju"}
         if unknown:
-            raise ValueError(f"unknown rule keys: {sorted(unknown)}")
+            raise ValueError(f"unknown rule keys: {sorted(map(repr, unknown))}")
         return cls(**data)
 
 
@@ -222,7 +234,9 @@ class Board:
         """Set up a position from stone lists (not necessarily reachable by play).
 
         The position is not judged: ``outcome`` starts as None even if a run is already on the
-        board, and ``moves``/``ply`` start empty. Raises IllegalMove (``bad_square``,
+        board or (Renju) X is to move with only foul points left (then :meth:`legal_moves` is
+        empty and :meth:`play` refuses every square, consistently), and ``moves``/``ply`` start
+        empty. Raises IllegalMove (``bad_square``,
         ``out_of_board``, ``occupied`` for a square listed twice) and ValueError for a
         ``to_move`` other than ``"X"``/``"O"``.
         """
@@ -286,7 +300,8 @@ class Board:
     def legal_moves(self) -> list[str]:
         """Square names the side to move may play, in row order (A1, B1, ..., then row 2).
 
-        Empty when the game is over; Renju fouls are left out for X.
+        Empty when the game is over; Renju fouls are left out for X. (After a move, X is never
+        left to move with an empty list: that ends the game, see ``Termination.NO_LEGAL_MOVE``.)
         """
         if self.outcome is not None:
             return []
@@ -337,6 +352,8 @@ class Board:
         elif self._empty == 0:
             self.outcome = Outcome(None, Termination.DRAW)
         self.turn = O if self.turn == X else X
+        if self.outcome is None and self.rules.renju and self.turn == X and not self._has_legal_move():
+            self.outcome = Outcome(None, Termination.NO_LEGAL_MOVE)
         return self.outcome
 
     def undo(self) -> str:
@@ -358,6 +375,17 @@ class Board:
     def _index(self, square: str) -> int:
         col, row = parse_square(square, self.rules.size)
         return row * self.rules.size + col
+
+    def _has_legal_move(self) -> bool:
+        """Whether the side to move has a legal move (stops at the first one found)."""
+        cells, rays = self._cells, self._geo.rays
+        renju_x = self.rules.renju and self.turn == X
+        i = -1
+        for _ in range(self._empty):
+            i = cells.index(_EMPTY, i + 1)
+            if not renju_x or foul_at(cells, rays, i) is None:
+                return True
+        return False
 
     def _winning_run(self, i: int) -> tuple[str, ...] | None:
         cells, rays, rules = self._cells, self._geo.rays[i], self.rules

@@ -188,13 +188,20 @@ class _Opening:
     def from_dict(cls, data: dict[str, Any]) -> _Opening:
         """Rebuild a machine from :meth:`to_dict` output by replaying its actions.
 
-        Raises ValueError for another opening kind or bad rules, IllegalMove if a stored action
-        is refused.
+        Raises ValueError for malformed data: not a dict, another opening kind, missing or bad
+        ``rules``, ``actions`` present but not a list; IllegalMove (a ValueError too) if a
+        stored action is refused.
         """
+        _check_data(data)
         if data.get("kind") != cls.kind:
             raise ValueError(f"not a {cls.kind} opening: {data.get('kind')!r}")
+        if "rules" not in data:
+            raise ValueError("opening data has no 'rules'")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list):
+            raise ValueError(f"opening actions must be a list, not {type(actions).__name__}")
         opening = cls(Rules.from_dict(data["rules"]))
-        for action in data.get("actions", []):
+        for action in actions:
             opening.apply(action)
         return opening
 
@@ -306,15 +313,23 @@ class RifOpening(_Opening):
         return (a, b)
 
 
+def _check_data(data: Any) -> None:
+    if not isinstance(data, dict):
+        raise ValueError(f"opening data must be a dict, not {type(data).__name__}")
+
+
 OPENINGS: dict[str, type[_Opening]] = {"swap2": Swap2Opening, "rif": RifOpening}
 
 
 def opening_from_dict(data: dict[str, Any]) -> _Opening:
     """Rebuild whichever opening machine ``data`` describes (see :meth:`_Opening.from_dict`).
 
-    Raises ValueError for an unknown kind or bad rules, IllegalMove if an action is refused.
+    Raises ValueError for malformed data (not a dict, unknown kind, missing or bad rules,
+    actions not a list), IllegalMove (a ValueError subclass) if a stored action is refused.
     """
-    cls = OPENINGS.get(data.get("kind"))
+    _check_data(data)
+    kind = data.get("kind")
+    cls = OPENINGS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ValueError(f"unknown opening kind: {data.get('kind')!r}")
     return cls.from_dict(data)

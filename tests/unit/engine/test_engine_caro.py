@@ -74,10 +74,17 @@ def test_square_off_board(name, size):
 @pytest.mark.parametrize("kwargs", [
     {"size": 14}, {"size": 15.0}, {"win_length": 3}, {"win_length": 7}, {"blocked": "edge"},
     {"exact": 1}, {"renju": "yes"}, {"renju": True, "win_length": 6},
+    {"blocked": []}, {"blocked": None}, {"blocked": {"none": 1}}, {"size": [15]},
 ])
 def test_invalid_rules(kwargs):
     with pytest.raises(ValueError):
         Rules(**kwargs)
+
+
+@pytest.mark.parametrize("data", [None, [], "size=15", 15, {1: 2, "a": 3}, {"blocked": ["none"]}])
+def test_rules_from_bad_data_raise_value_error(data):
+    with pytest.raises(ValueError):
+        Rules.from_dict(data)
 
 
 def test_rules_round_trip_through_json():

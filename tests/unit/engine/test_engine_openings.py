@@ -172,3 +172,20 @@ def test_stored_actions_are_checked_on_replay():
     with pytest.raises(IllegalMove) as info:
         opening_from_dict(data)
     assert info.value.reason == "not_central"
+
+
+@pytest.mark.parametrize("data", [
+    None, [], "rif", {"kind": "rif"}, {"kind": "rif", "rules": None}, {"kind": ["rif"]},
+    {"kind": "rif", "rules": {}, "actions": None}, {"kind": "swap2", "rules": {}, "actions": "place"},
+    {"kind": "rif", "rules": {"size": "15"}, "actions": []},
+])
+def test_opening_from_bad_data_raises_value_error(data):
+    with pytest.raises(ValueError) as info:
+        opening_from_dict(data)
+    assert type(info.value) is ValueError  # malformed data, not a refused action
+
+
+def test_opening_from_dict_without_actions_is_a_fresh_machine():
+    assert opening_from_dict({"kind": "rif", "rules": RENJU.to_dict()}).state == Step.PLACE_1
+    with pytest.raises(ValueError):
+        RifOpening.from_dict(None)
