@@ -29,6 +29,7 @@ class Game(models.Model):
         TIMEOUT = "timeout", _("Time ran out")
         RESIGN = "resign", _("Resignation")
         ABORT = "abort", _("Aborted")
+        NO_LEGAL_MOVE = "no_legal_move", _("No legal move (Renju)")
 
     class Winner(models.TextChoices):
         X = "X", "X"

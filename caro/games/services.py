@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from caro.engine.caro import Board, Rules
+from caro.engine.caro import Termination as EngineTermination
 from caro.engine.coords import square_name
 from caro.engine.errors import IllegalMove
 from caro.games import events, signals
@@ -36,6 +37,14 @@ _ENGINE_CODES = {
     "bad_square": "bad_square",
     "game_over": "game_over",
     "foul": "foul",
+}
+
+
+#: The engine's reasons for a finished game, as stored on the Game row.
+_TERMINATIONS = {
+    EngineTermination.FIVE: Game.Termination.FIVE,
+    EngineTermination.DRAW: Game.Termination.FULL_BOARD,
+    EngineTermination.NO_LEGAL_MOVE: Game.Termination.NO_LEGAL_MOVE,
 }
 
 
@@ -311,7 +320,7 @@ def _apply_move(game: Game, seat: str, square: str, client_id: uuid.UUID) -> Mov
         }
     ]
     if outcome is not None:
-        termination = Game.Termination.FIVE if outcome.winner else Game.Termination.FULL_BOARD
+        termination = _TERMINATIONS[outcome.termination]
         events_out.append(
             _finish(game, winner=outcome.winner or "", termination=termination, line=outcome.line)
         )

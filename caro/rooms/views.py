@@ -101,6 +101,7 @@ def room_strings() -> dict:
             "resign": _("resignation"),
             "full_board": _("the board is full"),
             "abort": _("aborted"),
+            "no_legal_move": _("X has only foul points left"),
         },
         "reconnecting": _("Connection lost. Reconnecting…"),
         "offline": _("Not connected yet; wait a moment and try again."),

@@ -256,3 +256,10 @@ def test_renju_foul_points_are_published_and_a_foul_is_refused():
     with pytest.raises(GameError) as err:
         play(game, x, square)
     assert err.value.code == "foul" and err.value.detail == "double-three"
+
+
+def test_every_engine_termination_has_a_stored_reason():
+    from caro.engine.caro import Termination
+
+    assert set(services._TERMINATIONS) == set(Termination)
+    assert {t.value for t in services._TERMINATIONS.values()} <= set(Game.Termination.values)
