@@ -94,9 +94,19 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/caro"),
         conn_max_age=0,  # Django docs: persistent connections are not safe under ASGI.
-        conn_health_checks=True,
+        conn_health_checks=False,  # not allowed with the pool below, which checks connections itself
     )
 }
+# psycopg 3's connection pool (Django 5.1+): each websocket frame and request borrows an open
+# connection instead of opening one (a password handshake costs milliseconds per frame otherwise).
+# DB_POOL_MAX_SIZE bounds the connections of one process (web, worker); 0 turns the pool off.
+_pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "20"))
+if _pool_max > 0:
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": _pool_max, "timeout": 10,
+    }
+else:
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 

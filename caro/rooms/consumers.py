@@ -12,7 +12,7 @@ import time
 import uuid
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
@@ -26,13 +26,24 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 2048
 #: Token bucket: at most BURST frames at once, refilled at RATE frames per second.
 RATE, BURST = 10.0, 20.0
+#: Close code for a room that does not exist (the client stops reconnecting).
+CLOSE_NO_ROOM = 4404
+
+
+def db(func):
+    """Run a sync ORM function from the consumer in the thread pool, not the one shared thread.
+
+    Channels' default (`thread_sensitive=True`) runs every socket's database work on ONE thread, so
+    a few busy spectators could delay every game's moves; the service layer locks rows itself.
+    """
+    return database_sync_to_async(func, thread_sensitive=False)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
     """One websocket connection to `/ws/room/<code>/`."""
 
     async def connect(self) -> None:
-        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         self.user = self.scope.get("user")
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
@@ -40,11 +51,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         # announced to this socket rather than missed.
         self.group = Room(code=self.code).group_name
         await self.channel_layer.group_add(self.group, self.channel_name)
-        room = await database_sync_to_async(_load_room)(self.code)
+        room = await db(_load_room)(self.code)
         if room is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
-            await self.close(code=4404)
+            await self.accept()  # accept first, so the browser sees the close code, not a 403
+            await self.close(code=CLOSE_NO_ROOM)
             return
         self.game_id = room.current_game_id
         await self.accept()
@@ -58,15 +70,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------------ client frames
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if bytes_data is not None or text_data is None:
-            return await self.send_error("malformed")
-        if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
-            return await self.send_error("too_large")
         if not self._take_token():
             return await self.send_error("rate_limited")
+        if bytes_data is not None or text_data is None:
+            return await self.send_error("malformed")
+        if len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+            return await self.send_error("too_large")
         try:
             frame = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[...]]]]" nested 1,000 deep
             return await self.send_error("malformed")
         if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
             return await self.send_error("malformed")
@@ -82,8 +94,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             await handler(frame)
         except GameError as exc:
-            await self.send_error(exc.code, ref=frame.get("id") if isinstance(frame.get("id"), str) else None,
-                                  detail=exc.detail)
+            await self.send_error(exc.code, ref=_uuid_or_none(frame.get("id")), detail=exc.detail)
             if exc.code in ("stale", "timeout", "game_over"):
                 await self.send_state()
         except Exception:
@@ -96,13 +107,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             raise GameError("malformed")
         if not (isinstance(ply, int) and not isinstance(ply, bool) and 1 <= ply <= 1000):
             raise GameError("malformed")
-        try:
-            move_id = uuid.UUID(str(move_id)) if isinstance(move_id, str) else None
-        except ValueError:
-            move_id = None
+        move_id = _uuid_or_none(move_id)
         if move_id is None:
             raise GameError("malformed")
-        result = await database_sync_to_async(games.play_move)(self.game_id, self.user, square, ply, move_id)
+        result = await db(games.play_move)(self.game_id, self.user, square, ply, move_id)
         if result.duplicate:  # answered, not applied again (the original was already broadcast)
             move = result.move
             await self.send_json({"type": "ack", "id": str(move.client_id), "ply": move.ply,
@@ -113,10 +121,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_state()
 
     async def on_resign(self, frame: dict) -> None:
-        await database_sync_to_async(games.resign)(self.game_id, self.user)
+        await db(games.resign)(self.game_id, self.user)
 
     async def on_play_again(self, frame: dict) -> None:
-        await database_sync_to_async(rooms.play_again)(self.code, self.user)
+        await db(rooms.play_again)(self.code, self.user)
 
     async def on_ping(self, frame: dict) -> None:
         await self.send_json({"type": "pong"})
@@ -138,7 +146,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------------ sending
 
     async def send_state(self) -> None:
-        state = await database_sync_to_async(_state_for)(self.game_id, self.user)
+        state = await db(_state_for)(self.game_id, self.user)
         await self.send_json({"type": "state", **state})
 
     async def send_error(self, code: str, ref: str | None = None, detail: str | None = None) -> None:
@@ -146,13 +154,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message = GameError(code).message
         frame = {"type": "error", "code": code, "message": message}
         if ref:
-            frame["ref"] = ref
+            frame["ref"] = str(ref)
         if detail:
             frame["detail"] = detail
         await self.send_json(frame)
 
     async def send_json(self, data: dict) -> None:
-        await self.send(text_data=json.dumps(data, ensure_ascii=False))
+        await self.send(text_data=json.dumps(data))  # ASCII escapes: never an unencodable surrogate
 
     def _take_token(self) -> bool:
         now = time.monotonic()
@@ -162,6 +170,24 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return False
         self.tokens -= 1
         return True
+
+
+def _uuid_or_none(value) -> uuid.UUID | None:
+    """The UUID in a client's `id` field, or None for anything else (never echoed back raw)."""
+    if not isinstance(value, str) or len(value) > 64:
+        return None
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        return None
+
+
+class NotFoundConsumer(WebsocketConsumer):
+    """Any other websocket path: accepted and closed at once, instead of a routing error (500)."""
+
+    def connect(self) -> None:
+        self.accept()
+        self.close(code=CLOSE_NO_ROOM)
 
 
 def _load_room(code: str) -> Room | None:

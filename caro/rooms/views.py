@@ -107,6 +107,7 @@ def room_strings() -> dict:
         "offline": _("Not connected yet; wait a moment and try again."),
         "copied": _("Link copied."),
         "resign_confirm": _("Resign this game?"),
+        "no_room": _("This room does not exist any more. Create a new one from the home page."),
         "foul": _("foul point for X (%(kind)s)"),
         "foul_kinds": {
             "double-three": _("double-three"),
@@ -123,7 +124,8 @@ def room_strings() -> dict:
 @require_POST
 def join_room(request: HttpRequest, code: str) -> HttpResponse:
     """Take the open seat in the room's game (guests get a name first)."""
-    room = Room.objects.filter(code=code).first()
+    code = rooms.normalize_code(code)
+    room = Room.objects.filter(code=code).first() if code else None
     if room is None:
         raise Http404
     user = ensure_player(request)

@@ -44,8 +44,9 @@ function connect() {
     try { frame = JSON.parse(e.data); } catch { return; }
     onFrame(frame);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (e) => {
     root.dataset.connected = "0";
+    if (e.code === 4404) { setConn(T.no_room); return; }
     setConn(T.reconnecting);
     const delay = Math.min(8000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
     setTimeout(connect, delay);

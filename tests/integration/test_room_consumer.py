@@ -42,13 +42,13 @@ def _snapshot(room):
     return game.ply, game.event_version, game.status, Move.objects.filter(game=game).count()
 
 
-async def _connect(room, cookie: bytes | None, lang: str = "en"):
+async def _connect(room, cookie: bytes | None, lang: str = "en", path: str | None = None):
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     cookies = b"django_language=" + lang.encode()
     if cookie:
         cookies = cookie + b"; " + cookies
     headers.append((b"cookie", cookies))
-    comm = WebsocketCommunicator(application, f"/ws/room/{room.code}/", headers=headers)
+    comm = WebsocketCommunicator(application, path or f"/ws/room/{room.code}/", headers=headers)
     connected, _ = await comm.connect()
     assert connected
     state = await comm.receive_json_from(timeout=5)
@@ -210,11 +210,58 @@ async def test_sync_returns_the_full_state():
         await x.disconnect()
 
 
-async def test_unknown_room_is_closed():
-    comm = WebsocketCommunicator(application, "/ws/room/QQQQQQ/", headers=[(b"origin", b"http://localhost")])
-    connected, code = await comm.connect()
-    assert not connected and code == 4404
+@pytest.mark.parametrize("path", ["/ws/room/QQQQQQ/", "/ws/room/qqqqqq/", "/ws/room/TOOLONG7/", "/ws/nope/", "/"])
+async def test_unknown_rooms_and_paths_are_closed_with_4404(path):
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+    connected, _ = await comm.connect()
+    assert connected  # accepted, so a browser sees the close code (not a bare 403 or a 500)
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
     await comm.disconnect()
+
+
+async def test_a_lowercase_room_path_reaches_the_room():
+    room, cookies = await _room_with_players()
+    comm, state = await _connect(room, cookies["x"], path=f"/ws/room/{room.code.lower()}/")
+    assert state["you"] == "X"
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "[" * 1000 + "]" * 1000,  # nesting deeper than the JSON decoder's recursion limit
+        '{"type": "ping", "x": ' + "[" * 990 + "]" * 990 + "}",
+        '{"type": "move", "square": "H8", "ply": 1, "id": "\ud800"}',  # a lone surrogate
+        '{"type": "move", "square": "H8\u0000", "ply": 1, "id": "00000000-0000-4000-8000-000000000000"}',
+    ],
+)
+async def test_hostile_frames_get_an_error_and_the_socket_survives(raw):
+    room, cookies = await _room_with_players()
+    before = await _snapshot(room)
+    x, _ = await _connect(room, cookies["x"])
+    try:
+        await x.send_to(text_data=raw)
+        frame = await x.receive_json_from(timeout=5)
+        assert frame["type"] == "error" and "ref" not in frame
+        await x.send_json_to({"type": "ping"})
+        assert (await x.receive_json_from(timeout=5))["type"] == "pong"
+        assert await _snapshot(room) == before
+    finally:
+        await x.disconnect()
+
+
+async def test_binary_floods_are_rate_limited_too():
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    try:
+        codes = []
+        for _ in range(40):
+            await x.send_to(bytes_data=b"\x00")
+        for _ in range(40):
+            codes.append((await x.receive_json_from(timeout=5))["code"])
+        assert "rate_limited" in codes and codes.count("malformed") <= 21
+    finally:
+        await x.disconnect()
 
 
 async def test_an_idle_socket_survives_longer_than_the_redis_socket_timeout():
