@@ -8,13 +8,13 @@ from django.http import HttpRequest
 
 from accounts.models import User
 
-# Vietnamese-flavoured, language-neutral name parts: they read as names, not as sentences.
-_ANIMALS = ["Ho", "Bao", "Ngua", "Rong", "Cop", "Meo", "Ca", "Chim", "Soc", "Tho", "Voi", "Gau"]
-_ADJECTIVES = ["Xanh", "Do", "Vang", "Nhanh", "Gioi", "Vui", "Hien", "Manh", "Khon", "Lanh"]
+# Vietnamese animal + adjective: friendly names that read the same in every language of the site.
+_ANIMALS = ["Hổ", "Báo", "Ngựa", "Rồng", "Cọp", "Mèo", "Cá", "Chim", "Sóc", "Thỏ", "Voi", "Gấu"]
+_ADJECTIVES = ["Xanh", "Đỏ", "Vàng", "Nhanh", "Giỏi", "Vui", "Hiền", "Mạnh", "Khôn", "Lanh"]
 
 
 def generate_guest_name() -> str:
-    """Return a display name such as "MeoXanh4821" (ASCII, 6-16 characters)."""
+    """Return a display name such as "MèoXanh4821" (Vietnamese letters, 6-16 characters)."""
     return f"{secrets.choice(_ANIMALS)}{secrets.choice(_ADJECTIVES)}{secrets.randbelow(9000) + 1000}"
 
 

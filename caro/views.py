@@ -7,7 +7,7 @@ from django.views.decorators.cache import never_cache
 
 from django.conf import settings
 
-from caro.engine.caro import PRESETS
+from caro.engine.caro import PRESETS, SIZES, WIN_LENGTHS
 from caro.games.display import rules_summary
 from caro.rooms.forms import ROOM_PRESETS, JoinByCodeForm, NewRoomForm
 
@@ -20,15 +20,26 @@ def home(request: HttpRequest) -> HttpResponse:
     slug = request.GET.get("preset")
     slug = slug if slug in ROOM_PRESETS else "caro-vn"
     rules = PRESETS[slug].rules
+    size = _int_choice(request.GET.get("size"), SIZES, rules.size)
+    win_length = _int_choice(request.GET.get("win_length"), WIN_LENGTHS, rules.win_length)
     return render(
         request,
         "home.html",
         {
             "join_form": JoinByCodeForm(),
-            "room_form": NewRoomForm(initial={"preset": slug, "size": rules.size, "win_length": rules.win_length}),
+            "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
+            "rules_open": request.GET.get("rules") == "open",
             "rules_line": rules_summary(rules, settings.CARO_FRIEND_MOVE_TIME_MS),
         },
     )
+
+
+def _int_choice(value: str | None, allowed, default: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return default
+    return number if number in allowed else default
 
 
 @never_cache

@@ -54,6 +54,9 @@ class Game(models.Model):
     channel_group = models.CharField(
         max_length=80, blank=True, help_text="Channels group that receives this game's events"
     )
+    rematch_offer = models.CharField(
+        max_length=1, choices=Winner.choices, blank=True, help_text="the seat that asked for a rematch"
+    )
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )

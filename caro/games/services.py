@@ -86,6 +86,13 @@ def remaining_ms(game: Game, now: datetime | None = None) -> int | None:
     return max(0, int((game.deadline - now).total_seconds() * 1000))
 
 
+def deadline_ms(game: Game) -> int | None:
+    """The deadline of the player to move as Unix time in ms (clients correct for clock offset)."""
+    if game.deadline is None or game.is_over:
+        return None
+    return int(game.deadline.timestamp() * 1000)
+
+
 def public_state(game: Game) -> dict:
     """The full public state of a game, as sent in a `state` frame (docs/protocol.md).
 
@@ -108,6 +115,8 @@ def public_state(game: Game) -> dict:
         },
         "move_time_ms": game.move_time_ms,
         "remaining_ms": remaining_ms(game),
+        "deadline_ms": deadline_ms(game),
+        "rematch_offer": game.rematch_offer or None,
         "winner": game.winner or None,
         "termination": game.termination or None,
         "line": list(game.win_line or []),
@@ -328,6 +337,7 @@ def _apply_move(game: Game, seat: str, square: str, client_id: uuid.UUID) -> Mov
         _set_deadline(game)
         events_out[0]["turn"] = side_to_move(game)
         events_out[0]["remaining_ms"] = remaining_ms(game, now)
+        events_out[0]["deadline_ms"] = deadline_ms(game)
         events_out[0]["fouls"] = foul_points(board)
         note = refused_five(board, name)
         if note is not None:
@@ -441,22 +451,31 @@ def loser_of(game: Game) -> str | None:
     return _other(game.winner)
 
 
-def create_rematch(game_id: int, user, *, channel_group: str | None = None) -> Game:
-    """Start the next game between the same two players; the loser moves first (plays X).
+def create_rematch(game_id: int, user, *, channel_group: str | None = None) -> Game | None:
+    """Ask for the next game between the same two players; both must ask (offer, then accept).
 
-    After a draw or an abort the players swap colours. Only a seated player may ask, and only once
-    the game is over; a second request returns the rematch already created. Raises `GameError`
-    `not_a_player` or `not_over`.
+    The first request records an offer (event `rematch_offer`) and returns None; the opponent's
+    request starts the new game and returns it: the loser moves first (plays X), and after a draw
+    or an abort the players swap colours. Repeats are idempotent (the same offer, the same new
+    game). Raises `GameError` `not_a_player` or `not_over`.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        if game.seat_of(user) is None:
+        seat = game.seat_of(user)
+        if seat is None:
             raise GameError("not_a_player")
         if not game.is_over:
             raise GameError("not_over")
         existing = game.rematches.order_by("pk").first()
         if existing is not None:
             return existing
+        if game.rematch_offer in ("", seat):
+            if game.rematch_offer == "":
+                game.rematch_offer = seat
+                game.event_version += 1
+                game.save(update_fields=["rematch_offer", "event_version"])
+                _after_commit(game, [{"type": "rematch_offer", "version": game.event_version, "by": seat}])
+            return None
         loser = loser_of(game)
         if loser == "X":
             x, o = game.x_player, game.o_player

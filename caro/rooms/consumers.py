@@ -127,7 +127,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await db(rooms.play_again)(self.code, self.user)
 
     async def on_ping(self, frame: dict) -> None:
-        await self.send_json({"type": "pong"})
+        """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets."""
+        t = frame.get("t")
+        pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:
+            pong["t"] = t
+        await self.send_json(pong)
 
     # ------------------------------------------------------------------ group events
 
@@ -160,7 +165,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_json(frame)
 
     async def send_json(self, data: dict) -> None:
-        await self.send(text_data=json.dumps(data))  # ASCII escapes: never an unencodable surrogate
+        try:
+            await self.send(text_data=json.dumps(data))  # ASCII escapes: never an unencodable surrogate
+        except Exception:  # the client left while an event was on its way: nothing to deliver
+            log.debug("room %s: send after close dropped", self.code)
 
     def _take_token(self) -> bool:
         now = time.monotonic()

@@ -1,3 +1,5 @@
+import re
+
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -53,8 +55,14 @@ class JoinByCodeForm(forms.Form):
         ),
     )
 
-    def clean_code(self) -> str:
-        code = normalize_code(self.cleaned_data["code"])
-        if code is None:
-            raise forms.ValidationError(_("A room code has 6 letters and digits, like K7M 4QP."))
-        return code
+    def clean(self):
+        """`code`: the room code, or None when six characters were typed that no code uses
+        (then there is no such room, and `typed` says what was typed)."""
+        data = super().clean()
+        typed = re.sub(r"[\s\-_.]", "", data.get("code") or "").upper()
+        if "code" in data:
+            if len(typed) != 6 or not typed.isalnum():
+                self.add_error("code", _("A room code has 6 letters and digits, like K7M 4QP."))
+            else:
+                data["code"], data["typed"] = normalize_code(typed), typed
+        return data

@@ -61,16 +61,17 @@ def join(room: Room, user) -> str:
     return games.take_seat(room.current_game_id, user)
 
 
-def play_again(room_code: str, user) -> Game:
-    """Start the next game in the room (the loser of the last game moves first) and return it.
+def play_again(room_code: str, user) -> Game | None:
+    """Ask for the next game in the room; it starts when both players have asked.
 
-    Only a player of the finished game may ask. Raises GameError `not_a_player` / `not_over`.
-    Two players pressing at once get the same new game.
+    Returns the new game (the loser of the last game moves first), or None while the request is
+    an offer waiting for the opponent. Raises GameError `not_a_player` / `not_over`. Two players
+    pressing at once get one new game.
     """
     with transaction.atomic():
         room = Room.objects.select_for_update().get(code=room_code)
         game = games.create_rematch(room.current_game_id, user, channel_group=room.group_name)
-        if room.current_game_id != game.pk:
+        if game is not None and room.current_game_id != game.pk:
             room.current_game = game
             room.save(update_fields=["current_game"])
             transaction.on_commit(lambda: _announce_new_game(room.group_name, game.pk))

@@ -1,5 +1,7 @@
 """Friend room pages. Thin: identity and forms here, every game change in the services."""
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -24,7 +26,9 @@ def create_room(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for error in form.non_field_errors() or [_("Choose the rules from the list.")]:
             messages.error(request, error)
-        return redirect("home")
+        # Back to the home page with the choices kept and the rules panel open.
+        kept = {k: v for k in ("preset", "size", "win_length") if (v := request.POST.get(k, "")[:20])}
+        return redirect(f"{reverse('home')}?{urlencode({**kept, 'rules': 'open'})}")
     user = ensure_player(request)
     data = form.cleaned_data
     room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"])
@@ -36,10 +40,11 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     form = JoinByCodeForm(request.GET or None)
     if form.is_valid():
         code = form.cleaned_data["code"]
-        if Room.objects.filter(code=code).exists():
+        if code and Room.objects.filter(code=code).exists():
             return redirect("room", code=code)
+        typed = form.cleaned_data["typed"]
         messages.error(request, _("No room has the code %(code)s. Check it with your friend.")
-                       % {"code": f"{code[:3]} {code[3:]}"})
+                       % {"code": f"{typed[:3]} {typed[3:]}"})
     else:
         for error in form.errors.get("code", []):
             messages.error(request, error)
@@ -88,21 +93,33 @@ def room_strings() -> dict:
         "open_seat": _("free seat"),
         "you": _("you"),
         "waiting": _("Waiting for an opponent: share the link or the code."),
+        "seat_free": _("A seat is free: take it to play, or just watch."),
         "your_turn": _("Your turn."),
         "to_move": _("%(side)s to move (%(name)s)."),
-        "you_won": _("You won: %(why)s!"),
-        "you_lost": _("You lost: %(why)s."),
-        "side_won": _("%(side)s won: %(why)s."),
-        "draw": _("Draw: %(why)s."),
-        "aborted": _("Game aborted: not both players moved in time. Nobody wins or loses."),
-        "why": {
-            "five": _("five in a row"),
-            "timeout": _("time ran out"),
-            "resign": _("resignation"),
-            "full_board": _("the board is full"),
-            "abort": _("aborted"),
-            "no_legal_move": _("X has only foul points left"),
+        "you_won": {
+            "five": _("You won with five in a row!"),
+            "timeout": _("You won: your opponent ran out of time."),
+            "resign": _("You won: your opponent resigned."),
         },
+        "you_lost": {
+            "five": _("You lost: your opponent made five in a row."),
+            "timeout": _("You lost: your time ran out."),
+            "resign": _("You resigned."),
+        },
+        "side_won": {
+            "five": _("%(side)s won with five in a row."),
+            "timeout": _("%(side)s won: the opponent ran out of time."),
+            "resign": _("%(side)s won: the opponent resigned."),
+        },
+        "draw": {
+            "full_board": _("Draw: the board is full."),
+            "no_legal_move": _("Draw: X has only foul points left."),
+        },
+        "aborted": _("Game aborted: it ended before both players had moved. Nobody wins or loses."),
+        "play_again": _("Play again"),
+        "accept_rematch": _("Accept the rematch"),
+        "rematch_waiting": _("Waiting for your opponent to accept…"),
+        "rematch_offered": _("%(side)s wants to play again."),
         "reconnecting": _("Connection lost. Reconnecting…"),
         "offline": _("Not connected yet; wait a moment and try again."),
         "copied": _("Link copied."),

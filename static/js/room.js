@@ -4,18 +4,28 @@
 const root = document.querySelector(".room");
 const T = JSON.parse(document.getElementById("room-i18n").textContent);
 let state = JSON.parse(document.getElementById("initial-state").textContent);
-let receivedAt = performance.now();
 let socket = null;
 let retry = 0;
 let pending = null; // {square, id} sent, not yet confirmed
-let ghost = null; // square chosen on touch, waiting for confirmation
-let lastPointer = "mouse";
+let ghost = null; // square chosen when confirmation is on, waiting for the second tap
+let clockOffset = 0; // server clock minus this clock, in ms (from ping/pong round trips)
+let bestRtt = Infinity;
+let pongDue = null; // timer: the connection is considered dead if no pong arrives in time
+const HEARTBEAT_MS = 15000;
+const PONG_TIMEOUT_MS = 8000;
 const squares = new Map();
 for (const btn of root.querySelectorAll(".sq")) squares.set(btn.dataset.sq, btn);
 const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+
+// Move confirmation (tap to preview, tap again to play): on by default on touch screens.
 const confirmToggle = $("confirm-toggle");
-confirmToggle.checked = localStorage.getItem("caro.confirm") === "1";
-confirmToggle.addEventListener("change", () => localStorage.setItem("caro.confirm", confirmToggle.checked ? "1" : "0"));
+const saved = localStorage.getItem("caro.confirm");
+confirmToggle.checked = saved === null ? matchMedia("(pointer: coarse)").matches : saved === "1";
+confirmToggle.addEventListener("change", () => {
+  localStorage.setItem("caro.confirm", confirmToggle.checked ? "1" : "0");
+  ghost = null;
+  render();
+});
 
 function fmt(template, values) {
   return template.replace(/%\((\w+)\)s/g, (_, k) => values[k] ?? "");
@@ -38,6 +48,7 @@ function connect() {
     retry = 0;
     setConn("");
     root.dataset.connected = "1";
+    ping();
   });
   socket.addEventListener("message", (e) => {
     let frame;
@@ -46,6 +57,7 @@ function connect() {
   });
   socket.addEventListener("close", (e) => {
     root.dataset.connected = "0";
+    clearTimeout(pongDue);
     if (e.code === 4404) { setConn(T.no_room); return; }
     setConn(T.reconnecting);
     const delay = Math.min(8000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
@@ -53,41 +65,66 @@ function connect() {
   });
 }
 
-function send(frame) {
+// Heartbeat: measures the clock offset, and notices a connection that died without closing
+// (a phone that lost its network): no pong in time means reconnect.
+function ping() {
+  if (!send({ type: "ping", t: Date.now() }, false)) return;
+  clearTimeout(pongDue);
+  pongDue = setTimeout(() => { if (socket) socket.close(); }, PONG_TIMEOUT_MS);
+}
+setInterval(ping, HEARTBEAT_MS);
+
+function onPong(f) {
+  clearTimeout(pongDue);
+  if (typeof f.t !== "number" || typeof f.server_ms !== "number") return;
+  const now = Date.now();
+  const rtt = now - f.t;
+  if (rtt <= bestRtt * 1.5 || rtt < 200) { // keep the estimate from the fastest round trips
+    bestRtt = Math.min(bestRtt, rtt);
+    clockOffset = f.server_ms - (f.t + rtt / 2);
+  }
+}
+
+function send(frame, warn = true) {
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify(frame));
     return true;
   }
-  flash(T.offline);
+  if (warn) flash(T.offline);
   return false;
 }
 
 function onFrame(f) {
   switch (f.type) {
     case "state":
-      state = f; receivedAt = performance.now(); pending = null; ghost = null;
+      state = f; pending = null; ghost = null;
       render();
       break;
     case "move":
-      if (f.game_id !== state.game_id) return;
-      if (f.version !== state.version + 1) { send({ type: "sync", version: state.version }); return; }
-      state.version = f.version;
+      if (!inOrder(f)) return;
       state.moves.push([f.square, f.side]);
       state.ply = f.ply;
       state.turn = f.turn ?? null;
-      if (f.remaining_ms !== undefined) { state.remaining_ms = f.remaining_ms; receivedAt = performance.now(); }
+      state.deadline_ms = f.deadline_ms ?? null;
       state.fouls = f.fouls || {};
-      if (f.note) flash(fmt(T.note[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
       if (pending && pending.id === f.id) pending = null;
+      if (f.note) flash(fmt(T.note[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
       render();
       break;
     case "game_over":
-      if (f.game_id !== state.game_id) return;
-      if (f.version !== state.version + 1) { send({ type: "sync", version: state.version }); return; }
-      Object.assign(state, { version: f.version, status: f.status, winner: f.winner,
-        termination: f.termination, line: f.line, turn: null, remaining_ms: null, fouls: {} });
+      if (!inOrder(f)) return;
+      Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
+        line: f.line, turn: null, deadline_ms: null, fouls: {} });
       pending = null;
       render();
+      break;
+    case "rematch_offer":
+      if (!inOrder(f)) return;
+      state.rematch_offer = f.by;
+      render();
+      break;
+    case "pong":
+      onPong(f);
       break;
     case "error":
       pending = null;
@@ -99,6 +136,14 @@ function onFrame(f) {
   }
 }
 
+// Apply an event only if it is the next version of the current game; otherwise ask for the state.
+function inOrder(f) {
+  if (f.game_id !== state.game_id) return false;
+  if (f.version !== state.version + 1) { send({ type: "sync", version: state.version }, false); return false; }
+  state.version = f.version;
+  return true;
+}
+
 // ------------------------------------------------------------------ rendering
 
 function render() {
@@ -108,12 +153,13 @@ function render() {
   const dir = lineDirection(state.line || []);
   for (const [sq, btn] of squares) {
     const side = stones.get(sq) || "";
+    const preview = !side && (sq === ghost || (pending && pending.square === sq));
     btn.dataset.stone = side;
-    btn.textContent = side;
+    btn.textContent = side || (preview ? state.you : "");
     btn.classList.toggle("last", sq === last);
     btn.classList.toggle("win", line.has(sq));
     if (line.has(sq)) btn.dataset.win = dir; else delete btn.dataset.win;
-    btn.classList.toggle("ghost", sq === ghost || (pending && pending.square === sq));
+    btn.classList.toggle("ghost", Boolean(preview));
     const foul = !side && (state.fouls || {})[sq];
     btn.classList.toggle("foul", Boolean(foul));
     let label = `${sq}, ${side ? side : T.empty}`;
@@ -131,15 +177,22 @@ function render() {
     $(`name-${side}`).textContent = name;
     root.querySelector(`.player[data-side="${side}"]`).classList.toggle("to-move", state.turn === side);
   }
-  $("status").textContent = statusText();
-  $("status").dataset.result = state.status === "finished" || state.status === "aborted" ? state.status : "";
   const seated = state.you === "X" || state.you === "O";
   const over = state.status === "finished" || state.status === "aborted";
-  $("play-again").hidden = !(seated && over);
+  $("status").textContent = statusText(seated);
+  $("status").dataset.result = over ? state.status : "";
+  const again = $("play-again");
+  again.hidden = !(seated && over);
+  const offered = state.rematch_offer;
+  again.textContent = offered && offered !== state.you ? T.accept_rematch : T.play_again;
+  again.disabled = offered === state.you;
+  $("rematch-note").textContent = !over || !offered ? ""
+    : offered === state.you ? T.rematch_waiting : fmt(T.rematch_offered, { side: offered });
   $("resign").hidden = !(seated && state.status === "active");
   $("confirm").hidden = !ghost;
-  const joinSeat = document.querySelector(".join-seat");
-  if (joinSeat) joinSeat.hidden = state.status !== "waiting" || seated;
+  for (const el of document.querySelectorAll("[data-show-when-waiting]")) {
+    el.hidden = state.status !== "waiting" || (el.dataset.showWhenWaiting === "seated") !== seated;
+  }
   const moves = $("moves");
   moves.replaceChildren(...state.moves.map(([sq, side]) => {
     const li = document.createElement("li");
@@ -150,11 +203,11 @@ function render() {
 }
 
 // "h", "v", "d" (down-right) or "a" (up-right) for a winning line given as square names.
-function lineDirection(squares) {
-  if (squares.length < 2) return "";
+function lineDirection(sqs) {
+  if (sqs.length < 2) return "";
   const pos = (sq) => ["ABCDEFGHIJKLMNOPQRSTUVWXYZ".indexOf(sq[0]), Number(sq.slice(1))];
-  const [c1, r1] = pos(squares[0]);
-  const [c2, r2] = pos(squares[1]);
+  const [c1, r1] = pos(sqs[0]);
+  const [c2, r2] = pos(sqs[1]);
   if (r1 === r2) return "h";
   if (c1 === c2) return "v";
   return (c2 - c1) * (r2 - r1) > 0 ? "d" : "a";
@@ -164,14 +217,14 @@ function myTurn() {
   return state.status === "active" && state.you && state.turn === state.you && !pending;
 }
 
-function statusText() {
-  if (state.status === "waiting") return T.waiting;
+function statusText(seated) {
+  if (state.status === "waiting") return seated ? T.waiting : T.seat_free;
   if (state.status === "aborted") return T.aborted;
   if (state.status === "finished") {
-    const why = T.why[state.termination] || "";
-    if (!state.winner) return fmt(T.draw, { why });
-    if (state.you) return fmt(state.you === state.winner ? T.you_won : T.you_lost, { why });
-    return fmt(T.side_won, { side: state.winner, why });
+    const term = state.termination;
+    if (!state.winner) return T.draw[term] || T.draw.full_board;
+    if (state.you) return (state.you === state.winner ? T.you_won : T.you_lost)[term] || "";
+    return fmt(T.side_won[term] || "", { side: state.winner });
   }
   if (state.you && state.turn === state.you) return T.your_turn;
   const p = state.players[state.turn];
@@ -181,8 +234,8 @@ function statusText() {
 function tickClocks() {
   for (const side of ["X", "O"]) {
     const el = $(`clock-${side}`);
-    if (state.turn === side && state.remaining_ms != null) {
-      const ms = Math.max(0, state.remaining_ms - (performance.now() - receivedAt));
+    if (state.turn === side && state.deadline_ms != null) {
+      const ms = Math.max(0, state.deadline_ms - (Date.now() + clockOffset));
       const s = Math.ceil(ms / 1000);
       el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
       el.classList.toggle("low", ms < 10000);
@@ -199,7 +252,7 @@ function flash(message) {
   const el = $("conn");
   el.textContent = message;
   clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => { if (el.textContent === message) el.textContent = ""; }, 5000);
+  flashTimer = setTimeout(() => { if (el.textContent === message) el.textContent = ""; }, 6000);
 }
 function setConn(message) { $("conn").textContent = message; }
 
@@ -219,12 +272,10 @@ function choose(sq) {
   if (!myTurn() || squares.get(sq).dataset.stone) return;
   const foul = (state.fouls || {})[sq];
   if (foul) { flash(fmt(T.foul, { kind: T.foul_kinds[foul] || foul })); return; }
-  const needConfirm = lastPointer === "touch" || confirmToggle.checked;
-  if (needConfirm && ghost !== sq) { ghost = sq; render(); return; }
+  if (confirmToggle.checked && ghost !== sq) { ghost = sq; render(); return; }
   play(sq);
 }
 
-root.addEventListener("pointerdown", (e) => { lastPointer = e.pointerType || "mouse"; });
 root.querySelector(".board").addEventListener("click", (e) => {
   const btn = e.target.closest(".sq");
   if (btn) choose(btn.dataset.sq);
@@ -232,10 +283,12 @@ root.querySelector(".board").addEventListener("click", (e) => {
 $("confirm").addEventListener("click", () => { if (ghost) play(ghost); });
 $("play-again").addEventListener("click", () => send({ type: "play_again" }));
 $("resign").addEventListener("click", () => { if (confirm(T.resign_confirm)) send({ type: "resign" }); });
-$("copy").addEventListener("click", async () => {
-  const input = document.getElementById("share-link");
-  try { await navigator.clipboard.writeText(input.value); flash(T.copied); } catch { input.select(); }
-});
+for (const btn of document.querySelectorAll('[data-role="copy"]')) {
+  btn.addEventListener("click", async () => {
+    const input = document.getElementById(btn.dataset.target);
+    try { await navigator.clipboard.writeText(input.value); flash(T.copied); } catch { input.select(); }
+  });
+}
 
 // Keyboard: one square is focusable at a time (roving tabindex); arrows move, Enter/Space plays.
 const size = Number(root.dataset.size);

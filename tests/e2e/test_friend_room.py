@@ -78,12 +78,16 @@ def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_serv
             winners = page.eval_on_selector_all(".sq.win", "els => els.map(e => e.dataset.sq).sort()")
             assert winners == sorted(X_MOVES)
         assert "Bạn thắng" in x.inner_text('[data-role="status"]')
-        assert "You lost" in o.inner_text('[data-role="status"]')
+        assert "You lost: your opponent made five in a row" in o.inner_text('[data-role="status"]')
         assert "X thắng" in w.inner_text('[data-role="status"]')
         assert "đường thắng" in x.get_attribute('.sq[data-sq="J8"]', "aria-label")
+        assert not w.is_visible('[data-role="play-again"]')  # spectators cannot start games
 
-        # Play again: the loser (O) moves first in the new game.
+        # Play again needs both players; the loser (O) then moves first.
         o.click('[data-role="play-again"]')
+        x.wait_for_function("document.querySelector('[data-role=rematch-note]').textContent.includes('O')")
+        assert o.is_disabled('[data-role="play-again"]')
+        x.click('[data-role="play-again"]')
         for page in (x, o, w):
             page.wait_for_function("document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length === 0")
         o.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('Your turn')")

@@ -163,15 +163,20 @@ def test_resign_before_both_moved_aborts_and_after_loses():
     assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "O", "resign")
 
 
-def test_rematch_lets_the_loser_move_first_and_is_created_once():
+def test_rematch_needs_both_players_and_the_loser_moves_first():
     game, x, o = started_game()
     play_sequence(game, x, o, X_FIVE)  # X wins, O lost
     with pytest.raises(GameError):
         services.create_rematch(game.pk, two_players()[0])
-    rematch = services.create_rematch(game.pk, x)
-    assert services.create_rematch(game.pk, o).pk == rematch.pk
+    assert services.create_rematch(game.pk, x) is None  # an offer
+    assert services.create_rematch(game.pk, x) is None  # repeated: still one offer
+    game.refresh_from_db()
+    assert game.rematch_offer == "X"
+    rematch = services.create_rematch(game.pk, o)  # accepted
+    assert services.create_rematch(game.pk, x).pk == rematch.pk
     assert rematch.x_player_id == o.pk and rematch.o_player_id == x.pk
     assert rematch.status == Game.Status.ACTIVE and rematch.rules == game.rules
+    assert Game.objects.filter(rematch_of=game).count() == 1
 
 
 def test_rematch_of_a_running_game_is_refused():

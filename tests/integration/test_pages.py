@@ -74,7 +74,7 @@ def test_joining_by_code_accepts_what_people_type(typed):
     assert response.status_code == 302 and response["Location"] == f"/r/{room.code}/"
 
 
-@pytest.mark.parametrize("typed", ["", "ABC", "K7M4QP9", "<script>", "00000O"])
+@pytest.mark.parametrize("typed", ["", "ABC", "K7M4QP9", "<script>", "K7M 4Q!"])
 def test_joining_by_a_bad_code_explains_and_goes_home(typed):
     client = Client()
     response = client.get("/rooms/join", {"code": typed}, follow=True)
@@ -83,9 +83,18 @@ def test_joining_by_a_bad_code_explains_and_goes_home(typed):
     assert "Mã phòng gồm 6 chữ và số" in response.content.decode() or not typed
 
 
-def test_an_unknown_but_valid_code_says_so():
-    response = Client().get("/rooms/join", {"code": "KKKKKK"}, follow=True)
-    assert "Không có phòng nào mang mã KKK KKK" in response.content.decode()
+@pytest.mark.parametrize("typed, shown", [("KKKKKK", "KKK KKK"), ("zzz zzz", "ZZZ ZZZ"), ("00000O", "000 00O")])
+def test_six_characters_that_match_no_room_say_so(typed, shown):
+    response = Client().get("/rooms/join", {"code": typed}, follow=True)
+    assert f"Không có phòng nào mang mã {shown}" in response.content.decode()
+
+
+def test_bad_rules_keep_the_choices_and_open_the_panel():
+    response = Client().post("/rooms/new", {"preset": "renju", "size": "19", "win_length": "5"}, follow=True)
+    page = response.content.decode()
+    assert "Renju chơi trên bàn 15×15" in page
+    assert '<details class="rules-choice" open>' in page
+    assert re.search(r'<option value="19" selected>', page) and re.search(r'<option value="renju" selected>', page)
 
 
 def test_room_urls_are_canonical_and_unknown_rooms_are_404():
@@ -139,7 +148,7 @@ def test_a_room_can_be_created_with_other_rules(post, expected):
 def test_bad_room_rules_are_refused_with_a_message(post):
     client = Client()
     response = client.post("/rooms/new", post, follow=True)
-    assert response.redirect_chain[-1][0] == "/"
+    assert response.redirect_chain[-1][0].startswith("/?") and "rules=open" in response.redirect_chain[-1][0]
     assert not Room.objects.exists()
     assert 'class="msg-error"' in response.content.decode()
 

@@ -292,6 +292,10 @@ async def test_play_again_moves_everyone_to_the_new_game():
             over = await comm.receive_json_from(timeout=5)
             assert over["type"] == "game_over" and over["status"] == "aborted"
         await x.send_json_to({"type": "play_again"})
+        for comm in (x, o):
+            offer = await comm.receive_json_from(timeout=5)
+            assert offer["type"] == "rematch_offer" and offer["by"] == "X"
+        await o.send_json_to({"type": "play_again"})
         for comm, seat in ((x, "O"), (o, "X")):  # an abort swaps colours
             state = await comm.receive_json_from(timeout=5)
             assert state["type"] == "state" and state["status"] == "active" and state["you"] == seat
@@ -299,3 +303,19 @@ async def test_play_again_moves_everyone_to_the_new_game():
     finally:
         await x.disconnect()
         await o.disconnect()
+
+
+async def test_pong_carries_the_server_clock_for_client_clocks():
+    import time
+
+    room, cookies = await _room_with_players()
+    x, state = await _connect(room, cookies["x"])
+    try:
+        assert abs(state["deadline_ms"] - (time.time() * 1000 + 60_000)) < 5_000
+        await x.send_json_to({"type": "ping", "t": 1234.5})
+        pong = await x.receive_json_from(timeout=5)
+        assert pong["t"] == 1234.5 and abs(pong["server_ms"] - time.time() * 1000) < 2_000
+        await x.send_json_to({"type": "ping", "t": "not a number"})
+        assert "t" not in await x.receive_json_from(timeout=5)
+    finally:
+        await x.disconnect()
