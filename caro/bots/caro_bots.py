@@ -23,7 +23,7 @@ import time
 
 from caro.engine.caro import Board
 
-from .fastboard import FIVE, FOUR, OPEN4, OS, XS, FastBoard
+from .fastboard import FIVE, FOUR, OPEN4, XS, FastBoard
 from .threats import ThreatSearch, Timeout
 
 WIN = 10_000_000
@@ -89,10 +89,13 @@ class AlphaBeta:
         self.tt: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         self.force_defence = force_defence
 
+    attack, defence = 10, 15  # weights (tenths) of the side to move's and the other side's totals
+
     def evaluate(self) -> int:
+        """Static score for the side to move: its weighted pattern total minus the other's."""
         fb = self.fb
         me = fb.turn
-        return (fb.total[me] * 12) // 10 - fb.total[3 - me]
+        return (fb.total[me] * self.attack - fb.total[3 - me] * self.defence) // 10
 
     def moves(self, me: int, limit: int) -> list[int]:
         """Ordered candidate moves for ``me`` (the side to move)."""
@@ -279,30 +282,79 @@ class CaroMedium(CaroBot):
 
 
 class CaroHard(CaroBot):
-    """Hard: fives and blocks, own VCF, own VCT, iterative-deepening alpha-beta, and a check that
-    the chosen move leaves the opponent no VCF (then no VCT, if time allows)."""
+    """Hard: fives and blocks; its own VCF, then its own VCT; then the opponent's threats (the
+    VCF / VCT the opponent would have if it moved now): when there is one, only replies after
+    which the opponent has neither are searched; finally iterative-deepening alpha-beta over the
+    restricted candidates, and a check that the chosen move leaves the opponent no VCF."""
 
     level = "hard"
+    share = 0.8  # part of the budget it plans to use
+
+    def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
+        """The opponent's VCF or VCT if it were to move now (a null move), else None."""
+        fb.turn = 3 - fb.turn
+        try:
+            ts = ThreatSearch(fb, deadline, max_nodes=nodes)
+            return ts.vcf(depth=12) or ts.vct(depth=7, threes=3)
+        finally:
+            fb.turn = 3 - fb.turn
+
+    def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> int:
+        """After ``q``: 2 if the opponent surely has no VCF and no VCT (searches completed),
+        1 if unknown (a search ran out of time), 0 if it has one."""
+        fb.play(q)
+        try:
+            ts = ThreatSearch(fb, deadline, max_nodes=nodes)
+            if ts.vcf(depth=12) is not None or ts.vct(depth=6, threes=3) is not None:
+                return 0
+            return 1 if ts.timed_out else 2
+        finally:
+            fb.undo()
 
     def _choose(self, fb, budget_ms, rng):
-        me, opp = fb.turn, 3 - fb.turn
+        me = fb.turn
         q = _tactical_prelude(fb, rng)
         if q is not None:
             return q
         t0 = time.perf_counter()
-        budget = max(budget_ms, 50) / 1000 * 0.85
-        line = ThreatSearch(fb, t0 + budget * 0.12).vcf(depth=14)
+        budget = max(budget_ms, 50) / 1000 * self.share
+        end = t0 + budget
+        line = ThreatSearch(fb, t0 + budget * 0.1).vcf(depth=14)
         if line:
             return line[0]
-        line = ThreatSearch(fb, t0 + budget * 0.3).vct(depth=8, threes=3)
+        line = ThreatSearch(fb, t0 + budget * 0.25).vct(depth=8, threes=3)
         if line:
             return line[0]
-        ab = AlphaBeta(fb, t0 + budget * 0.8, width=10)
+        ab = AlphaBeta(fb, end, width=10)
         moves = ab.moves(me, 14)
         if not moves:
             return _any_legal(fb, me, rng)
         if len(moves) == 1:
             return moves[0]
+        threat = self._opp_threat(fb, time.perf_counter() + budget * 0.12, 30000)
+        if threat:
+            # defend: the opponent's threat squares first, then our fours, then the candidates
+            key_cells = [c for c in threat if c is not None and fb.cells[c] == 0]
+            order = []
+            for c in key_cells + fb.four_moves(me) + moves + ab.moves(me, 24):
+                if c not in order and fb.cells[c] == 0 and fb.legal(c, me):
+                    order.append(c)
+            proven, unknown = [], []
+            stop = t0 + budget * 0.7
+            for c in order:
+                if time.perf_counter() > stop or len(proven) >= 4:
+                    break
+                per = min(stop, time.perf_counter() + budget * 0.12)
+                verdict = self._safe(fb, c, per, 20000)
+                if verdict == 2:
+                    proven.append(c)
+                elif verdict == 1:
+                    unknown.append(c)
+            survivors = proven or unknown
+            if len(survivors) == 1:
+                return survivors[0]
+            if survivors:
+                moves = survivors
         ranked = [(0, q) for q in moves]
         depth = 1
         while depth <= 12:
@@ -313,45 +365,24 @@ class CaroHard(CaroBot):
             if ranked[0][0] >= WIN - 100 or ranked[0][0] <= -(WIN - 100):
                 break
             depth += 1
-            if time.perf_counter() - t0 > budget * 0.4:
+            if time.perf_counter() - t0 > budget * 0.5:
                 break
-        # safety: avoid moves that give the opponent a VCF (then VCT)
         order = [q for _, q in ranked]
-        end = t0 + budget
-        chosen = None
-        for q in order[:8]:
+        if threat:
+            return order[0]
+        # safety: avoid a move that gives the opponent a VCF
+        for q in order[:6]:
             if time.perf_counter() > end:
                 break
             fb.play(q)
             try:
-                ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.08), max_nodes=20000)
+                ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.06), max_nodes=10000)
                 bad = ts.vcf(depth=12) is not None
             finally:
                 fb.undo()
             if not bad:
-                chosen = q
-                break
-        if chosen is None:
-            return order[0]
-        if time.perf_counter() < end - budget * 0.15:
-            fb.play(chosen)
-            try:
-                bad = ThreatSearch(fb, time.perf_counter() + budget * 0.1, max_nodes=8000).vct(depth=6, threes=2) is not None
-            finally:
-                fb.undo()
-            if bad:
-                for q in order[:6]:
-                    if q == chosen or time.perf_counter() > end:
-                        continue
-                    fb.play(q)
-                    try:
-                        ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.06), max_nodes=6000)
-                        ok = ts.vcf(depth=10) is None and ts.vct(depth=6, threes=2) is None
-                    finally:
-                        fb.undo()
-                    if ok:
-                        return q
-        return chosen
+                return q
+        return order[0]
 
 
 CARO_BOTS = {"easy": CaroEasy, "medium": CaroMedium, "hard": CaroHard}

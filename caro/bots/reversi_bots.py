@@ -328,16 +328,17 @@ class ReversiHard(ReversiBot):
 
     level = "hard"
     solve_empties = 14
+    share = 0.7  # part of the budget it plans to use
 
     def _choose(self, me, opp, budget_ms, rng):
         t0 = time.perf_counter()
-        budget = max(budget_ms, 50) / 1000 * 0.85
+        budget = max(budget_ms, 50) / 1000 * self.share
         moves = legal_bits(me, opp)
         if moves.bit_count() == 1:
             return moves.bit_length() - 1
         empties = 64 - me.bit_count() - opp.bit_count()
         if empties <= self.solve_empties:
-            share = 0.9 if empties <= 12 else 0.6
+            share = 0.7 if empties <= 12 else 0.45
             try:
                 return Endgame(t0 + budget * share).root(me, opp)[1]
             except Timeout:
@@ -351,6 +352,6 @@ class ReversiHard(ReversiBot):
             except Timeout:
                 break
             depth += 1
-            if time.perf_counter() - t0 > budget * 0.35:
+            if time.perf_counter() - t0 > budget * 0.3:
                 break
         return best_sq
