@@ -136,6 +136,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "caro.games.tasks.sweep_deadlines", "schedule": 5.0},
+    "purge-idle-guests": {"task": "accounts.tasks.purge_idle_guests", "schedule": 24 * 3600.0},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
