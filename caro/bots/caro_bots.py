@@ -319,10 +319,10 @@ class CaroHard(CaroBot):
         t0 = time.perf_counter()
         budget = max(budget_ms, 50) / 1000 * self.share
         end = t0 + budget
-        line = ThreatSearch(fb, t0 + budget * 0.1).vcf(depth=14)
+        line = ThreatSearch(fb, t0 + budget * 0.2).vcf(depth=14)
         if line:
             return line[0]
-        line = ThreatSearch(fb, t0 + budget * 0.25).vct(depth=8, threes=3)
+        line = ThreatSearch(fb, t0 + budget * 0.35).vct(depth=8, threes=3)
         if line:
             return line[0]
         ab = AlphaBeta(fb, end, width=10)

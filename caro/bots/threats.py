@@ -31,7 +31,7 @@ class ThreatSearch:
         self.deadline = deadline
         self.nodes = 0
         self.max_nodes = max_nodes
-        self.fail: dict[tuple[int, int, int, int], bool] = {}
+        self.fail: dict[tuple[int, int, int], int] = {}
         self.timed_out = False  # set when a search stopped at the deadline or node limit
 
     def _tick(self) -> None:
@@ -46,9 +46,9 @@ class ThreatSearch:
         defender cells alternating, starting with the attacker's move; a defender entry of
         None means "no defence: any reply loses to a five". ``depth`` counts attacker moves."""
         try:
-            # no iterative deepening here: fours are few and a depth-first search with
-            # winning fours first finds long VCFs fastest
-            return self._or(depth, three=0)
+            # two steps only: short VCFs first, then the full depth (fours are few, and a
+            # depth-first search with winning fours first finds long VCFs fast)
+            return self._or(min(depth, 5), three=0) or (self._or(depth, three=0) if depth > 5 else None)
         except Timeout:
             self.timed_out = True
             return None
@@ -92,9 +92,9 @@ class ThreatSearch:
             return None
         if depth <= 0:
             return None
-        key = (fb.hash, me, depth, three)
-        if key in self.fail:
-            return None
+        key = (fb.hash, me, three)
+        if self.fail.get(key, -1) >= depth:
+            return None  # already failed with at least this much depth
         moves = fb.four_moves(me)
         # winning fours (open four / double four) first, then by score
         sc = fb.score[me]
@@ -112,7 +112,7 @@ class ThreatSearch:
                 fb.undo()
             if rest is not None:
                 return [q] + rest
-        self.fail[key] = True
+        self.fail[key] = depth
         return None
 
     def _and(self, depth: int, three: int) -> list[int] | None:

@@ -161,6 +161,6 @@ def test_hard_finds_vcf(pos):
     board = Board.from_stones(rules, x=pos["x"], o=pos["o"], to_move=pos["to_move"])
     bot = CaroHard()
     # Hard must win by fours against every defence the engine allows, within the depth.
-    assert forced_vcf(board, pos["depth"], lambda b: bot.choose(b, budget_ms=1500))
+    assert forced_vcf(board, pos["depth"], lambda b: bot.choose(b, budget_ms=3000))
     # ... and the position is no shorter VCF for the fixed line (sanity of the data).
     assert not winning_cells(board, pos["to_move"])
