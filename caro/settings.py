@@ -137,7 +137,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "caro.games.tasks.sweep_deadlines", "schedule": 5.0},
     "purge-idle-guests": {"task": "accounts.tasks.purge_idle_guests", "schedule": 24 * 3600.0},
+    "sweep-bot-turns": {"task": "caro.games.tasks.sweep_bot_turns", "schedule": 15.0},
 }
+# The computer's moves (up to CARO_BOT_BUDGET_MS of thinking each) have their own queue, so they
+# never delay the clock tasks; a worker consumes both (`-Q celery,bots`), or run one per queue.
+CELERY_TASK_ROUTES = {"caro.games.tasks.play_bot_move": {"queue": "bots"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -183,3 +187,4 @@ LOGGING = {
 
 # Game defaults (milliseconds).
 CARO_FRIEND_MOVE_TIME_MS = int(os.environ.get("CARO_FRIEND_MOVE_TIME_MS", 60_000))
+CARO_BOT_BUDGET_MS = int(os.environ.get("CARO_BOT_BUDGET_MS", 1_000))

@@ -9,7 +9,7 @@ from django.conf import settings
 
 from caro.engine.caro import PRESETS, SIZES, WIN_LENGTHS
 from caro.games.display import rules_summary
-from caro.rooms.forms import ROOM_PRESETS, JoinByCodeForm, NewRoomForm
+from caro.rooms.forms import ROOM_PRESETS, ComputerRoomForm, JoinByCodeForm, NewRoomForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -28,6 +28,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "join_form": JoinByCodeForm(),
             "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
+            "computer_form": ComputerRoomForm(),
             "rules_open": request.GET.get("rules") == "open",
             "rules_line": rules_summary(rules, settings.CARO_FRIEND_MOVE_TIME_MS),
         },

@@ -147,25 +147,34 @@ def live_server_url(django_db_setup, django_db_blocker, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
-    """A real Celery worker (solo pool) on the test database and the test Redis broker."""
-    log = tmp_path_factory.mktemp("celery") / "worker.log"
+    """Real Celery workers (solo pool) on the test database and the test Redis broker: one for the
+    clock tasks (`celery` queue) and one for the computer's moves (`bots`), so a long think never
+    delays a deadline in a test. Yields the clock worker's process."""
     with django_db_blocker.unblock():
         env = _child_env()
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "caro", "worker", "--pool=solo", "--without-gossip",
-             "--without-mingle", "--without-heartbeat", "-l", "info", "-n", f"test-{os.getpid()}@%h"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
     from caro.celery import app
 
+    app.control.purge()  # tasks queued by earlier tests for games that no longer exist
+    procs = {}
+    for queue in ("celery", "bots"):
+        name = f"test-{queue}-{os.getpid()}"
+        log = tmp_path_factory.mktemp("celery") / f"{queue}.log"
+        with open(log, "wb") as out:
+            procs[queue] = (subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "caro", "worker", "-Q", queue, "--pool=solo",
+                 "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info", "-n", f"{name}@%h"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            ), log, f"{name}@{socket.gethostname()}")
     deadline = time.monotonic() + 60
-    while not app.control.ping(timeout=1.0, destination=[f"test-{os.getpid()}@{socket.gethostname()}"]):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            _stop(proc)
-            pytest.fail("celery worker did not start:\n" + log.read_text(errors="replace")[-3000:])
-    yield proc
-    _stop(proc)
+    for proc, log, node in procs.values():
+        while not app.control.ping(timeout=1.0, destination=[node]):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                for p, _log, _node in procs.values():
+                    _stop(p)
+                pytest.fail("celery worker did not start:\n" + log.read_text(errors="replace")[-3000:])
+    yield procs["celery"][0]
+    for proc, _log, _node in procs.values():
+        _stop(proc)
 
 
 CHROMIUM_ARGS = [

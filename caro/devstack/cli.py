@@ -162,7 +162,7 @@ def cmd_run(root: Path) -> int:
         start_services("run", state, env, started)
         prepare(root, env, children, migrate=True)
         children.append(spawn("web", [str(bindir / "daphne"), "-b", host, "-p", str(port), "caro.asgi:application"], env, str(root)))
-        children.append(spawn("worker", [str(bindir / "celery"), "-A", "caro", "worker", "-l", "warning"], env, str(root)))
+        children.append(spawn("worker", [str(bindir / "celery"), "-A", "caro", "worker", "-Q", "celery,bots", "-l", "warning"], env, str(root)))
         children.append(spawn(
             "beat", [str(bindir / "celery"), "-A", "caro", "beat", "-l", "warning", "-s", str(state / "celerybeat-schedule")],
             env, str(root),

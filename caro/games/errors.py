@@ -18,6 +18,7 @@ MESSAGES = {
     "foul": _("That move is a foul for X under Renju rules."),
     "illegal": _("That move is not allowed by the rules of this game."),
     "seat_taken": _("Both seats are taken; you are watching this game."),
+    "undo_refused": _("You cannot take back a move here (only against the computer at Easy or Medium, before the game ends)."),
     # room consumer (malformed or unknown frames)
     "malformed": _("The message could not be read. Reload the page if this keeps happening."),
     "too_large": _("The message was too large and was ignored."),

@@ -35,6 +35,11 @@ class Game(models.Model):
         X = "X", "X"
         O = "O", "O"  # noqa: E741
 
+    class BotLevel(models.TextChoices):
+        EASY = "easy", _("Easy")
+        MEDIUM = "medium", _("Medium")
+        HARD = "hard", _("Hard")
+
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CARO)
     rules = models.JSONField(default=dict, help_text="caro.engine.caro.Rules.to_dict()")
     x_player = models.ForeignKey(
@@ -54,6 +59,11 @@ class Game(models.Model):
     channel_group = models.CharField(
         max_length=80, blank=True, help_text="Channels group that receives this game's events"
     )
+    bot_side = models.CharField(
+        max_length=1, choices=Winner.choices, blank=True, help_text="the seat the computer plays"
+    )
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    rated = models.BooleanField(default=False)
     rematch_offer = models.CharField(
         max_length=1, choices=Winner.choices, blank=True, help_text="the seat that asked for a rematch"
     )
@@ -76,10 +86,22 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
+    @property
+    def is_local(self) -> bool:
+        """Two players on one device: one user holds both seats."""
+        return self.x_player_id is not None and self.x_player_id == self.o_player_id
+
+    @property
+    def turn(self) -> str:
+        """The side to move: X after an even number of moves (X always moves first)."""
+        return "X" if self.ply % 2 == 0 else "O"
+
     def seat_of(self, user) -> str | None:
-        """Return "X" or "O" for a seated user, else None."""
+        """Return "X" or "O" for a seated user, else None (for a local game: the side to move)."""
         if user is None or not getattr(user, "is_authenticated", False):
             return None
+        if self.is_local and self.x_player_id == user.pk:
+            return self.turn
         if self.x_player_id == user.pk:
             return "X"
         if self.o_player_id == user.pk:

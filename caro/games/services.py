@@ -75,7 +75,7 @@ def board_for(game: Game, moves: list[Move] | None = None) -> Board:
 
 def side_to_move(game: Game) -> str:
     """"X" when an even number of moves has been played, else "O" (X always moves first)."""
-    return "X" if game.ply % 2 == 0 else "O"
+    return game.turn
 
 
 def remaining_ms(game: Game, now: datetime | None = None) -> int | None:
@@ -110,9 +110,12 @@ def public_state(game: Game) -> dict:
         "ply": game.ply,
         "turn": side_to_move(game) if game.status == Game.Status.ACTIVE else None,
         "players": {
-            "X": _player_info(game.x_player),
-            "O": _player_info(game.o_player),
+            "X": _seat_info(game, "X"),
+            "O": _seat_info(game, "O"),
         },
+        "bot": {"side": game.bot_side, "level": game.bot_level} if game.bot_side else None,
+        "local": game.is_local,
+        "can_undo": undo_allowed(game),
         "move_time_ms": game.move_time_ms,
         "remaining_ms": remaining_ms(game),
         "deadline_ms": deadline_ms(game),
@@ -165,6 +168,12 @@ def refused_five(board: Board, square: str) -> dict | None:
     return {"kind": kind, "line": list(line)}
 
 
+def _seat_info(game: Game, seat: str) -> dict | None:
+    if game.bot_side == seat:
+        return {"name": None, "guest": False, "bot": game.bot_level}
+    return _player_info(game.x_player if seat == "X" else game.o_player)
+
+
 def _player_info(user) -> dict | None:
     if user is None:
         return None
@@ -182,13 +191,24 @@ def create_game(
     move_time_ms: int = 60_000,
     channel_group: str = "",
     rematch_of: Game | None = None,
+    bot_side: str = "",
+    bot_level: str = "",
 ) -> Game:
-    """Create a caro game. With both players given it starts at once (X's clock runs).
+    """Create a caro game. With both seats filled it starts at once (X's clock runs).
 
     `move_time_ms` is the per-move clock (0 = no clock). `channel_group` names the Channels group
-    that receives the game's events (the room's group for friend rooms).
+    that receives the game's events (the room's group). `bot_side` ("X"/"O") and `bot_level`
+    ("easy"/"medium"/"hard") seat the computer; its moves are played by the Celery worker.
+    The same user in both seats makes a local game (two players on one device).
+    Raises ValueError for an inconsistent bot seat.
     """
     rules = rules or Rules()
+    if bool(bot_side) != bool(bot_level) or bot_side not in ("", "X", "O") or (
+        bot_level and bot_level not in Game.BotLevel.values
+    ):
+        raise ValueError(f"bad computer seat: side={bot_side!r} level={bot_level!r}")
+    if (bot_side == "X" and x_player is not None) or (bot_side == "O" and o_player is not None):
+        raise ValueError("the computer's seat already has a player")
     with transaction.atomic():
         game = Game.objects.create(
             rules=rules.to_dict(),
@@ -197,8 +217,10 @@ def create_game(
             move_time_ms=move_time_ms,
             channel_group=channel_group,
             rematch_of=rematch_of,
+            bot_side=bot_side,
+            bot_level=bot_level,
         )
-        if x_player is not None and o_player is not None:
+        if (x_player is not None or bot_side == "X") and (o_player is not None or bot_side == "O"):
             _start(game)
             game.save()
             _after_commit(game, [])
@@ -218,14 +240,10 @@ def take_seat(game_id: int, user) -> str:
             return seat
         if game.is_over:
             raise GameError("game_over")
-        if game.x_player_id is None:
-            game.x_player = user
-            seat = "X"
-        elif game.o_player_id is None:
-            game.o_player = user
-            seat = "O"
-        else:
+        seat = open_seat(game)
+        if seat is None:
             raise GameError("seat_taken")
+        setattr(game, "x_player" if seat == "X" else "o_player", user)
         event = {"type": "seated", "seat": seat, "player": _player_info(user)}
         if game.x_player_id is not None and game.o_player_id is not None:
             _start(game)
@@ -234,6 +252,15 @@ def take_seat(game_id: int, user) -> str:
         game.save()
         _after_commit(game, [event])
     return seat
+
+
+def open_seat(game: Game) -> str | None:
+    """The seat ("X" first, then "O") that nobody (person or computer) holds yet, or None."""
+    if game.x_player_id is None and game.bot_side != "X":
+        return "X"
+    if game.o_player_id is None and game.bot_side != "O":
+        return "O"
+    return None
 
 
 def _start(game: Game) -> None:
@@ -339,6 +366,7 @@ def _apply_move(game: Game, seat: str, square: str, client_id: uuid.UUID) -> Mov
         events_out[0]["remaining_ms"] = remaining_ms(game, now)
         events_out[0]["deadline_ms"] = deadline_ms(game)
         events_out[0]["fouls"] = foul_points(board)
+        events_out[0]["can_undo"] = undo_allowed(game)
         note = refused_five(board, name)
         if note is not None:
             events_out[0]["note"] = note
@@ -368,6 +396,95 @@ def resign(game_id: int, user) -> None:
         _after_commit(game, [event])
 
     _player_action(game_id, user, resign_for)
+
+
+# --------------------------------------------------------------------------- the computer
+
+
+def bot_turn(game_id: int, version: int) -> tuple[Board, str] | None:
+    """What the computer must think about: `(board, level)`, or None when the request is stale.
+
+    `version` is the game's `event_version` when the computer's turn began; any later event
+    (a move, an undo, a resignation) makes the request stale. Reads without locking: the move is
+    checked again under the lock by `apply_bot_move`.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not _bot_may_move(game, version):
+        return None
+    return board_for(game), game.bot_level
+
+
+def apply_bot_move(game_id: int, version: int, square: str) -> MoveResult | None:
+    """Play the computer's `square` if the game is still where it was at `version`.
+
+    Returns the MoveResult, or None for a stale request (nothing changes). An illegal square
+    raises `GameError` (a bot bug; nothing changes).
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not _bot_may_move(game, version):
+            return None
+        return _apply_move(game, game.bot_side, square, uuid.uuid4())
+
+
+def _bot_may_move(game: Game, version: int) -> bool:
+    return (
+        bool(game.bot_side)
+        and game.status == Game.Status.ACTIVE
+        and game.turn == game.bot_side
+        and game.event_version == version
+    )
+
+
+def stalled_bot_turns(older_than_s: float = 20.0) -> list[tuple[int, int]]:
+    """`(game_id, event_version)` of active games where the computer has been to move for more
+    than `older_than_s` seconds (its task was lost): the sweep asks again."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_s)
+    stalled = []
+    games = Game.objects.filter(status=Game.Status.ACTIVE).exclude(bot_side="")
+    for game in games.only("pk", "ply", "bot_side", "event_version", "started_at")[:500]:
+        if game.turn != game.bot_side:
+            continue
+        last = game.moves.order_by("-ply").values_list("created_at", flat=True).first()
+        if (last or game.started_at) <= cutoff:
+            stalled.append((game.pk, game.event_version))
+    return stalled
+
+
+#: Levels against which a player may take back moves (issue: Easy and Medium in caro).
+UNDO_LEVELS = ("easy", "medium")
+
+
+def undo_allowed(game: Game) -> bool:
+    """Whether the human player may take back a move now (a computer game at an undo level,
+    in progress, with a move of the player's own on the board)."""
+    if not game.bot_side or game.bot_level not in UNDO_LEVELS or game.status != Game.Status.ACTIVE:
+        return False
+    human_moves = game.ply // 2 if game.bot_side == "X" else (game.ply + 1) // 2
+    return human_moves > 0
+
+
+def undo(game_id: int, user) -> int:
+    """Take back the player's last move and the computer's reply (or only the player's move while
+    the computer is still thinking). Returns how many moves were removed.
+
+    Raises `GameError` `not_a_player`, `not_started`, `game_over`, `timeout` or `undo_refused`
+    (not a computer game, a level without undo, or no move of the player's to take back).
+    """
+
+    def take_back(game: Game, seat: str) -> int:
+        if not undo_allowed(game):
+            raise GameError("undo_refused")
+        count = 1 if game.turn == game.bot_side else 2
+        Move.objects.filter(game=game, ply__gt=game.ply - count).delete()
+        game.ply -= count
+        game.event_version += 1
+        _set_deadline(game)
+        game.save()
+        _after_commit(game, [{"type": "state_changed", "version": game.event_version, "reason": "undo"}])
+        return count
+
+    return _player_action(game_id, user, take_back)
 
 
 # --------------------------------------------------------------------------- time
@@ -451,13 +568,15 @@ def loser_of(game: Game) -> str | None:
     return _other(game.winner)
 
 
-def create_rematch(game_id: int, user, *, channel_group: str | None = None) -> Game | None:
+def create_rematch(game_id: int, user, *, channel_group: str | None = None,
+                   bot_level: str | None = None) -> Game | None:
     """Ask for the next game between the same two players; both must ask (offer, then accept).
 
     The first request records an offer (event `rematch_offer`) and returns None; the opponent's
     request starts the new game and returns it: the loser moves first (plays X), and after a draw
     or an abort the players swap colours. Repeats are idempotent (the same offer, the same new
-    game). Raises `GameError` `not_a_player` or `not_over`.
+    game). Against the computer, or on one device, the new game starts at once; `bot_level`
+    then changes the computer's level. Raises `GameError` `not_a_player` or `not_over`.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -469,6 +588,8 @@ def create_rematch(game_id: int, user, *, channel_group: str | None = None) -> G
         existing = game.rematches.order_by("pk").first()
         if existing is not None:
             return existing
+        if game.bot_side or game.is_local:  # nobody else to ask
+            return _next_game(game, channel_group, bot_level)
         if game.rematch_offer in ("", seat):
             if game.rematch_offer == "":
                 game.rematch_offer = seat
@@ -476,19 +597,25 @@ def create_rematch(game_id: int, user, *, channel_group: str | None = None) -> G
                 game.save(update_fields=["rematch_offer", "event_version"])
                 _after_commit(game, [{"type": "rematch_offer", "version": game.event_version, "by": seat}])
             return None
-        loser = loser_of(game)
-        if loser == "X":
-            x, o = game.x_player, game.o_player
-        else:  # O lost, or a draw or an abort: the players swap colours
-            x, o = game.o_player, game.x_player
-        return create_game(
-            rules=Rules.from_dict(game.rules),
-            x_player=x,
-            o_player=o,
-            move_time_ms=game.move_time_ms,
-            channel_group=game.channel_group if channel_group is None else channel_group,
-            rematch_of=game,
-        )
+        return _next_game(game, channel_group)
+
+
+def _next_game(game: Game, channel_group: str | None, bot_level: str | None = None) -> Game:
+    """The rematch of a finished `game`: the loser plays X; after a draw or abort colours swap."""
+    seats = {"X": (game.x_player, game.bot_side == "X"), "O": (game.o_player, game.bot_side == "O")}
+    if loser_of(game) != "X":
+        seats = {"X": seats["O"], "O": seats["X"]}
+    bot_side = next((side for side, (_user, bot) in seats.items() if bot), "")
+    return create_game(
+        rules=Rules.from_dict(game.rules),
+        x_player=seats["X"][0],
+        o_player=seats["O"][0],
+        move_time_ms=game.move_time_ms,
+        channel_group=game.channel_group if channel_group is None else channel_group,
+        rematch_of=game,
+        bot_side=bot_side,
+        bot_level=(bot_level or game.bot_level) if bot_side else "",
+    )
 
 
 # --------------------------------------------------------------------------- after commit
@@ -512,5 +639,11 @@ def _after_commit(game: Game, events_out: list[dict]) -> None:
             from caro.games.tasks import schedule_deadline
 
             schedule_deadline(game_id, ply, deadline)
+        if bots_turn:
+            from caro.games.tasks import schedule_bot_move
 
+            schedule_bot_move(game_id, version)
+
+    bots_turn = bool(game.bot_side) and game.status == Game.Status.ACTIVE and game.turn == game.bot_side
+    version = game.event_version
     transaction.on_commit(run)

@@ -18,6 +18,7 @@ from django.utils import translation
 
 from caro.games import services as games
 from caro.games.errors import GameError
+from caro.games.models import Game
 from caro.rooms import services as rooms
 from caro.rooms.models import Room
 
@@ -87,6 +88,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             "sync": self.on_sync,
             "resign": self.on_resign,
             "play_again": self.on_play_again,
+            "undo": self.on_undo,
             "ping": self.on_ping,
         }.get(frame["type"])
         if handler is None:
@@ -124,7 +126,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await db(games.resign)(self.game_id, self.user)
 
     async def on_play_again(self, frame: dict) -> None:
-        await db(rooms.play_again)(self.code, self.user)
+        level = frame.get("level")
+        if level is not None and level not in Game.BotLevel.values:
+            raise GameError("malformed")
+        await db(rooms.play_again)(self.code, self.user, level)
+
+    async def on_undo(self, frame: dict) -> None:
+        await db(games.undo)(self.game_id, self.user)
 
     async def on_ping(self, frame: dict) -> None:
         """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets."""
@@ -144,7 +152,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return await self.send_state()
         if event.get("game_id") != self.game_id:
             return
-        if event.get("type") == "seated":
+        if event.get("type") in ("seated", "state_changed"):
             return await self.send_state()
         await self.send_json(event)
 
@@ -203,8 +211,6 @@ def _load_room(code: str) -> Room | None:
 
 
 def _state_for(game_id: int, user) -> dict:
-    from caro.games.models import Game
-
     game = Game.objects.select_related("x_player", "o_player").get(pk=game_id)
     state = games.public_state(game)
     state["you"] = game.seat_of(user)

@@ -1,4 +1,5 @@
 import re
+import secrets
 
 from django import forms
 from django.utils.translation import gettext
@@ -65,4 +66,21 @@ class JoinByCodeForm(forms.Form):
                 self.add_error("code", _("A room code has 6 letters and digits, like K7M 4QP."))
             else:
                 data["code"], data["typed"] = normalize_code(typed), typed
+        return data
+
+
+class ComputerRoomForm(NewRoomForm):
+    """A game against the computer: the rules, the level, and which side the player takes."""
+
+    level = forms.ChoiceField(label=_("Level"), initial="easy", required=False,
+                              choices=[("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))])
+    side = forms.ChoiceField(label=_("You play"), initial="X", required=False,
+                             choices=[("X", _("X (move first)")), ("O", _("O (move second)")),
+                                      ("random", _("Random"))])
+
+    def clean(self):
+        data = super().clean()
+        data["level"] = data.get("level") or "easy"
+        side = data.get("side") or "X"
+        data["side"] = secrets.choice("XO") if side == "random" else side
         return data

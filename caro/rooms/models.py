@@ -13,9 +13,19 @@ CODE_LENGTH = 6
 
 
 class Room(models.Model):
-    """A friend room. `code` is 6 characters of `CODE_ALPHABET`, shown as "K7M 4QP"."""
+    """A room: a shareable address whose games follow one another ("play again").
+
+    `code` is 6 characters of `CODE_ALPHABET`, shown as "K7M 4QP". A friend room seats two people;
+    a computer room one person against a bot; a local room one person playing both sides.
+    """
+
+    class Kind(models.TextChoices):
+        FRIEND = "friend", _("Play a friend")
+        COMPUTER = "computer", _("Play the computer")
+        LOCAL = "local", _("Two players on one device")
 
     code = models.CharField(max_length=CODE_LENGTH, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.FRIEND)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rooms_created"
     )

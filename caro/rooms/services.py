@@ -29,25 +29,39 @@ def normalize_code(text: str) -> str | None:
 
 
 def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_length: int | None = None,
-                move_time_ms: int | None = None) -> Room:
-    """Create a room with `user` in seat X of its first game and return it.
+                move_time_ms: int | None = None, kind: str = Room.Kind.FRIEND, bot_level: str = "",
+                side: str = "X") -> Room:
+    """Create a room and its first game, and return it.
 
-    `preset` is a key of `caro.engine.caro.PRESETS`; `size` / `win_length` override the preset's
-    (ValueError when the result is not a valid rule set, e.g. Renju off 15×15); `move_time_ms`
-    defaults to settings.CARO_FRIEND_MOVE_TIME_MS (1 minute). Raises KeyError for an unknown preset.
+    - friend (default): `user` sits at X and the game waits for a second player; the per-move clock
+      is `move_time_ms` (default settings.CARO_FRIEND_MOVE_TIME_MS, 1 minute).
+    - computer: `user` plays `side` ("X" or "O") against the computer at `bot_level`; no clock.
+    - local: `user` plays both sides on one device; no clock.
+    `preset` is a key of `caro.engine.caro.PRESETS` (KeyError if unknown); `size` / `win_length`
+    override it (ValueError when the result is not a valid rule set).
     """
     rules = PRESETS[preset].rules
     rules = dataclasses.replace(rules, size=size or rules.size, win_length=win_length or rules.win_length)
-    move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if move_time_ms is None else move_time_ms
+    seats: dict = {"x_player": user}
+    if kind == Room.Kind.FRIEND:
+        move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if move_time_ms is None else move_time_ms
+    else:
+        move_time_ms = 0 if move_time_ms is None else move_time_ms
+    if kind == Room.Kind.COMPUTER:
+        bot_side = "O" if side == "X" else "X"
+        seats = {"x_player": user if side == "X" else None, "o_player": user if side == "O" else None,
+                 "bot_side": bot_side, "bot_level": bot_level}
+    elif kind == Room.Kind.LOCAL:
+        seats = {"x_player": user, "o_player": user}
     for _attempt in range(20):
         code = new_code()
         try:
             with transaction.atomic():
                 room = Room.objects.create(
-                    code=code, created_by=user, preset=preset, move_time_ms=move_time_ms
+                    code=code, created_by=user, preset=preset, move_time_ms=move_time_ms, kind=kind
                 )
                 room.current_game = games.create_game(
-                    rules=rules, x_player=user, move_time_ms=move_time_ms, channel_group=room.group_name
+                    rules=rules, move_time_ms=move_time_ms, channel_group=room.group_name, **seats
                 )
                 room.save(update_fields=["current_game"])
                 return room
@@ -61,16 +75,18 @@ def join(room: Room, user) -> str:
     return games.take_seat(room.current_game_id, user)
 
 
-def play_again(room_code: str, user) -> Game | None:
-    """Ask for the next game in the room; it starts when both players have asked.
+def play_again(room_code: str, user, bot_level: str | None = None) -> Game | None:
+    """Ask for the next game in the room; between two people it starts when both have asked.
 
     Returns the new game (the loser of the last game moves first), or None while the request is
-    an offer waiting for the opponent. Raises GameError `not_a_player` / `not_over`. Two players
-    pressing at once get one new game.
+    an offer waiting for the opponent. Against the computer it starts at once, at `bot_level` if
+    given (the level can change between games). Raises GameError `not_a_player` / `not_over`.
+    Two players pressing at once get one new game.
     """
     with transaction.atomic():
         room = Room.objects.select_for_update().get(code=room_code)
-        game = games.create_rematch(room.current_game_id, user, channel_group=room.group_name)
+        game = games.create_rematch(room.current_game_id, user, channel_group=room.group_name,
+                                    bot_level=bot_level)
         if game is not None and room.current_game_id != game.pk:
             room.current_game = game
             room.save(update_fields=["current_game"])

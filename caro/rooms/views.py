@@ -15,14 +15,15 @@ from caro.games import services as games
 from caro.games.display import rules_summary
 from caro.games.errors import GameError
 from caro.rooms import services as rooms
-from caro.rooms.forms import JoinByCodeForm, NewRoomForm
+from caro.rooms.forms import ComputerRoomForm, JoinByCodeForm, NewRoomForm
+from caro.games.models import Game
 from caro.rooms.models import Room
 
 
 @require_POST
-def create_room(request: HttpRequest) -> HttpResponse:
-    """Create a friend room with the visitor (a guest if not signed in) in seat X."""
-    form = NewRoomForm(request.POST)
+def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpResponse:
+    """Create a room (friend, computer or local) with the visitor (a guest if not signed in) seated."""
+    form = (ComputerRoomForm if kind == Room.Kind.COMPUTER else NewRoomForm)(request.POST)
     if not form.is_valid():
         for error in form.non_field_errors() or [_("Choose the rules from the list.")]:
             messages.error(request, error)
@@ -31,7 +32,9 @@ def create_room(request: HttpRequest) -> HttpResponse:
         return redirect(f"{reverse('home')}?{urlencode({**kept, 'rules': 'open'})}")
     user = ensure_player(request)
     data = form.cleaned_data
-    room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"])
+    extra = {"bot_level": data["level"], "side": data["side"]} if kind == Room.Kind.COMPUTER else {}
+    room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"],
+                             kind=kind, **extra)
     return redirect("room", code=room.code)
 
 
@@ -72,7 +75,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "room": room,
             "game": game,
             "seat": seat,
-            "can_join": seat is None and not game.is_over and (game.x_player_id is None or game.o_player_id is None),
+            "can_join": seat is None and not game.is_over and bool(games.open_seat(game)),
+            "level_choices": Game.BotLevel.choices,
             "rules": rules,
             "rows": _rows(rules.size),
             "columns": [chr(ord("A") + i) for i in range(rules.size)],
@@ -95,6 +99,9 @@ def room_strings() -> dict:
         "waiting": _("Waiting for an opponent: share the link or the code."),
         "seat_free": _("A seat is free: take it to play, or just watch."),
         "your_turn": _("Your turn."),
+        "thinking": _("The computer is thinking…"),
+        "bot_names": {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"), "hard": _("Computer (Hard)")},
+        "local_turn": _("%(side)s to move."),
         "to_move": _("%(side)s to move (%(name)s)."),
         "you_won": {
             "five": _("You won with five in a row!"),

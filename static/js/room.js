@@ -107,6 +107,7 @@ function onFrame(f) {
       state.turn = f.turn ?? null;
       state.deadline_ms = f.deadline_ms ?? null;
       state.fouls = f.fouls || {};
+      state.can_undo = Boolean(f.can_undo);
       if (pending && pending.id === f.id) pending = null;
       if (f.note) flash(fmt(T.note[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
       render();
@@ -114,7 +115,7 @@ function onFrame(f) {
     case "game_over":
       if (!inOrder(f)) return;
       Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
-        line: f.line, turn: null, deadline_ms: null, fouls: {} });
+        line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false });
       pending = null;
       render();
       break;
@@ -155,7 +156,7 @@ function render() {
     const side = stones.get(sq) || "";
     const preview = !side && (sq === ghost || (pending && pending.square === sq));
     btn.dataset.stone = side;
-    btn.textContent = side || (preview ? state.you : "");
+    btn.textContent = side || (preview ? me() : "");
     btn.classList.toggle("last", sq === last);
     btn.classList.toggle("win", line.has(sq));
     if (line.has(sq)) btn.dataset.win = dir; else delete btn.dataset.win;
@@ -172,8 +173,8 @@ function render() {
   root.classList.toggle("my-turn", myTurn());
   for (const side of ["X", "O"]) {
     const p = state.players[side];
-    let name = p ? p.name : T.open_seat;
-    if (state.you === side) name += ` (${T.you})`;
+    let name = !p ? T.open_seat : p.bot ? T.bot_names[p.bot] : p.name;
+    if (state.you === side && !state.local) name += ` (${T.you})`;
     $(`name-${side}`).textContent = name;
     root.querySelector(`.player[data-side="${side}"]`).classList.toggle("to-move", state.turn === side);
   }
@@ -189,6 +190,7 @@ function render() {
   $("rematch-note").textContent = !over || !offered ? ""
     : offered === state.you ? T.rematch_waiting : fmt(T.rematch_offered, { side: offered });
   $("resign").hidden = !(seated && state.status === "active");
+  $("undo").hidden = !(seated && state.can_undo);
   $("confirm").hidden = !ghost;
   for (const el of document.querySelectorAll("[data-show-when-waiting]")) {
     el.hidden = state.status !== "waiting" || (el.dataset.showWhenWaiting === "seated") !== seated;
@@ -214,7 +216,12 @@ function lineDirection(sqs) {
 }
 
 function myTurn() {
-  return state.status === "active" && state.you && state.turn === state.you && !pending;
+  return state.status === "active" && me() && state.turn === me() && !pending;
+}
+
+// The side this browser plays now: on one device it is always the side to move.
+function me() {
+  return state.local ? state.turn : state.you;
 }
 
 function statusText(seated) {
@@ -223,9 +230,11 @@ function statusText(seated) {
   if (state.status === "finished") {
     const term = state.termination;
     if (!state.winner) return T.draw[term] || T.draw.full_board;
-    if (state.you) return (state.you === state.winner ? T.you_won : T.you_lost)[term] || "";
+    if (state.you && !state.local) return (state.you === state.winner ? T.you_won : T.you_lost)[term] || "";
     return fmt(T.side_won[term] || "", { side: state.winner });
   }
+  if (state.local) return fmt(T.local_turn, { side: state.turn });
+  if (state.bot && state.turn === state.bot.side) return T.thinking;
   if (state.you && state.turn === state.you) return T.your_turn;
   const p = state.players[state.turn];
   return fmt(T.to_move, { side: state.turn, name: p ? p.name : "" });
@@ -281,7 +290,11 @@ root.querySelector(".board").addEventListener("click", (e) => {
   if (btn) choose(btn.dataset.sq);
 });
 $("confirm").addEventListener("click", () => { if (ghost) play(ghost); });
-$("play-again").addEventListener("click", () => send({ type: "play_again" }));
+$("play-again").addEventListener("click", () => {
+  const level = $("level");
+  send(level ? { type: "play_again", level: level.value } : { type: "play_again" });
+});
+$("undo").addEventListener("click", () => send({ type: "undo" }));
 $("resign").addEventListener("click", () => { if (confirm(T.resign_confirm)) send({ type: "resign" }); });
 for (const btn of document.querySelectorAll('[data-role="copy"]')) {
   btn.addEventListener("click", async () => {

@@ -92,6 +92,9 @@ def test_worker_and_exactly_one_beat(services):
     runs_beat = [name for name, svc in services.items() if "beat" in argv(svc.get("command", []))]
     assert runs_beat == ["beat"]
     assert "-B" not in argv(worker["command"]) and "--beat" not in argv(worker["command"])
+    # the computer's moves have their own queue (settings.CELERY_TASK_ROUTES); a worker must consume it
+    command = argv(worker["command"])
+    assert "-Q" in command and set(command[command.index("-Q") + 1].split(",")) == {"celery", "bots"}
 
 
 @pytest.mark.parametrize("name", APP_SERVICES)
