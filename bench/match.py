@@ -41,6 +41,9 @@ REVERSI_OPENINGS = [
 ]
 
 
+VERBOSE = False
+
+
 def play_caro(rules, opening, x_level, o_level, budget_ms, seed, max_ply):
     """Play one caro game; returns (winner 'X'/'O'/None, plies, {level: [seconds per move]})."""
     board = Board(rules)
@@ -55,7 +58,7 @@ def play_caro(rules, opening, x_level, o_level, budget_ms, seed, max_ply):
         times[level].append(time.perf_counter() - t0)
         board.play(move)
     winner = board.outcome.winner if board.outcome else None
-    return winner, board.ply, times
+    return winner, f"{board.ply} plies: {' '.join(board.moves)}" if VERBOSE else board.ply, times
 
 
 def play_reversi(opening, black_level, white_level, budget_ms, seed):
@@ -110,7 +113,10 @@ def main(argv=None):
     parser.add_argument("--budget", type=int, default=1000, help="per-move budget in ms")
     parser.add_argument("--max-ply", type=int, default=225, help="caro: stop (draw) after this many plies")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--verbose", action="store_true", help="print every caro game's moves")
     args = parser.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
     if args.a == args.b:
         parser.error("--a and --b must differ (times are kept per level)")
 

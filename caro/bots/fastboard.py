@@ -392,7 +392,10 @@ class FastBoard:
                         new = pat.code(key)
                     old = codes[q]
                     if new != old:
-                        self._change(d, q, old, new)
+                        if (new ^ old) & 63:
+                            self._change(d, q, old, new)
+                        else:
+                            codes[q] = new  # only the X stone count (foul filter) changed
 
     def _refresh_cell(self, p: int) -> None:
         g, mask = self.geo, self.pat.mask
