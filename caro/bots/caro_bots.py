@@ -231,18 +231,20 @@ class CaroBot:
 
 
 class CaroEasy(CaroBot):
-    """Easy: fives always; blocks a five-threat except with probability :attr:`miss`; otherwise
-    a good-shape move chosen at random among the best three."""
+    """Easy: fives always; blocks a five-threat except with probability :attr:`miss` (then it
+    plays elsewhere); otherwise a good-shape move chosen at random among the best three."""
 
     level = "easy"
     miss = 0.35
 
     def _choose(self, fb, budget_ms, rng):
         me, opp = fb.turn, 3 - fb.turn
-        q = _tactical_prelude(fb, rng, block=rng.random() >= self.miss)
+        missing = rng.random() < self.miss
+        q = _tactical_prelude(fb, rng, block=not missing)
         if q is not None:
             return q
-        cands = _legal_cells(fb, me, fb.candidates())
+        avoid = set(fb.defences(opp)) if missing and fb.sets[opp][FIVE] else set()
+        cands = [c for c in _legal_cells(fb, me, fb.candidates()) if c not in avoid]
         if not cands:
             return _any_legal(fb, me, rng)
         sm, so = fb.score[me], fb.score[opp]

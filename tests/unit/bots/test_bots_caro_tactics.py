@@ -164,3 +164,35 @@ def test_hard_finds_vcf(pos):
     assert forced_vcf(board, pos["depth"], lambda b: bot.choose(b, budget_ms=3000))
     # ... and the position is no shorter VCF for the fixed line (sanity of the data).
     assert not winning_cells(board, pos["to_move"])
+
+
+def _open_three_board(slug):
+    # O has an open three I8-J8-K8 with room on both sides; X (to move) has nothing forcing.
+    return Board.from_stones(PRESETS[slug].rules, x=["H9", "C3", "M13"], o=["I8", "J8", "K8"], to_move="X")
+
+
+@pytest.mark.parametrize("slug", ["caro-vn", "freestyle", "renju"])
+def test_medium_blocks_an_open_three(slug):
+    board = _open_three_board(slug)
+    move = choose_move(board, "medium", budget_ms=500, rng=1)
+    after = board.copy()
+    after.play(move)
+    # now no O move on row 8 makes a five-threat X cannot stop (engine judgement)
+    for col in "ABCDEFGHIJKLMNO":
+        square = f"{col}8"
+        if after.stone_at(square):
+            continue
+        probe = after.copy()
+        probe.play(square)
+        if winning_cells(probe, "O"):
+            assert stopping_replies(probe), (slug, move, square)
+
+
+def test_easy_sometimes_misses_a_needed_block():
+    rules = PRESETS["caro-vn"].rules
+    board = Board.from_stones(rules, x=["H8", "C3", "M13", "B14"], o=["I8", "J8", "K8", "L8"], to_move="X")
+    replies = stopping_replies(board)
+    assert replies  # M8, or N8 (which leaves M8 blocked at both ends)
+    blocked = sum(choose_move(board, "easy", rng=seed) in replies for seed in range(200))
+    assert 100 <= blocked <= 160  # misses with probability 0.35
+    assert all(choose_move(board, "medium", rng=seed) in replies for seed in range(5))
