@@ -54,9 +54,9 @@ def choose_move(board, level: str, budget_ms: int = 1000, rng: random.Random | i
     """Choose a move for the side to move on ``board``.
 
     ``board``: a caro or Reversi engine board (not changed). ``level``: one of :data:`LEVELS`.
-    ``budget_ms``: thinking time in milliseconds; Hard uses up to about 0.9 of it, Easy and
-    Medium much less. ``rng``: a :class:`random.Random`, an int seed, or None (fresh randomness);
-    only Easy and Medium (and Reversi Easy's noise) use it.
+    ``budget_ms``: thinking time in milliseconds; Hard plans to use 0.8 (caro) or 0.7
+    (Reversi) of it, Easy and Medium much less. ``rng``: a :class:`random.Random`, an int
+    seed, or None (fresh randomness); only Easy and Medium use it.
 
     Returns the square name of a legal move. Raises ValueError for an unknown level or board
     type, or when the game is over / the side to move has no legal move (a Reversi side that must

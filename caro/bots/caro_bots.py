@@ -9,10 +9,11 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
 * **Medium** always takes a five, always blocks a four that would make a winning five, plays a
   short VCF when it has one, blocks open threes unless it can force a win, and otherwise runs a
   2-ply alpha-beta over the best candidates.
-* **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT, then runs
-  iterative-deepening alpha-beta over restricted candidates with the incremental pattern
-  evaluation, and checks that its choice leaves the opponent no VCF (and, with time left, no
-  VCT). Default budget 1000 ms; it answers within about 0.9 of the budget.
+* **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT, then for
+  the opponent's VCF / VCT (as if the opponent moved now); under such a threat it keeps only
+  replies after which the opponent has neither. Then iterative-deepening alpha-beta over
+  restricted candidates with the incremental pattern evaluation, and a check that the choice
+  leaves the opponent no VCF. Default budget 1000 ms; it plans to use 0.8 of it.
 """
 
 from __future__ import annotations
