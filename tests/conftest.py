@@ -92,11 +92,13 @@ def _test_database_url() -> str:
 
 
 def _child_env() -> dict:
+    from django.conf import settings
+
     env = dict(os.environ)
     env.update(
         DATABASE_URL=_test_database_url(),
         DEBUG="1",
-        SECRET_KEY=env.get("SECRET_KEY") or "test-secret-key-not-for-production",
+        SECRET_KEY=settings.SECRET_KEY,  # the same key, so sessions made by tests are valid there
         ALLOWED_HOSTS="127.0.0.1,localhost",
         PYTHONUNBUFFERED="1",
     )
