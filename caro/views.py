@@ -8,7 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.conf import settings
 
 from caro.engine.caro import PRESETS, SIZES, WIN_LENGTHS
-from caro.games.display import rules_summary
+from caro.games.display import preset_summary
 from caro.rooms.forms import ROOM_PRESETS, ComputerRoomForm, JoinByCodeForm, NewRoomForm
 
 
@@ -19,7 +19,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """
     slug = request.GET.get("preset")
     slug = slug if slug in ROOM_PRESETS else "caro-vn"
-    rules = PRESETS[slug].rules
+    rules = PRESETS[slug if slug != "reversi" else "caro-vn"].rules
     size = _int_choice(request.GET.get("size"), SIZES, rules.size)
     win_length = _int_choice(request.GET.get("win_length"), WIN_LENGTHS, rules.win_length)
     return render(
@@ -30,7 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
             "computer_form": ComputerRoomForm(),
             "rules_open": request.GET.get("rules") == "open",
-            "rules_line": rules_summary(rules, settings.CARO_FRIEND_MOVE_TIME_MS),
+            "rules_line": preset_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS),
         },
     )
 

@@ -1,10 +1,11 @@
 """Human-readable, translated descriptions of rules (the one-line summary shown everywhere)."""
 
+import dataclasses
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from caro.engine.caro import Rules
-
+from caro.engine.caro import PRESETS, Rules
 
 #: Display names (msgids) of the rule presets of `caro.engine.caro.PRESETS`; translate with gettext.
 PRESET_NAMES = {
@@ -16,6 +17,7 @@ PRESET_NAMES = {
     "renju": gettext_noop("Renju"),
     "renju-rif": gettext_noop("Renju with the RIF opening"),
     "swap2": gettext_noop("Swap2 gomoku"),
+    "reversi": gettext_noop("Reversi (8×8)"),
 }
 
 
@@ -35,10 +37,27 @@ def rules_summary(rules: Rules, move_time_ms: int | None = None) -> str:
     elif rules.win_length != 5:
         parts.append(_("%(n)d in a row") % {"n": rules.win_length})
     if move_time_ms:
-        seconds = move_time_ms // 1000
-        if seconds % 60 == 0:
-            minutes = seconds // 60
-            parts.append(ngettext("%(n)d min/move", "%(n)d min/move", minutes) % {"n": minutes})
-        else:
-            parts.append(ngettext("%(n)d s/move", "%(n)d s/move", seconds) % {"n": seconds})
+        parts.append(_clock(move_time_ms))
     return " · ".join(parts)
+
+
+def preset_summary(slug: str, size: int, win_length: int, move_time_ms: int | None) -> str:
+    """The one-line summary of a rule choice on the home page (a caro preset, or "reversi")."""
+    if slug == "reversi":
+        return " · ".join([_("Reversi"), "8×8"] + ([_clock(move_time_ms)] if move_time_ms else []))
+    rules = dataclasses.replace(PRESETS[slug].rules, size=size, win_length=win_length)
+    return rules_summary(rules, move_time_ms)
+
+
+def game_summary(game) -> str:
+    """The one-line summary of a game's rules and clock (`rules_summary`, or Reversi's)."""
+    if game.kind == "reversi":
+        return preset_summary("reversi", 8, 0, game.move_time_ms)
+    return rules_summary(Rules.from_dict(game.rules), game.move_time_ms)
+
+
+def _clock(move_time_ms: int) -> str:
+    seconds = move_time_ms // 1000
+    if seconds % 60 == 0:
+        return ngettext("%(n)d min/move", "%(n)d min/move", seconds // 60) % {"n": seconds // 60}
+    return ngettext("%(n)d s/move", "%(n)d s/move", seconds) % {"n": seconds}

@@ -16,6 +16,7 @@ MESSAGES = {
     "out_of_board": _("That square is off the board."),
     "bad_square": _("That is not a square name like H8."),
     "foul": _("That move is a foul for X under Renju rules."),
+    "no_flip": _("That move flips no disc: choose one of the marked squares."),
     "illegal": _("That move is not allowed by the rules of this game."),
     "seat_taken": _("Both seats are taken; you are watching this game."),
     "undo_refused": _("You cannot take back a move here (only against the computer at Easy or Medium, before the game ends)."),

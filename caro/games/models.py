@@ -16,6 +16,7 @@ class Game(models.Model):
 
     class Kind(models.TextChoices):
         CARO = "caro", _("Caro")
+        REVERSI = "reversi", _("Reversi")
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for an opponent")
@@ -30,6 +31,7 @@ class Game(models.Model):
         RESIGN = "resign", _("Resignation")
         ABORT = "abort", _("Aborted")
         NO_LEGAL_MOVE = "no_legal_move", _("No legal move (Renju)")
+        DISCS = "discs", _("Disc count")
 
     class Winner(models.TextChoices):
         X = "X", "X"
@@ -50,6 +52,10 @@ class Game(models.Model):
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True)
     ply = models.PositiveIntegerField(default=0, help_text="moves played so far")
+    to_move = models.CharField(
+        max_length=1, choices=Winner.choices, default="X",
+        help_text="the seat to move (not always by ply parity: Reversi passes)",
+    )
     move_time_ms = models.PositiveIntegerField(default=60_000, help_text="per-move clock, ms (0: no clock)")
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     winner = models.CharField(max_length=1, choices=Winner.choices, blank=True)
@@ -93,8 +99,8 @@ class Game(models.Model):
 
     @property
     def turn(self) -> str:
-        """The side to move: X after an even number of moves (X always moves first)."""
-        return "X" if self.ply % 2 == 0 else "O"
+        """The seat to move ("X" or "O"), kept by the game service after every move."""
+        return self.to_move
 
     def seat_of(self, user) -> str | None:
         """Return "X" or "O" for a seated user, else None (for a local game: the side to move)."""

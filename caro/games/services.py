@@ -20,10 +20,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from caro.engine.caro import Board, Rules
-from caro.engine.caro import Termination as EngineTermination
 from caro.engine.coords import square_name
 from caro.engine.errors import IllegalMove
 from caro.games import events, signals
+from caro.games.kinds import KINDS
 from caro.games.errors import GameError
 from caro.games.models import Game, Move
 
@@ -37,14 +37,7 @@ _ENGINE_CODES = {
     "bad_square": "bad_square",
     "game_over": "game_over",
     "foul": "foul",
-}
-
-
-#: The engine's reasons for a finished game, as stored on the Game row.
-_TERMINATIONS = {
-    EngineTermination.FIVE: Game.Termination.FIVE,
-    EngineTermination.DRAW: Game.Termination.FULL_BOARD,
-    EngineTermination.NO_LEGAL_MOVE: Game.Termination.NO_LEGAL_MOVE,
+    "no_flip": "no_flip",
 }
 
 
@@ -61,20 +54,18 @@ class MoveResult:
 # --------------------------------------------------------------------------- reading
 
 
-def board_for(game: Game, moves: list[Move] | None = None) -> Board:
+def board_for(game: Game, moves: list[Move] | None = None):
     """Rebuild the engine board of `game` from its stored moves (ordered by ply).
 
-    Shape: a `caro.engine.caro.Board` with `len(moves)` stones. Raises nothing for stored games:
-    every stored move was validated by the engine when it was played.
+    Shape: a `caro.engine.caro.Board` or `caro.engine.reversi.Board` (by `game.kind`). Raises
+    nothing for stored games: every stored move was validated by the engine when it was played.
     """
-    board = Board(Rules.from_dict(game.rules))
-    for move in moves if moves is not None else game.moves.order_by("ply"):
-        board.play(move.square)
-    return board
+    squares = [m.square for m in (moves if moves is not None else game.moves.order_by("ply"))]
+    return KINDS[game.kind].board(game.rules, squares)
 
 
 def side_to_move(game: Game) -> str:
-    """"X" when an even number of moves has been played, else "O" (X always moves first)."""
+    """The seat to move ("X" or "O"), as stored after the last move (Reversi passes included)."""
     return game.turn
 
 
@@ -99,16 +90,21 @@ def public_state(game: Game) -> dict:
     Contains no secret: spectators and players receive the same dict; the consumer adds `you`.
     """
     moves = list(game.moves.order_by("ply"))
-    rules = Rules.from_dict(game.rules)
+    kind = KINDS[game.kind]
+    board = board_for(game, moves)
+    active = game.status == Game.Status.ACTIVE
     return {
         "game_id": game.pk,
+        "kind": game.kind,
         "version": game.event_version,
         "status": game.status,
         "rules": game.rules,
-        "size": rules.size,
+        "size": board_size(game),
         "moves": [[m.square, m.side] for m in moves],
+        "stones": kind.stones(board),
+        "legal": kind.legal_hints(board) if active else [],
         "ply": game.ply,
-        "turn": side_to_move(game) if game.status == Game.Status.ACTIVE else None,
+        "turn": game.turn if active else None,
         "players": {
             "X": _seat_info(game, "X"),
             "O": _seat_info(game, "O"),
@@ -123,8 +119,13 @@ def public_state(game: Game) -> dict:
         "winner": game.winner or None,
         "termination": game.termination or None,
         "line": list(game.win_line or []),
-        "fouls": foul_points(board_for(game, moves)) if game.status == Game.Status.ACTIVE else {},
+        "fouls": foul_points(board) if active and game.kind == "caro" else {},
     }
+
+
+def board_size(game: Game) -> int:
+    """Squares per side: 8 for Reversi, the rule set's size for caro."""
+    return 8 if game.kind == Game.Kind.REVERSI else Rules.from_dict(game.rules).size
 
 
 def foul_points(board: Board) -> dict[str, str]:
@@ -193,16 +194,20 @@ def create_game(
     rematch_of: Game | None = None,
     bot_side: str = "",
     bot_level: str = "",
+    kind: str = "caro",
 ) -> Game:
     """Create a caro game. With both seats filled it starts at once (X's clock runs).
 
     `move_time_ms` is the per-move clock (0 = no clock). `channel_group` names the Channels group
     that receives the game's events (the room's group). `bot_side` ("X"/"O") and `bot_level`
     ("easy"/"medium"/"hard") seat the computer; its moves are played by the Celery worker.
-    The same user in both seats makes a local game (two players on one device).
-    Raises ValueError for an inconsistent bot seat.
+    The same user in both seats makes a local game (two players on one device). `kind` is
+    "caro" (with `rules`) or "reversi" (no rules to choose).
+    Raises ValueError for an inconsistent bot seat or an unknown kind.
     """
-    rules = rules or Rules()
+    if kind not in KINDS:
+        raise ValueError(f"unknown game kind {kind!r}")
+    rules_dict = (rules or Rules()).to_dict() if kind == Game.Kind.CARO else {}
     if bool(bot_side) != bool(bot_level) or bot_side not in ("", "X", "O") or (
         bot_level and bot_level not in Game.BotLevel.values
     ):
@@ -211,7 +216,8 @@ def create_game(
         raise ValueError("the computer's seat already has a player")
     with transaction.atomic():
         game = Game.objects.create(
-            rules=rules.to_dict(),
+            kind=kind,
+            rules=rules_dict,
             x_player=x_player,
             o_player=o_player,
             move_time_ms=move_time_ms,
@@ -332,44 +338,46 @@ def _player_action(game_id: int, user, action, first=None):
 
 def _apply_move(game: Game, seat: str, square: str, client_id: uuid.UUID) -> MoveResult:
     moves = list(game.moves.order_by("ply"))
+    kind = KINDS[game.kind]
     board = board_for(game, moves)
     try:
-        outcome = board.play(square, side=seat)
+        played = kind.play(board, square, seat)
     except IllegalMove as exc:
         raise GameError(_ENGINE_CODES.get(exc.reason, "illegal"), detail=exc.foul) from None
     now = timezone.now()
     think_ms = _think_ms(game, moves, now)
-    name = board.moves[-1]  # canonical spelling ("h8" -> "H8")
     move = Move.objects.create(
-        game=game, ply=game.ply + 1, side=seat, square=name, client_id=client_id, think_ms=think_ms
+        game=game, ply=game.ply + 1, side=seat, square=played.square, client_id=client_id, think_ms=think_ms
     )
     game.ply += 1
+    game.to_move = kind.turn(board)
     game.event_version += 1
-    events_out = [
-        {
-            "type": "move",
-            "version": game.event_version,
-            "ply": move.ply,
-            "side": seat,
-            "square": name,
-            "id": str(client_id),
-        }
-    ]
-    if outcome is not None:
-        termination = _TERMINATIONS[outcome.termination]
+    event = {
+        "type": "move",
+        "version": game.event_version,
+        "ply": move.ply,
+        "side": seat,
+        "square": played.square,
+        "id": str(client_id),
+        **played.extra,
+    }
+    events_out = [event]
+    if played.finished:
         events_out.append(
-            _finish(game, winner=outcome.winner or "", termination=termination, line=outcome.line)
+            _finish(game, winner=played.winner, termination=played.termination, line=played.line)
         )
     else:
         _set_deadline(game)
-        events_out[0]["turn"] = side_to_move(game)
-        events_out[0]["remaining_ms"] = remaining_ms(game, now)
-        events_out[0]["deadline_ms"] = deadline_ms(game)
-        events_out[0]["fouls"] = foul_points(board)
-        events_out[0]["can_undo"] = undo_allowed(game)
-        note = refused_five(board, name)
-        if note is not None:
-            events_out[0]["note"] = note
+        event["turn"] = game.turn
+        event["remaining_ms"] = remaining_ms(game, now)
+        event["deadline_ms"] = deadline_ms(game)
+        event["can_undo"] = undo_allowed(game)
+        event["legal"] = kind.legal_hints(board)
+        if game.kind == Game.Kind.CARO:
+            event["fouls"] = foul_points(board)
+            note = refused_five(board, played.square)
+            if note is not None:
+                event["note"] = note
     game.save()
     _after_commit(game, events_out)
     return MoveResult(game=game, move=move, events=events_out)
@@ -451,22 +459,25 @@ def stalled_bot_turns(older_than_s: float = 20.0) -> list[tuple[int, int]]:
     return stalled
 
 
-#: Levels against which a player may take back moves (issue: Easy and Medium in caro).
+#: Caro levels against which a player may take back moves (Reversi allows it at every level).
 UNDO_LEVELS = ("easy", "medium")
 
 
 def undo_allowed(game: Game) -> bool:
-    """Whether the human player may take back a move now (a computer game at an undo level,
-    in progress, with a move of the player's own on the board)."""
-    if not game.bot_side or game.bot_level not in UNDO_LEVELS or game.status != Game.Status.ACTIVE:
+    """Whether the human player may take back a move now: a computer game in progress, at a level
+    that allows it (caro: Easy and Medium; Reversi: every level), with a move of the player's own."""
+    if not game.bot_side or game.status != Game.Status.ACTIVE:
         return False
-    human_moves = game.ply // 2 if game.bot_side == "X" else (game.ply + 1) // 2
-    return human_moves > 0
+    if game.kind == Game.Kind.CARO and game.bot_level not in UNDO_LEVELS:
+        return False
+    human = "O" if game.bot_side == "X" else "X"
+    return game.moves.filter(side=human).exists()
 
 
 def undo(game_id: int, user) -> int:
-    """Take back the player's last move and the computer's reply (or only the player's move while
-    the computer is still thinking). Returns how many moves were removed.
+    """Take back the player's last move and everything after it: the computer's reply (in Reversi,
+    possibly several replies after a pass), or nothing while the computer is still thinking.
+    Returns how many moves were removed.
 
     Raises `GameError` `not_a_player`, `not_started`, `game_over`, `timeout` or `undo_refused`
     (not a computer game, a level without undo, or no move of the player's to take back).
@@ -475,14 +486,16 @@ def undo(game_id: int, user) -> int:
     def take_back(game: Game, seat: str) -> int:
         if not undo_allowed(game):
             raise GameError("undo_refused")
-        count = 1 if game.turn == game.bot_side else 2
-        Move.objects.filter(game=game, ply__gt=game.ply - count).delete()
-        game.ply -= count
+        human = "O" if game.bot_side == "X" else "X"
+        last_own = game.moves.filter(side=human).order_by("-ply").values_list("ply", flat=True).first()
+        removed, _ = Move.objects.filter(game=game, ply__gte=last_own).delete()
+        game.ply = last_own - 1
+        game.to_move = KINDS[game.kind].turn(board_for(game))
         game.event_version += 1
         _set_deadline(game)
         game.save()
         _after_commit(game, [{"type": "state_changed", "version": game.event_version, "reason": "undo"}])
-        return count
+        return removed
 
     return _player_action(game_id, user, take_back)
 
@@ -607,7 +620,8 @@ def _next_game(game: Game, channel_group: str | None, bot_level: str | None = No
         seats = {"X": seats["O"], "O": seats["X"]}
     bot_side = next((side for side, (_user, bot) in seats.items() if bot), "")
     return create_game(
-        rules=Rules.from_dict(game.rules),
+        kind=game.kind,
+        rules=Rules.from_dict(game.rules) if game.kind == Game.Kind.CARO else None,
         x_player=seats["X"][0],
         o_player=seats["O"][0],
         move_time_ms=game.move_time_ms,

@@ -10,7 +10,7 @@ from caro.games.display import PRESET_NAMES
 from caro.rooms.services import normalize_code
 
 #: Presets a friend room offers today (openings other than free play come with their own flow later).
-ROOM_PRESETS = [slug for slug, preset in PRESETS.items() if preset.opening == Opening.FREE]
+ROOM_PRESETS = [slug for slug, preset in PRESETS.items() if preset.opening == Opening.FREE] + ["reversi"]
 
 
 class NewRoomForm(forms.Form):
@@ -35,7 +35,9 @@ class NewRoomForm(forms.Form):
         if not data.get("preset") and "preset" not in self.errors:  # a bare POST: the site default
             data["preset"] = "caro-vn"
         preset = PRESETS.get(data.get("preset"))
-        if preset is not None:
+        if data.get("preset") == "reversi":  # 8×8, nothing else to choose
+            data["size"], data["win_length"] = None, None
+        elif preset is not None:
             data["size"] = data.get("size") or preset.rules.size
             data["win_length"] = data.get("win_length") or preset.rules.win_length
         if PRESETS.get(data.get("preset")) and PRESETS[data["preset"]].rules.renju:

@@ -37,11 +37,14 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
       is `move_time_ms` (default settings.CARO_FRIEND_MOVE_TIME_MS, 1 minute).
     - computer: `user` plays `side` ("X" or "O") against the computer at `bot_level`; no clock.
     - local: `user` plays both sides on one device; no clock.
-    `preset` is a key of `caro.engine.caro.PRESETS` (KeyError if unknown); `size` / `win_length`
-    override it (ValueError when the result is not a valid rule set).
+    `preset` is a key of `caro.engine.caro.PRESETS` or "reversi" (KeyError if unknown); for caro,
+    `size` / `win_length` override it (ValueError when the result is not a valid rule set).
     """
-    rules = PRESETS[preset].rules
-    rules = dataclasses.replace(rules, size=size or rules.size, win_length=win_length or rules.win_length)
+    if preset == "reversi":
+        game_kind, rules = "reversi", None
+    else:
+        game_kind, rules = "caro", PRESETS[preset].rules
+        rules = dataclasses.replace(rules, size=size or rules.size, win_length=win_length or rules.win_length)
     seats: dict = {"x_player": user}
     if kind == Room.Kind.FRIEND:
         move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if move_time_ms is None else move_time_ms
@@ -61,7 +64,7 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
                     code=code, created_by=user, preset=preset, move_time_ms=move_time_ms, kind=kind
                 )
                 room.current_game = games.create_game(
-                    rules=rules, move_time_ms=move_time_ms, channel_group=room.group_name, **seats
+                    kind=game_kind, rules=rules, move_time_ms=move_time_ms, channel_group=room.group_name, **seats
                 )
                 room.save(update_fields=["current_game"])
                 return room

@@ -10,9 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
-from caro.engine.caro import Rules
 from caro.games import services as games
-from caro.games.display import rules_summary
+from caro.games.display import game_summary
 from caro.games.errors import GameError
 from caro.rooms import services as rooms
 from caro.rooms.forms import ComputerRoomForm, JoinByCodeForm, NewRoomForm
@@ -66,7 +65,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404
     game = room.current_game
     seat = game.seat_of(request.user)
-    rules = Rules.from_dict(game.rules)
+    size = games.board_size(game)
+    letters = [chr(ord("a" if game.kind == Game.Kind.REVERSI else "A") + i) for i in range(size)]
     share_url = request.build_absolute_uri(reverse("room", kwargs={"code": room.code}))
     return render(
         request,
@@ -77,11 +77,11 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "seat": seat,
             "can_join": seat is None and not game.is_over and bool(games.open_seat(game)),
             "level_choices": Game.BotLevel.choices,
-            "rules": rules,
-            "rows": _rows(rules.size),
-            "columns": [chr(ord("A") + i) for i in range(rules.size)],
+            "size": size,
+            "rows": [{"number": r, "squares": [f"{c}{r}" for c in letters]} for r in range(1, size + 1)],
+            "columns": letters,
             "share_url": share_url,
-            "rules_line": rules_summary(rules, game.move_time_ms),
+            "rules_line": game_summary(game),
             "state": games.public_state(game) | {"you": seat},
             "i18n": room_strings(),
         },
@@ -102,25 +102,31 @@ def room_strings() -> dict:
         "thinking": _("The computer is thinking…"),
         "bot_names": {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"), "hard": _("Computer (Hard)")},
         "local_turn": _("%(side)s to move."),
+        "colors": {"X": _("Black"), "O": _("White")},
+        "passed": _("%(side)s has no legal move and passes."),
         "to_move": _("%(side)s to move (%(name)s)."),
         "you_won": {
             "five": _("You won with five in a row!"),
+            "discs": _("You won: more discs!"),
             "timeout": _("You won: your opponent ran out of time."),
             "resign": _("You won: your opponent resigned."),
         },
         "you_lost": {
             "five": _("You lost: your opponent made five in a row."),
+            "discs": _("You lost: fewer discs."),
             "timeout": _("You lost: your time ran out."),
             "resign": _("You resigned."),
         },
         "side_won": {
             "five": _("%(side)s won with five in a row."),
+            "discs": _("%(side)s won on discs."),
             "timeout": _("%(side)s won: the opponent ran out of time."),
             "resign": _("%(side)s won: the opponent resigned."),
         },
         "draw": {
             "full_board": _("Draw: the board is full."),
             "no_legal_move": _("Draw: X has only foul points left."),
+            "discs": _("Draw: as many discs each."),
         },
         "aborted": _("Game aborted: it ended before both players had moved. Nobody wins or loses."),
         "play_again": _("Play again"),
@@ -160,6 +166,3 @@ def join_room(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
-def _rows(size: int) -> list[dict]:
-    letters = [chr(ord("A") + i) for i in range(size)]
-    return [{"number": r, "squares": [f"{c}{r}" for c in letters]} for r in range(1, size + 1)]

@@ -13,6 +13,7 @@ let bestRtt = Infinity;
 let pongDue = null; // timer: the connection is considered dead if no pong arrives in time
 const HEARTBEAT_MS = 15000;
 const PONG_TIMEOUT_MS = 8000;
+const reversi = root.dataset.game === "reversi";
 const squares = new Map();
 for (const btn of root.querySelectorAll(".sq")) squares.set(btn.dataset.sq, btn);
 const $ = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -103,6 +104,10 @@ function onFrame(f) {
     case "move":
       if (!inOrder(f)) return;
       state.moves.push([f.square, f.side]);
+      state.stones[f.square] = f.side;
+      for (const sq of f.flips || []) state.stones[sq] = f.side;
+      state.legal = f.legal || [];
+      if (f.passed) flash(fmt(T.passed, { side: sideName(f.passed) }));
       state.ply = f.ply;
       state.turn = f.turn ?? null;
       state.deadline_ms = f.deadline_ms ?? null;
@@ -115,7 +120,7 @@ function onFrame(f) {
     case "game_over":
       if (!inOrder(f)) return;
       Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
-        line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false });
+        line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [] });
       pending = null;
       render();
       break;
@@ -148,7 +153,8 @@ function inOrder(f) {
 // ------------------------------------------------------------------ rendering
 
 function render() {
-  const stones = new Map(state.moves.map(([sq, side]) => [sq, side]));
+  const stones = new Map(Object.entries(state.stones || {}));
+  const legal = new Set(myTurn() ? state.legal || [] : []);
   const last = state.moves.length ? state.moves[state.moves.length - 1][0] : null;
   const line = new Set(state.line || []);
   const dir = lineDirection(state.line || []);
@@ -163,7 +169,8 @@ function render() {
     btn.classList.toggle("ghost", Boolean(preview));
     const foul = !side && (state.fouls || {})[sq];
     btn.classList.toggle("foul", Boolean(foul));
-    let label = `${sq}, ${side ? side : T.empty}`;
+    btn.classList.toggle("legal", legal.has(sq));
+    let label = `${sq}, ${side ? sideName(side) : T.empty}`;
     if (sq === last) label += `, ${T.last_move}`;
     if (line.has(sq)) label += `, ${T.winning_line}`;
     if (foul) label += `, ${fmt(T.foul, { kind: T.foul_kinds[foul] || foul })}`;
@@ -176,6 +183,7 @@ function render() {
     let name = !p ? T.open_seat : p.bot ? T.bot_names[p.bot] : p.name;
     if (state.you === side && !state.local) name += ` (${T.you})`;
     $(`name-${side}`).textContent = name;
+    if (reversi) $(`count-${side}`).textContent = [...stones.values()].filter((v) => v === side).length;
     root.querySelector(`.player[data-side="${side}"]`).classList.toggle("to-move", state.turn === side);
   }
   const seated = state.you === "X" || state.you === "O";
@@ -188,7 +196,7 @@ function render() {
   again.textContent = offered && offered !== state.you ? T.accept_rematch : T.play_again;
   again.disabled = offered === state.you;
   $("rematch-note").textContent = !over || !offered ? ""
-    : offered === state.you ? T.rematch_waiting : fmt(T.rematch_offered, { side: offered });
+    : offered === state.you ? T.rematch_waiting : fmt(T.rematch_offered, { side: sideName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
   $("undo").hidden = !(seated && state.can_undo);
   $("confirm").hidden = !ghost;
@@ -198,7 +206,7 @@ function render() {
   const moves = $("moves");
   moves.replaceChildren(...state.moves.map(([sq, side]) => {
     const li = document.createElement("li");
-    li.textContent = `${side} ${sq}`;
+    li.textContent = `${sideName(side)} ${sq}`;
     return li;
   }));
   tickClocks();
@@ -213,6 +221,11 @@ function lineDirection(sqs) {
   if (r1 === r2) return "h";
   if (c1 === c2) return "v";
   return (c2 - c1) * (r2 - r1) > 0 ? "d" : "a";
+}
+
+// "X"/"O" for caro; Black/White (translated) for Reversi.
+function sideName(side) {
+  return reversi ? T.colors[side] : side;
 }
 
 function myTurn() {
@@ -231,13 +244,13 @@ function statusText(seated) {
     const term = state.termination;
     if (!state.winner) return T.draw[term] || T.draw.full_board;
     if (state.you && !state.local) return (state.you === state.winner ? T.you_won : T.you_lost)[term] || "";
-    return fmt(T.side_won[term] || "", { side: state.winner });
+    return fmt(T.side_won[term] || "", { side: sideName(state.winner) });
   }
-  if (state.local) return fmt(T.local_turn, { side: state.turn });
+  if (state.local) return fmt(T.local_turn, { side: sideName(state.turn) });
   if (state.bot && state.turn === state.bot.side) return T.thinking;
   if (state.you && state.turn === state.you) return T.your_turn;
   const p = state.players[state.turn];
-  return fmt(T.to_move, { side: state.turn, name: p ? p.name : "" });
+  return fmt(T.to_move, { side: sideName(state.turn), name: p ? (p.bot ? T.bot_names[p.bot] : p.name) : "" });
 }
 
 function tickClocks() {
@@ -305,7 +318,7 @@ for (const btn of document.querySelectorAll('[data-role="copy"]')) {
 
 // Keyboard: one square is focusable at a time (roving tabindex); arrows move, Enter/Space plays.
 const size = Number(root.dataset.size);
-const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const letters = reversi ? "abcdefgh" : "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 let focusSq = `${letters[Math.floor(size / 2)]}${Math.floor(size / 2) + 1}`;
 squares.get(focusSq).tabIndex = 0;
 root.querySelector(".board").addEventListener("keydown", (e) => {

@@ -40,7 +40,8 @@ def _prepared_bot_room(level, x_stones, o_stones, human="X"):
     for ply, square in enumerate(order, start=1):
         assert board.play(square) is None, f"the prepared position ends the game at {square}"
         Move.objects.create(game=game, ply=ply, side="X" if ply % 2 else "O", square=square)
-    Game.objects.filter(pk=game.pk).update(ply=len(order), event_version=game.event_version + 1)
+    Game.objects.filter(pk=game.pk).update(ply=len(order), to_move="XO"[len(order) % 2],
+                                           event_version=game.event_version + 1)
     game.refresh_from_db()
     if game.turn == game.bot_side:
         tasks.schedule_bot_move(game.pk, game.event_version)

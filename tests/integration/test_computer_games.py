@@ -79,7 +79,7 @@ def test_undo_takes_back_the_move_and_the_reply_at_easy_and_medium():
     # While the computer is still thinking, only the player's move is taken back. (The move is
     # written directly, so no worker of another test can answer it first.)
     Move.objects.create(game=game, ply=3, side="X", square="B2")
-    Game.objects.filter(pk=game.pk).update(ply=3, event_version=game.event_version + 1)
+    Game.objects.filter(pk=game.pk).update(ply=3, to_move="O", event_version=game.event_version + 1)
     assert services.undo(game.pk, user) == 1
     game.refresh_from_db()
     assert game.ply == 2 and not Move.objects.filter(game=game, square="B2").exists()
