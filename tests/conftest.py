@@ -57,12 +57,15 @@ def _close_everything() -> None:
     _reset_pool()
     # Connections that threads of finished event loops still hold (see _reset_pool) would keep
     # the test database from being dropped: end them, as a test-only clean-up.
-    with connections["default"].cursor() as cursor:
-        cursor.execute(
+    import psycopg
+
+    s = connections["default"].settings_dict
+    with psycopg.connect(dbname=s["NAME"], user=s["USER"], password=s["PASSWORD"] or None,
+                         host=s["HOST"] or None, port=s["PORT"] or None, autocommit=True) as conn:
+        conn.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
-    connections.close_all()
 
 
 def _reset_pool() -> None:

@@ -153,11 +153,10 @@ def cmd_run(root: Path) -> int:
     bindir = Path(sys.executable).parent
     started: list = []
     children: list[Child] = []
-    code = 0
-    previous = signal.signal(signal.SIGTERM, _raise_shutdown)
-    # Ctrl-C stops everything even when started from a shell that ignored SIGINT (`cmd &`).
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
+
+    def body() -> int:
+        # Ctrl-C stops everything even when started from a shell that ignored SIGINT (`cmd &`).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         t0 = time.monotonic()
         start_services("run", state, env, started)
         prepare(root, env, children, migrate=True)
@@ -178,23 +177,8 @@ def cmd_run(root: Path) -> int:
                     log(f"{child.name} exited with status {child.process.returncode}; stopping everything")
                     raise SystemExit(1)
             time.sleep(0.2)
-    except (KeyboardInterrupt, Shutdown):
-        log("stopping")
-        code = 0
-    except SystemExit as exc:
-        if isinstance(exc.code, str):
-            log(exc.code.removeprefix("dev: "))
-        code = 1
-    except services.ServiceError as exc:
-        log(str(exc))
-        code = 1
-    finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        stop_all(children, log=log)
-        stop_services(started)
-        signal.signal(signal.SIGTERM, previous)
-        held.close()
+
+    code = _supervise(body, interrupted=0, children=children, started=started, held=held, stopping="stopping")
     log(f"stopped (exit {code})")
     return code
 
@@ -207,8 +191,8 @@ def cmd_test(root: Path, pytest_args: list[str]) -> int:
         env.setdefault("CHROMIUM_PATH", str(CHROMIUM))
     started: list = []
     children: list[Child] = []
-    previous = signal.signal(signal.SIGTERM, _raise_shutdown)
-    try:
+
+    def body() -> int:
         start_services("test", state, env, started)
         prepare(root, env, children, migrate=False)
         # pytest stays in our process group so a terminal Ctrl-C reaches it directly.
@@ -221,15 +205,29 @@ def cmd_test(root: Path, pytest_args: list[str]) -> int:
         if code == 5:
             log("pytest collected no tests: treating that as a failure")
             code = 1
+        return code
+
+    return _supervise(body, interrupted=130, children=children, started=started, held=held)
+
+
+def _supervise(body, *, interrupted: int, children: list, started: list, held, stopping: str = "") -> int:
+    """Run `body()` with SIGTERM raising `Shutdown`; whatever happens, stop the children and the
+    services this command started, and release the data-folder lock. Returns the exit status:
+    body's, `interrupted` after Ctrl-C/SIGTERM, or 1 after a failure."""
+    previous = signal.signal(signal.SIGTERM, _raise_shutdown)
+    try:
+        return body()
     except (KeyboardInterrupt, Shutdown):
-        code = 130
+        if stopping:
+            log(stopping)
+        return interrupted
     except SystemExit as exc:
         if isinstance(exc.code, str):
             log(exc.code.removeprefix("dev: "))
-        code = 1
+        return 1
     except services.ServiceError as exc:
         log(str(exc))
-        code = 1
+        return 1
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -237,7 +235,6 @@ def cmd_test(root: Path, pytest_args: list[str]) -> int:
         stop_services(started)
         signal.signal(signal.SIGTERM, previous)
         held.close()
-    return code
 
 
 USAGE = """usage: python3 dev.py run              start the site (Daphne, Celery worker and beat)
