@@ -26,7 +26,15 @@ from caro.bots import choose_move  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 
-# Three-stone openings around the centre of 15x15 (X, O, X); each is played twice with colours swapped.
+# Four-stone openings around the centre of 15x15 (X, O, X, O: equal material, X to move), each
+# O stone answering the X pair; each is played twice with colours swapped. The default set.
+CARO_OPENINGS_4 = [
+    ("H8", "I9", "I8", "G8"), ("H8", "I8", "H9", "H7"), ("H8", "I9", "G9", "G7"), ("H8", "I8", "I9", "G7"),
+    ("H8", "G9", "I9", "H10"), ("H8", "I7", "H9", "H10"), ("H8", "H9", "I8", "G8"), ("H8", "I9", "H7", "H6"),
+    ("H8", "I8", "G9", "F10"), ("H8", "G8", "I9", "J10"), ("H8", "I9", "J8", "G8"), ("H8", "H7", "I9", "G7"),
+    ("H8", "I9", "G7", "F6"), ("H8", "I8", "H10", "H9"), ("H8", "G7", "I9", "J10"), ("H8", "I9", "I7", "J6"),
+]
+# Three-stone openings (X, O, X: X is a stone up, O to move); --opening-set three.
 CARO_OPENINGS = [
     ("H8", "I9", "G9"), ("H8", "I9", "J8"), ("H8", "I8", "G9"), ("H8", "I8", "H10"),
     ("H8", "I9", "H10"), ("H8", "I8", "J10"), ("H8", "G9", "G7"), ("H8", "I7", "I9"),
@@ -114,6 +122,8 @@ def main(argv=None):
     parser.add_argument("--max-ply", type=int, default=225, help="caro: stop (draw) after this many plies")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="print every caro game's moves")
+    parser.add_argument("--opening-set", choices=["four", "three"], default="four",
+                        help="caro: four-stone (X, O, X, O) or three-stone (X, O, X) openings")
     args = parser.parse_args(argv)
     global VERBOSE
     VERBOSE = args.verbose
@@ -122,9 +132,13 @@ def main(argv=None):
 
     results: list[float] = []
     times: dict[str, list[float]] = {args.a: [], args.b: []}
-    openings = CARO_OPENINGS if args.game == "caro" else REVERSI_OPENINGS
+    if args.game == "caro":
+        openings = CARO_OPENINGS_4 if args.opening_set == "four" else CARO_OPENINGS
+    else:
+        openings = REVERSI_OPENINGS
     rules = PRESETS[args.preset].rules
-    print(f"{args.game} {args.preset if args.game == 'caro' else ''} {args.a} vs {args.b}, "
+    print(f"{args.game} {args.preset + ' ' + args.opening_set + '-stone' if args.game == 'caro' else ''} "
+          f"{args.a} vs {args.b}, "
           f"{args.openings} openings x 2 colours, budget {args.budget} ms, load {os.getloadavg()[0]:.2f}")
     for k, opening in enumerate(openings[:args.openings]):
         for a_first in (True, False):

@@ -260,6 +260,7 @@ class CaroMedium(CaroBot):
     then a 2-ply alpha-beta over the best 10 candidates (small random tie-breaks)."""
 
     level = "medium"
+    depth = 2  # plies of alpha-beta
 
     def _choose(self, fb, budget_ms, rng):
         me = fb.turn
@@ -276,7 +277,7 @@ class CaroMedium(CaroBot):
         if not moves:
             return _any_legal(fb, me, rng)
         try:
-            ranked = ab.root(moves, 2)
+            ranked = ab.root(moves, self.depth)
         except Timeout:
             return moves[0]
         top = ranked[0][0]
