@@ -37,16 +37,13 @@ async def close_db_connections():
     await sync_to_async(_reset_pool)()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _close_pool_before_dropping_the_test_database(request):
-    """Torn down just before pytest-django drops the test database, which it could not do while
-    the connection pool still holds connections to it."""
-    if not request.config.pluginmanager.hasplugin("django"):
-        yield
-        return
-    request.getfixturevalue("django_db_setup")
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, plus a clean-up just before it is dropped, which PostgreSQL
+    refuses while the connection pool still holds connections to it. (Only tests that use the
+    database instantiate this, so pure unit runs need no database.)"""
     yield
-    with request.getfixturevalue("django_db_blocker").unblock():
+    with django_db_blocker.unblock():
         _close_everything()
 
 
