@@ -7,7 +7,8 @@ Run against a running stack (`python3 dev.py run` in another terminal):
 
 For each game, two bot players create and join a room through the real HTTP pages (guest sessions,
 CSRF and all), open one websocket each, and play 30 moves that never make a five (a two-row
-checkerboard). A bot answers the opponent's move after a random think time (default 100-300 ms).
+checkerboard). The sockets connect over a ramp-up (default 10 s), then all games start together; a
+bot answers the opponent's move after a random think time (default 100-300 ms).
 Measured per move: relay latency = from the mover sending its `move` frame to the OPPONENT's socket
 receiving the broadcast `move` event (service transaction, Redis channel layer and both sockets
 included). Printed: p50/p95/p99/max latency in ms, moves relayed per second, errors.
@@ -77,6 +78,7 @@ class Stats:
         self.latencies_ms: list[float] = []
         self.errors: list[str] = []
         self.moves = 0
+        self.connect_retries = 0
 
 
 async def play_game(base_ws: str, origin: str, code: str, x: Player, o: Player, stats: Stats,
@@ -85,11 +87,19 @@ async def play_game(base_ws: str, origin: str, code: str, x: Player, o: Player, 
     sent_at: dict[str, float] = {}
     done = asyncio.Event()
     for side, player in (("X", x), ("O", o)):
-        sockets[side] = await websockets.connect(
-            f"{base_ws}/ws/room/{code}/",
-            additional_headers={"Cookie": player.cookie_header(), "Origin": origin},
-            open_timeout=60, max_queue=None,
-        )
+        for attempt in range(3):  # like the page, a client retries a failed connect
+            try:
+                sockets[side] = await websockets.connect(
+                    f"{base_ws}/ws/room/{code}/",
+                    additional_headers={"Cookie": player.cookie_header(), "Origin": origin},
+                    open_timeout=60, max_queue=None,
+                )
+                break
+            except (OSError, websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidHandshake):
+                stats.connect_retries += 1
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(1 + attempt)
     for ws in sockets.values():  # initial state frames
         first = json.loads(await ws.recv())
         assert first["type"] == "state", first
@@ -156,8 +166,8 @@ async def main_async(args) -> int:
     tasks = []
     for code, x, o in games:
         tasks.append(asyncio.create_task(play_game(base_ws, base, code, x, o, stats, think, start)))
-        await asyncio.sleep(0.002)  # spread the connects a little
-    await asyncio.sleep(1.0)
+        await asyncio.sleep(args.ramp_s / max(1, len(games)))  # players arrive over the ramp-up time
+    await asyncio.sleep(2.0)
     t1 = time.perf_counter()
     start.set()
     await asyncio.gather(*tasks, return_exceptions=False)
@@ -169,7 +179,7 @@ async def main_async(args) -> int:
     print(f"relay latency ms: p50={percentile(lat, 50):.1f} p95={percentile(lat, 95):.1f} "
           f"p99={percentile(lat, 99):.1f} max={max(lat) if lat else float('nan'):.1f} "
           f"mean={statistics.fmean(lat) if lat else float('nan'):.1f}")
-    print(f"errors: {len(stats.errors)} {sorted(set(stats.errors))}")
+    print(f"errors: {len(stats.errors)} {sorted(set(stats.errors))}; connect retries: {stats.connect_retries}")
     return 0 if not stats.errors and stats.moves == args.games * (len(SEQUENCE)) else 1
 
 
@@ -180,6 +190,7 @@ def main() -> int:
     parser.add_argument("--think-min-ms", type=int, default=100)
     parser.add_argument("--think-max-ms", type=int, default=300)
     parser.add_argument("--setup-threads", type=int, default=16)
+    parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the sockets connect")
     args = parser.parse_args()
     return asyncio.run(main_async(args))
 
