@@ -298,7 +298,7 @@ class CaroHard(CaroBot):
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
         fb.turn = 3 - fb.turn
         try:
-            ts = ThreatSearch(fb, deadline, max_nodes=nodes)
+            ts = ThreatSearch(fb, deadline, max_nodes=nodes, shared=True)
             return ts.vcf(depth=12) or ts.vct(depth=7, threes=3)
         finally:
             fb.turn = 3 - fb.turn
@@ -308,7 +308,7 @@ class CaroHard(CaroBot):
         1 if unknown (a search ran out of time), 0 if it has one."""
         fb.play(q)
         try:
-            ts = ThreatSearch(fb, deadline, max_nodes=nodes)
+            ts = ThreatSearch(fb, deadline, max_nodes=nodes, shared=True)
             if ts.vcf(depth=12) is not None or ts.vct(depth=6, threes=3) is not None:
                 return 0
             return 1 if ts.timed_out else 2
@@ -323,10 +323,10 @@ class CaroHard(CaroBot):
         t0 = time.perf_counter()
         budget = max(budget_ms, 50) / 1000 * self.share
         end = t0 + budget
-        line = ThreatSearch(fb, t0 + budget * 0.2).vcf(depth=14)
+        line = ThreatSearch(fb, t0 + budget * 0.2, shared=True, min_nodes=2500).vcf(depth=14)
         if line:
             return line[0]
-        line = ThreatSearch(fb, t0 + budget * 0.35).vct(depth=8, threes=3)
+        line = ThreatSearch(fb, t0 + budget * 0.35, shared=True).vct(depth=8, threes=3)
         if line:
             return line[0]
         ab = AlphaBeta(fb, end, width=10)
@@ -380,7 +380,7 @@ class CaroHard(CaroBot):
                 break
             fb.play(q)
             try:
-                ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.06), max_nodes=10000)
+                ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.06), max_nodes=10000, shared=True)
                 bad = ts.vcf(depth=12) is not None
             finally:
                 fb.undo()

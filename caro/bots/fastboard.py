@@ -35,6 +35,8 @@ NONE, ONE, TWO, CTHREE, THREE, FOUR, OPEN4, FIVE = range(8)
 
 # Score of a cell for a side, per direction class.
 WEIGHT = (0, 2, 8, 30, 120, 100, 900, 6000)
+_WX = WEIGHT
+_WO = WEIGHT
 
 
 class _Geo:
@@ -104,6 +106,10 @@ class _Patterns:
         self.exact = {XS: rules.exact or rules.renju, OS: rules.exact}
         self.memo: dict[int, int] = {}
         self.side_memo: dict[tuple, int] = {}
+        # position-keyed caches shared by every board of these rules (Zobrist hash keys):
+        # defences() results, and the threat searches' proven failures (see threats.py)
+        self.def_cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.fail_cache: dict[tuple[int, int, int], int] = {}
 
     def code(self, key: int) -> int:
         """Packed classes: bits 0-2 class for X, 3-5 class for O, 6-9 X stones within R."""
@@ -362,9 +368,15 @@ class FastBoard:
     # -- incremental patterns -------------------------------------------------------------------
 
     def _refresh(self, p: int) -> None:
+        """Re-classify ``p`` and the empty cells within ``H`` of it on its four lines (inlined
+        class changes: score deltas from per-code tables, threat sets only for classes >= THREE)."""
         g, cells, H = self.geo, self.cells, self.pat.H
-        memo, mask, pat = self.pat.memo, self.pat.mask, self.pat
+        pat = self.pat
+        memo, mask = pat.memo, pat.mask
         lines = self.lines
+        wx, wo = _WX, _WO
+        score_x, score_o = self.score[XS], self.score[OS]
+        tx = to = 0
         for d in range(4):
             step = g.steps[d]
             codes, lid, sh = self.codes[d], g.lid[d], g.sh[d]
@@ -392,10 +404,19 @@ class FastBoard:
                         new = pat.code(key)
                     old = codes[q]
                     if new != old:
+                        codes[q] = new
                         if (new ^ old) & 63:
-                            self._change(d, q, old, new)
-                        else:
-                            codes[q] = new  # only the X stone count (foul filter) changed
+                            if (new | old) & 36:  # a class >= THREE (4..7) on either side
+                                self._change(d, q, old, new)
+                            else:
+                                dx = wx[new & 7] - wx[old & 7]
+                                do = wo[(new >> 3) & 7] - wo[(old >> 3) & 7]
+                                score_x[q] += dx
+                                score_o[q] += do
+                                tx += dx
+                                to += do
+        self.total[XS] += tx
+        self.total[OS] += to
 
     def _refresh_cell(self, p: int) -> None:
         g, mask = self.geo, self.pat.mask
@@ -524,6 +545,13 @@ class FastBoard:
             return []
         if self.rules.blocked == "none":
             return list(fives) if len(fives) == 1 else []
+        cache = self.pat.def_cache
+        key = (self.hash, a)
+        hit = cache.get(key)
+        if hit is not None:
+            return list(hit)
+        if len(cache) > 400000:
+            cache.clear()
         cells = self.cells
         cands = set(fives)
         for z in fives:
@@ -546,6 +574,7 @@ class FastBoard:
             if not self.sets[a][FIVE]:
                 out.append(c)
             self.remove(c)
+        cache[key] = tuple(out)
         return out
 
     def winning_four_moves(self, s: int) -> list[int]:

@@ -26,17 +26,29 @@ class Timeout(Exception):
 class ThreatSearch:
     """VCF / VCT searcher bound to one board and one deadline (``time.perf_counter`` seconds)."""
 
-    def __init__(self, fb: FastBoard, deadline: float, max_nodes: int = 200000) -> None:
+    def __init__(self, fb: FastBoard, deadline: float, max_nodes: int = 200000, shared: bool = False,
+                 min_nodes: int = 0) -> None:
         self.fb = fb
         self.deadline = deadline
         self.nodes = 0
         self.max_nodes = max_nodes
-        self.fail: dict[tuple[int, int, int], int] = {}
+        self.min_nodes = min_nodes  # the deadline is not checked before this many nodes
+        # proven failures: (hash, side, threes left) -> depth searched without a win. A failure
+        # is recorded only when its whole subtree was searched (a timeout unwinds past it), and
+        # the search is a pure function of the position, so with ``shared`` the table of the
+        # rule set is reused across searches and moves (bounded; cleared when full).
+        if shared:
+            self.fail = fb.pat.fail_cache
+            if len(self.fail) > 600000:
+                self.fail.clear()
+        else:
+            self.fail = {}
         self.timed_out = False  # set when a search stopped at the deadline or node limit
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 127 == 0 and (time.perf_counter() > self.deadline or self.nodes > self.max_nodes):
+        if self.nodes & 127 == 0 and (self.nodes > self.max_nodes or (
+                self.nodes > self.min_nodes and time.perf_counter() > self.deadline)):
             raise Timeout
 
     # -- public ---------------------------------------------------------------------------------

@@ -196,3 +196,24 @@ def test_easy_sometimes_misses_a_needed_block():
     blocked = sum(choose_move(board, "easy", rng=seed) in replies for seed in range(200))
     assert 100 <= blocked <= 160  # misses with probability 0.35
     assert all(choose_move(board, "medium", rng=seed) in replies for seed in range(5))
+
+
+def test_shared_threat_tables_agree_with_fresh_search():
+    # The rule set's shared failure table and defences cache (reused across moves) must not
+    # change what the searcher finds: a fresh search, a shared one, and a shared one on the
+    # warmed tables all find a VCF of the same length.
+    import time
+
+    from caro.bots.fastboard import FastBoard
+    from caro.bots.threats import ThreatSearch
+
+    for pos in _vcf_positions():
+        board = Board.from_stones(PRESETS[pos["preset"]].rules, x=pos["x"], o=pos["o"], to_move=pos["to_move"])
+        fb = FastBoard.from_engine(board)
+        lines = []
+        for shared in (False, True, True):
+            lines.append(ThreatSearch(fb, time.perf_counter() + 60, shared=shared).vcf(depth=pos["depth"]))
+        assert all(line is not None for line in lines), pos
+        assert len({len(line) for line in lines}) == 1, pos
+        fb.pat.def_cache.clear()
+        assert fb.history == []
