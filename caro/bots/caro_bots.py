@@ -374,7 +374,7 @@ class CaroHard(CaroBot):
         order = [q for _, q in ranked]
         if threat:
             return order[0]
-        # safety: avoid a move that gives the opponent a VCF
+        # safety: avoid a move that gives the opponent a VCF, or (while time is left) a VCT
         for q in order[:6]:
             if time.perf_counter() > end:
                 break
@@ -382,6 +382,9 @@ class CaroHard(CaroBot):
             try:
                 ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.06), max_nodes=10000, shared=True)
                 bad = ts.vcf(depth=12) is not None
+                if not bad and time.perf_counter() < end - budget * 0.05:
+                    ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.1), max_nodes=15000, shared=True)
+                    bad = ts.vct(depth=7, threes=3) is not None
             finally:
                 fb.undo()
             if not bad:
