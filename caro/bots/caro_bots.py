@@ -369,7 +369,9 @@ class CaroHard(CaroBot):
             if ranked[0][0] >= WIN - 100 or ranked[0][0] <= -(WIN - 100):
                 break
             depth += 1
-            if time.perf_counter() - t0 > budget * 0.5:
+            # quiet positions stop deepening at half the budget; under an opponent threat
+            # (few survivors, sharp play) it deepens until the deadline
+            if time.perf_counter() - t0 > budget * (0.5 if not threat else 1.0):
                 break
         order = [q for _, q in ranked]
         if threat:
