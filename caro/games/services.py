@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from caro.engine.caro import Board, Rules
@@ -296,6 +296,8 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
     client_id = uuid.UUID(str(client_id))
 
     def repeated(game: Game) -> MoveResult | None:
+        if ply > game.ply:  # a repeat always carries the ply of a move already stored
+            return None
         existing = Move.objects.filter(game=game, client_id=client_id).first()
         if existing is None:
             return None
@@ -346,9 +348,14 @@ def _apply_move(game: Game, seat: str, square: str, client_id: uuid.UUID) -> Mov
         raise GameError(_ENGINE_CODES.get(exc.reason, "illegal"), detail=exc.foul) from None
     now = timezone.now()
     think_ms = _think_ms(game, moves, now)
-    move = Move.objects.create(
-        game=game, ply=game.ply + 1, side=seat, square=played.square, client_id=client_id, think_ms=think_ms
-    )
+    try:
+        with transaction.atomic():
+            move = Move.objects.create(
+                game=game, ply=game.ply + 1, side=seat, square=played.square, client_id=client_id,
+                think_ms=think_ms,
+            )
+    except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+        raise GameError("stale") from None
     game.ply += 1
     game.to_move = kind.turn(board)
     game.event_version += 1

@@ -269,3 +269,15 @@ def test_every_engine_termination_has_a_stored_reason():
 
     assert set(Caro._TERMINATIONS) == {t.value for t in Termination}
     assert set(Caro._TERMINATIONS.values()) | {"discs"} <= set(Game.Termination.values)
+
+
+def test_a_move_id_reused_for_a_later_move_is_refused_cleanly():
+    game, x, o = started_game()
+    move_id = uuid.uuid4()
+    services.play_move(game.pk, x, "H8", 1, move_id)
+    services.play_move(game.pk, o, "H9", 2, uuid.uuid4())
+    with pytest.raises(GameError) as err:
+        services.play_move(game.pk, x, "I8", 3, move_id)
+    assert err.value.code == "stale"
+    game.refresh_from_db()
+    assert game.ply == 2 and Move.objects.filter(game=game).count() == 2
