@@ -19,7 +19,7 @@ MESSAGES = {
     "no_flip": _("That move flips no disc: choose one of the marked squares."),
     "illegal": _("That move is not allowed by the rules of this game."),
     "seat_taken": _("Both seats are taken; you are watching this game."),
-    "undo_refused": _("You cannot take back a move here (only against the computer at Easy or Medium, before the game ends)."),
+    "undo_refused": _("You cannot take back a move now. Taking back is for games against the computer (in caro at Easy and Medium), while the game is on."),
     # room consumer (malformed or unknown frames)
     "malformed": _("The message could not be read. Reload the page if this keeps happening."),
     "too_large": _("The message was too large and was ignored."),

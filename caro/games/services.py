@@ -451,7 +451,7 @@ def _bot_may_move(game: Game, version: int) -> bool:
     )
 
 
-def stalled_bot_turns(older_than_s: float = 20.0) -> list[tuple[int, int]]:
+def stalled_bot_turns(older_than_s: float = 8.0) -> list[tuple[int, int]]:
     """`(game_id, event_version)` of active games where the computer has been to move for more
     than `older_than_s` seconds (its task was lost): the sweep asks again."""
     cutoff = timezone.now() - timedelta(seconds=older_than_s)

@@ -129,7 +129,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         level = frame.get("level")
         if level is not None and level not in Game.BotLevel.values:
             raise GameError("malformed")
-        await db(rooms.play_again)(self.code, self.user, level)
+        game_id = frame.get("game_id")
+        if game_id is not None and (not isinstance(game_id, int) or isinstance(game_id, bool)):
+            raise GameError("malformed")
+        await db(rooms.play_again)(self.code, self.user, level, game_id)
 
     async def on_undo(self, frame: dict) -> None:
         await db(games.undo)(self.game_id, self.user)

@@ -77,8 +77,8 @@ class ComputerRoomForm(NewRoomForm):
     level = forms.ChoiceField(label=_("Level"), initial="easy", required=False,
                               choices=[("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))])
     side = forms.ChoiceField(label=_("You play"), initial="X", required=False,
-                             choices=[("X", _("X (move first)")), ("O", _("O (move second)")),
-                                      ("random", _("Random"))])
+                             choices=[("X", _("First (X, or Black in Reversi)")),
+                                      ("O", _("Second (O, or White in Reversi)")), ("random", _("Random"))])
 
     def clean(self):
         data = super().clean()

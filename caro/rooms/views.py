@@ -24,7 +24,7 @@ def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpRespo
     """Create a room (friend, computer or local) with the visitor (a guest if not signed in) seated."""
     form = (ComputerRoomForm if kind == Room.Kind.COMPUTER else NewRoomForm)(request.POST)
     if not form.is_valid():
-        for error in form.non_field_errors() or [_("Choose the rules from the list.")]:
+        for error in form.non_field_errors() or [_("Some choices were not valid: pick them from the lists.")]:
             messages.error(request, error)
         # Back to the home page with the choices kept and the rules panel open.
         kept = {k: v for k in ("preset", "size", "win_length") if (v := request.POST.get(k, "")[:20])}

@@ -10,7 +10,8 @@ let pending = null; // {square, id} sent, not yet confirmed
 let ghost = null; // square chosen when confirmation is on, waiting for the second tap
 let clockOffset = 0; // server clock minus this clock, in ms (from ping/pong round trips)
 let bestRtt = Infinity;
-let pongDue = null; // timer: the connection is considered dead if no pong arrives in time
+let pongDue = null;
+let lastFlips = new Set(); // Reversi: the discs the last move turned over (highlighted once) // timer: the connection is considered dead if no pong arrives in time
 const HEARTBEAT_MS = 15000;
 const PONG_TIMEOUT_MS = 8000;
 const reversi = root.dataset.game === "reversi";
@@ -98,7 +99,7 @@ function send(frame, warn = true) {
 function onFrame(f) {
   switch (f.type) {
     case "state":
-      state = f; pending = null; ghost = null;
+      state = f; pending = null; ghost = null; lastFlips = new Set();
       render();
       break;
     case "move":
@@ -107,14 +108,15 @@ function onFrame(f) {
       state.stones[f.square] = f.side;
       for (const sq of f.flips || []) state.stones[sq] = f.side;
       state.legal = f.legal || [];
-      if (f.passed) flash(fmt(T.passed, { side: sideName(f.passed) }));
+      lastFlips = new Set(f.flips || []);
+      note(f.passed ? fmt(T.passed, { side: sideName(f.passed) }) : "");
       state.ply = f.ply;
       state.turn = f.turn ?? null;
       state.deadline_ms = f.deadline_ms ?? null;
       state.fouls = f.fouls || {};
       state.can_undo = Boolean(f.can_undo);
       if (pending && pending.id === f.id) pending = null;
-      if (f.note) flash(fmt(T.note[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
+      if (f.note) note(fmt(T.note[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
       render();
       break;
     case "game_over":
@@ -170,6 +172,7 @@ function render() {
     const foul = !side && (state.fouls || {})[sq];
     btn.classList.toggle("foul", Boolean(foul));
     btn.classList.toggle("legal", legal.has(sq));
+    btn.classList.toggle("flipped", lastFlips.has(sq));
     let label = `${sq}, ${side ? sideName(side) : T.empty}`;
     if (sq === last) label += `, ${T.last_move}`;
     if (line.has(sq)) label += `, ${T.winning_line}`;
@@ -195,6 +198,8 @@ function render() {
   const offered = state.rematch_offer;
   again.textContent = offered && offered !== state.you ? T.accept_rematch : T.play_again;
   again.disabled = offered === state.you;
+  const levelChoice = root.querySelector(".level-choice");
+  if (levelChoice) levelChoice.hidden = !(seated && over);
   $("rematch-note").textContent = !over || !offered ? ""
     : offered === state.you ? T.rematch_waiting : fmt(T.rematch_offered, { side: sideName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
@@ -277,6 +282,8 @@ function flash(message) {
   flashTimer = setTimeout(() => { if (el.textContent === message) el.textContent = ""; }, 6000);
 }
 function setConn(message) { $("conn").textContent = message; }
+// A rule notice (a five that does not win, a pass): stays until the next move.
+function note(message) { $("note").textContent = message; }
 
 // ------------------------------------------------------------------ input
 
@@ -305,7 +312,9 @@ root.querySelector(".board").addEventListener("click", (e) => {
 $("confirm").addEventListener("click", () => { if (ghost) play(ghost); });
 $("play-again").addEventListener("click", () => {
   const level = $("level");
-  send(level ? { type: "play_again", level: level.value } : { type: "play_again" });
+  const frame = { type: "play_again", game_id: state.game_id };
+  if (level) frame.level = level.value;
+  if (send(frame)) $("play-again").disabled = true;
 });
 $("undo").addEventListener("click", () => send({ type: "undo" }));
 $("resign").addEventListener("click", () => { if (confirm(T.resign_confirm)) send({ type: "resign" }); });

@@ -155,3 +155,25 @@ def _o_would_win(board, square):
                              o=[s for s, v in board.stones().items() if v == "O"], to_move="O")
     outcome = test.play(square)
     return outcome is not None and outcome.winner == "O"
+
+
+def test_the_rules_chosen_on_the_home_page_apply_to_the_computer_game(browser, live_server_url, celery_worker_process):
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 760}, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        page.click(".rules-choice summary")
+        page.select_option('select[name="preset"]', "reversi")
+        assert page.is_disabled('select[name="size"]')
+        page.select_option('select[name="level"]', "easy")
+        page.tap('[data-testid="play-computer"]')
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"))
+        page.wait_for_selector('.room[data-connected="1"][data-game="reversi"]')
+        assert "Cờ lật · 8×8" in page.inner_text(".rules-line")
+        assert page.locator(".sq").count() == 64 and page.locator(".sq.legal").count() == 4
+        page.locator('[data-role="confirm-toggle"]').set_checked(False)
+        page.tap(".sq.legal >> nth=0")
+        _wait_stones(page, 6)  # my disc, one flip, then the computer's reply: 4 + 1 + 1 discs
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        ctx.close()

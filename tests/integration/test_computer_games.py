@@ -145,3 +145,12 @@ def test_the_sweep_requeues_a_lost_computer_turn():
     Move.objects.filter(game=game).update(created_at=timezone.now() - timedelta(minutes=1))
     game.refresh_from_db()
     assert services.stalled_bot_turns() == [(game.pk, game.event_version)]
+
+
+def test_a_second_play_again_for_the_same_game_gets_the_new_game_not_an_error():
+    game, user, room = _bot_game("easy")
+    services.resign(game.pk, user)
+    first = rooms.play_again(room.code, user, None, game.pk)
+    again = rooms.play_again(room.code, user, None, game.pk)  # a double click
+    assert first is not None and again.pk == first.pk
+    assert Game.objects.filter(rematch_of=game).count() == 1
