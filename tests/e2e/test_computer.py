@@ -28,6 +28,15 @@ def _login(context, live_server_url, user):
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server_url}])
 
 
+def _open_as(context, live_server_url, user, room):
+    """A page of `room` opened by `user`, connected, with one-tap moves."""
+    _login(context, live_server_url, user)
+    page = context.new_page()
+    page.goto(f"{live_server_url}/r/{room.code}/")
+    page.wait_for_selector('.room[data-connected="1"]')
+    return page
+
+
 def _prepared_bot_room(level, x_stones, o_stones, human="X"):
     """A computer room whose game already holds these stones (X first, alternating), checked by
     replaying them through the engine. Returns (room, user)."""
@@ -62,10 +71,7 @@ def test_a_player_beats_easy_with_an_open_four(browser, live_server_url, celery_
     room, user = _prepared_bot_room("easy", ["H8", "I8", "J8"], ["A1", "C1", "A3"])
     ctx = browser.new_context(locale="vi-VN")
     try:
-        _login(ctx, live_server_url, user)
-        page = ctx.new_page()
-        page.goto(f"{live_server_url}/r/{room.code}/")
-        page.wait_for_selector('.room[data-connected="1"]')
+        page = _open_as(ctx, live_server_url, user, room)
         assert "Máy (Dễ)" in page.inner_text('[data-role="name-O"]')
         page.locator('[data-role="confirm-toggle"]').set_checked(False)
         page.click('.sq[data-sq="K8"]')  # an open four: G8 and L8
@@ -122,10 +128,7 @@ def test_hard_wins_a_prepared_position_with_a_forced_sequence(browser, live_serv
     room, user = _prepared_bot_room("hard", x_stones, o_stones)
     ctx = browser.new_context(locale="en-US")
     try:
-        _login(ctx, live_server_url, user)
-        page = ctx.new_page()
-        page.goto(f"{live_server_url}/r/{room.code}/")
-        page.wait_for_selector('.room[data-connected="1"]')
+        page = _open_as(ctx, live_server_url, user, room)
         page.locator('[data-role="confirm-toggle"]').set_checked(False)
         expected = len(x_stones) + len(o_stones) + 1  # the computer moves first here
         for _ in range(12):
@@ -138,6 +141,9 @@ def test_hard_wins_a_prepared_position_with_a_forced_sequence(browser, live_serv
             if page.get_attribute('[data-role="status"]', "data-result"):
                 break
             board = services.board_for(Game.objects.get(pk=room.current_game_id))
+            if board.outcome is not None:  # the computer's last move won; the page shows it next
+                page.wait_for_selector('[data-role="status"][data-result="finished"]')
+                break
             threats = [sq for sq in board.legal_moves() if _o_would_win(board, sq)]
             page.click(f'.sq[data-sq="{(threats or board.legal_moves())[0]}"]')
             expected += 2
