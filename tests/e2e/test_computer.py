@@ -98,12 +98,12 @@ def test_a_player_takes_back_a_move_against_medium(browser, live_server_url, cel
         page.locator('[data-role="confirm-toggle"]').set_checked(False)
         page.click('.sq[data-sq="H8"]')
         _wait_stones(page, 2)  # the computer answered
-        page.click('.sq[data-sq="J10"]')
+        page.click('.sq[data-sq="B2"]')
         _wait_stones(page, 4)
         assert page.is_visible('[data-role="undo"]')
         page.click('[data-role="undo"]')
-        _wait_stones(page, 2)  # my J10 and the reply are gone
-        assert page.get_attribute('.sq[data-sq="J10"]', "data-stone") == ""
+        _wait_stones(page, 2)  # my B2 and the reply are gone
+        assert page.get_attribute('.sq[data-sq="B2"]', "data-stone") == ""
         assert page.get_attribute('.sq[data-sq="H8"]', "data-stone") == "X"
         assert "Your turn" in page.inner_text('[data-role="status"]')
     finally:
