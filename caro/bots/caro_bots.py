@@ -13,7 +13,7 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
   the opponent's VCF / VCT (as if the opponent moved now); under such a threat it keeps only
   replies after which the opponent has neither. Then iterative-deepening alpha-beta over
   restricted candidates with the incremental pattern evaluation, and a check that the choice
-  leaves the opponent no VCF. Default budget 1000 ms; it plans to use 0.8 of it.
+  leaves the opponent no VCF (and, while time is left, no VCT). Default budget 1000 ms; it plans to use 0.8 of it.
 """
 
 from __future__ import annotations
@@ -289,7 +289,8 @@ class CaroHard(CaroBot):
     """Hard: fives and blocks; its own VCF, then its own VCT; then the opponent's threats (the
     VCF / VCT the opponent would have if it moved now): when there is one, only replies after
     which the opponent has neither are searched; finally iterative-deepening alpha-beta over the
-    restricted candidates, and a check that the chosen move leaves the opponent no VCF."""
+    restricted candidates, and a check that the chosen move leaves the opponent no VCF (nor,
+    while time is left, a VCT)."""
 
     level = "hard"
     share = 0.8  # part of the budget it plans to use
