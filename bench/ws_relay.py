@@ -6,7 +6,8 @@ Run against a running stack (`python3 dev.py run` in another terminal):
     .venv/bin/python bench/ws_relay.py --games 500 --url http://127.0.0.1:8000
 
 For each game, two bot players create and join a room through the real HTTP pages (guest sessions,
-CSRF and all), open one websocket each, and play 30 moves that never make a five (a two-row
+CSRF and all; the second seat is taken during the ramp-up, since that starts the 1-minute clock),
+open one websocket each, and play 30 moves that never make a five (a two-row
 checkerboard). The sockets connect over a ramp-up (default 10 s), then all games start together; a
 bot answers the opponent's move after a random think time (default 100-300 ms).
 Measured per move: relay latency = from the mover sending its `move` frame to the OPPONENT's socket
@@ -63,13 +64,15 @@ class Player:
 
 
 def make_game(base: str) -> tuple[str, Player, Player]:
-    """Create a room as X and join it as O through the HTTP pages; return (code, x, o)."""
+    """Create a room as X and open it as O through the HTTP pages; return (code, x, o).
+
+    O takes the seat later (`join`), just before the game is played: taking it starts X's clock.
+    """
     x, o = Player(base), Player(base)
     x.get("/")
     url = x.post("/rooms/new")
     code = re.search(r"/r/([A-Z0-9]{6})/", url).group(1)
     o.get(f"/r/{code}/")
-    o.post(f"/r/{code}/join")
     return code, x, o
 
 
@@ -86,6 +89,7 @@ async def play_game(base_ws: str, origin: str, code: str, x: Player, o: Player, 
     sockets = {}
     sent_at: dict[str, float] = {}
     done = asyncio.Event()
+    await asyncio.to_thread(o.post, f"/r/{code}/join")
     for side, player in (("X", x), ("O", o)):
         for attempt in range(3):  # like the page, a client retries a failed connect
             try:
@@ -159,7 +163,7 @@ async def main_async(args) -> int:
     with ThreadPoolExecutor(max_workers=args.setup_threads) as pool:
         games = list(pool.map(lambda _: make_game(base), range(args.games)))
     setup_s = time.perf_counter() - t0
-    print(f"setup: {args.games} rooms created and joined over HTTP in {setup_s:.1f} s")
+    print(f"setup: {args.games} rooms created over HTTP in {setup_s:.1f} s (seats taken during the ramp-up)")
     stats = Stats()
     start = asyncio.Event()
     think = (args.think_min_ms / 1000, args.think_max_ms / 1000)
