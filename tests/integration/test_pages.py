@@ -159,3 +159,10 @@ def test_the_guides_play_now_link_preselects_the_rules():
     assert "15×15 · Renju" in page
     page = Client().get("/", {"preset": "<script>"}).content.decode()
     assert re.search(r'<option value="caro-vn" selected>', page)
+
+
+def test_the_home_page_title_is_plain_text():
+    page = Client().get("/").content.decode()
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert "<" not in title and "Chơi caro trực tuyến" in title
+    assert page.count("<script>") == 1  # the rules sync script, once
