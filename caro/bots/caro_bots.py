@@ -133,20 +133,7 @@ class AlphaBeta:
                 return -(WIN - ply - 1)
             if ply > 40:
                 return self.evaluate()
-            best = -WIN * 2
-            for z in replies:
-                fb.play(z)
-                try:
-                    value = -self.search(depth - 1, -beta, -alpha, ply + 1)
-                finally:
-                    fb.undo()
-                if value > best:
-                    best = value
-                    if value > alpha:
-                        alpha = value
-                        if alpha >= beta:
-                            break
-            return best
+            return self._children(replies, depth, alpha, beta, ply)[0]
         if not fb.sets[opp][FOUR] and not fb.sets[opp][OPEN4] and fb.winning_four_moves(me):
             return WIN - ply - 2
         if depth <= 0:
@@ -174,8 +161,16 @@ class AlphaBeta:
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
-        best, best_move = -WIN * 2, moves[0]
         a0 = alpha
+        best, best_move = self._children(moves, depth, alpha, beta, ply)
+        flag = 1 if best >= beta else (-1 if best <= a0 else 0)
+        self.tt[key] = (depth, flag, best, best_move)
+        return best
+
+    def _children(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> tuple[int, int]:
+        """Negamax over `moves` (non-empty) with alpha-beta cut-offs: (best value, its move)."""
+        fb = self.fb
+        best, best_move = -WIN * 2, moves[0]
         for q in moves:
             fb.play(q)
             try:
@@ -188,9 +183,7 @@ class AlphaBeta:
                     alpha = value
                     if alpha >= beta:
                         break
-        flag = 1 if best >= beta else (-1 if best <= a0 else 0)
-        self.tt[key] = (depth, flag, best, best_move)
-        return best
+        return best, best_move
 
     def root(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
         """Score every root move at ``depth`` (full window on the first, then null windows are

@@ -139,18 +139,7 @@ class ThreatSearch:
             replies = [z for z in fb.defences(a) if fb.legal(z, d)]
             if not replies:
                 return [None]  # whatever the defender plays, the attacker makes five
-            line = None
-            for z in replies:
-                fb.play(z)
-                try:
-                    rest = self._or(depth, three)
-                finally:
-                    fb.undo()
-                if rest is None:
-                    return None
-                if line is None:
-                    line = [z] + rest
-            return line
+            return self._every_reply_loses(replies, depth, three)
         # an open three (or a made open-four threat): defender chooses among defences
         threats = fb.sets[a][OPEN4]
         if not threats:
@@ -170,11 +159,15 @@ class ThreatSearch:
                     if fb.cells[q] == 0 and q in fb.sets[a][FOUR]:
                         defences.add(q)
         defences.update(fb.four_moves(d))
+        return self._every_reply_loses([q for q in defences if fb.legal(q, d)], depth, three)
+
+    def _every_reply_loses(self, replies, depth, three):
+        """The attacker's winning line against the first of `replies` if EVERY reply still loses
+        (each searched with `_or`), else None."""
+        fb = self.fb
         line = None
-        for q in defences:
-            if not fb.legal(q, d):
-                continue
-            fb.play(q)
+        for z in replies:
+            fb.play(z)
             try:
                 rest = self._or(depth, three)
             finally:
@@ -182,5 +175,5 @@ class ThreatSearch:
             if rest is None:
                 return None
             if line is None:
-                line = [q] + rest
+                line = [z] + rest
         return line
