@@ -1,9 +1,13 @@
-"""Housekeeping for guest players."""
+"""Housekeeping for guest players.
+
+This app is the base layer: it reaches games and rooms only through the reverse relations those
+apps declare on the user (`games_as_host`, `games_as_guest`, `rooms_created`), never by importing them.
+"""
 
 from datetime import timedelta
 
 from celery import shared_task
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -13,17 +17,12 @@ GUEST_IDLE_DAYS = 30
 
 
 def idle_guests(now=None):
-    """Guests unseen for GUEST_IDLE_DAYS that own no game seat and no room (safe to delete)."""
+    """Guests unseen for GUEST_IDLE_DAYS that hold no game seat and own no room (safe to delete)."""
     cutoff = (now or timezone.now()) - timedelta(days=GUEST_IDLE_DAYS)
-    from caro.games.models import Game
-    from caro.rooms.models import Room
-
-    seated = Game.objects.filter(Q(x_player=OuterRef("pk")) | Q(o_player=OuterRef("pk")))
     return (
         User.objects.filter(is_guest=True)
         .filter(Q(last_login__lt=cutoff) | Q(last_login__isnull=True, date_joined__lt=cutoff))
-        .exclude(Exists(seated))
-        .exclude(Exists(Room.objects.filter(created_by=OuterRef("pk"))))
+        .filter(games_as_host__isnull=True, games_as_guest__isnull=True, rooms_created__isnull=True)
     )
 
 

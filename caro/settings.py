@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "caro.apps.SiteConfig",
     "accounts",
     "caro.games",
     "caro.rooms",

@@ -7,9 +7,10 @@ from django.views.decorators.cache import never_cache
 
 from django.conf import settings
 
-from caro.engine.caro import PRESETS, SIZES, WIN_LENGTHS
-from caro.games.display import preset_summary
-from caro.rooms.forms import ROOM_PRESETS, ComputerRoomForm, JoinByCodeForm, NewRoomForm
+from caro.engine.caro import DEFAULT_PRESET, PRESETS, SIZES, WIN_LENGTHS
+from caro.games.display import choice_summary
+from caro.games.kinds import RULE_CHOICES, kind_for_choice
+from caro.rooms.forms import ComputerRoomForm, JoinByCodeForm, NewRoomForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -18,8 +19,9 @@ def home(request: HttpRequest) -> HttpResponse:
     `?preset=<slug>` (the guides' "play now with these rules") preselects that rule set.
     """
     slug = request.GET.get("preset")
-    slug = slug if slug in ROOM_PRESETS else "caro-vn"
-    rules = PRESETS[slug if slug != "reversi" else "caro-vn"].rules
+    slug = slug if slug in RULE_CHOICES else DEFAULT_PRESET
+    # The size and win length fields start from the chosen caro preset (the site's default for Reversi).
+    rules = PRESETS[slug if kind_for_choice(slug).has_options else DEFAULT_PRESET].rules
     size = _int_choice(request.GET.get("size"), SIZES, rules.size)
     win_length = _int_choice(request.GET.get("win_length"), WIN_LENGTHS, rules.win_length)
     return render(
@@ -30,7 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
             "computer_form": ComputerRoomForm(),
             "rules_open": request.GET.get("rules") == "open",
-            "rules_line": preset_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS),
+            "rules_line": choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS),
         },
     )
 

@@ -144,10 +144,16 @@ class Rules:
         return cls(**data)
 
 
+def gettext_noop(message: str) -> str:
+    """Mark an English display name for translation (``makemessages`` extracts it); the site
+    translates it with gettext when it shows it. The engine itself never imports Django."""
+    return message
+
+
 @dataclass(frozen=True)
 class Preset:
-    """A named rule set offered to players: ``slug``, English display ``name``, ``rules`` and
-    the ``opening`` procedure."""
+    """A named rule set offered to players: ``slug``, English display ``name`` (a gettext msgid),
+    ``rules`` and the ``opening`` procedure."""
 
     slug: str
     name: str
@@ -159,15 +165,15 @@ PRESETS: dict[str, Preset] = {
     preset.slug: preset
     for preset in (
         # Site default: reference/caro-rules-cocaro.txt, caro-blocked-ends-cocaro.txt.
-        Preset("caro-vn", "Vietnamese caro", Rules()),
-        Preset("freestyle", "Freestyle", Rules(blocked="none")),
-        Preset("exact-five", "Exact five", Rules(exact=True, blocked="none")),
-        Preset("caro-exact", "Caro with exact five", Rules(exact=True, blocked="opponent_or_edge")),
+        Preset("caro-vn", gettext_noop("Vietnamese caro: blocked two ends"), Rules()),
+        Preset("freestyle", gettext_noop("Freestyle"), Rules(blocked="none")),
+        Preset("exact-five", gettext_noop("Exact five"), Rules(exact=True, blocked="none")),
+        Preset("caro-exact", gettext_noop("Caro with exact five"), Rules(exact=True, blocked="opponent_or_edge")),
         # The convention of reference/caro-rule-sets.txt: the edge never blocks.
-        Preset("caro-edge-open", "Caro, edge open", Rules(exact=True, blocked="opponent")),
-        Preset("renju", "Renju", Rules(blocked="none", renju=True)),
-        Preset("renju-rif", "Renju with the RIF opening", Rules(blocked="none", renju=True), Opening.RIF),
-        Preset("swap2", "Swap2 gomoku", Rules(exact=True, blocked="none"), Opening.SWAP2),
+        Preset("caro-edge-open", gettext_noop("Caro, the edge does not block"), Rules(exact=True, blocked="opponent")),
+        Preset("renju", gettext_noop("Renju"), Rules(blocked="none", renju=True)),
+        Preset("renju-rif", gettext_noop("Renju with the RIF opening"), Rules(blocked="none", renju=True), Opening.RIF),
+        Preset("swap2", gettext_noop("Swap2 gomoku"), Rules(exact=True, blocked="none"), Opening.SWAP2),
     )
 }
 DEFAULT_PRESET = "caro-vn"

@@ -1,26 +1,33 @@
-"""The two games the site hosts, behind one small interface the service layer uses.
+"""The two games the site hosts, behind one interface: the ONLY place that tells caro from Reversi.
 
-Seats are always "X" (moves first) and "O". In Reversi, X plays Black and O plays White. The rules
-themselves live in the pure engine (`caro.engine.caro`, `caro.engine.reversi`); this module only
-translates between the engine's vocabulary and the site's.
+Everything else (services, snapshots, rooms, pages) asks `kind_of(game)` or `kind_for_choice(slug)`
+and calls the same methods on either kind. The rules themselves live in the pure engine
+(`caro.engine.caro`, `caro.engine.reversi`); this module translates between the engine's
+vocabulary and the site's. Sides are "X" (moves first) and "O"; in Reversi X plays Black.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
 
 from caro.engine import caro as caro_engine
 from caro.engine import reversi as reversi_engine
+from caro.engine.caro import PRESETS, Opening
 from caro.engine.errors import IllegalMove
+from caro.engine.explain import foul_points, refused_five
+from caro.engine.names import REVERSI
 
-SEAT_OF_COLOR = {"black": "X", "white": "O"}
-COLOR_OF_SEAT = {"X": "black", "O": "white"}
+SIDE_OF_COLOR = {"black": "X", "white": "O"}
+COLOR_OF_SIDE = {"X": "black", "O": "white"}
 
 
 @dataclass
 class Played:
     """What one move did. `winner` ("X", "O" or "" for a draw) and `termination` are set when the
-    game ended; `extra` holds kind-specific event fields (Reversi: `flips`, `passed`)."""
+    game ended; `extra` holds kind-specific event fields (Reversi: `flips`, `passed`, `count`)."""
 
     square: str
     finished: bool = False
@@ -34,7 +41,26 @@ class Caro:
     """Caro / gomoku with every rule option (`Game.rules` is `caro.engine.caro.Rules.to_dict()`)."""
 
     name = "caro"
+    #: The player chooses a board size and a win length.
+    has_options = True
     _TERMINATIONS = {"five": "five", "draw": "full_board", "no_legal_move": "no_legal_move"}
+    #: Computer levels against which a player may take back moves (Hard plays for keeps).
+    UNDO_LEVELS = ("easy", "medium")
+
+    def rules_for(self, choice: str, size: int | None = None, win_length: int | None = None) -> dict:
+        """`Game.rules` for the preset `choice` with an optional other size or win length.
+
+        Raises KeyError for an unknown preset, ValueError for an invalid combination."""
+        rules = PRESETS[choice].rules
+        rules = dataclasses.replace(rules, size=size or rules.size, win_length=win_length or rules.win_length)
+        return rules.to_dict()
+
+    def size(self, rules: dict) -> int:
+        return caro_engine.Rules.from_dict(rules).size
+
+    def column_letters(self, size: int) -> list[str]:
+        """Column names, left to right: "A", "B", … (row 1 is at the top)."""
+        return [chr(ord("A") + i) for i in range(size)]
 
     def board(self, rules: dict, squares: list[str]) -> caro_engine.Board:
         """The position after `squares` (stored moves, all legal)."""
@@ -43,9 +69,9 @@ class Caro:
             board.play(square)
         return board
 
-    def play(self, board: caro_engine.Board, square: str, seat: str) -> Played:
-        """Play `square` for `seat`; raises IllegalMove (with `.reason`)."""
-        outcome = board.play(square, side=seat)
+    def play(self, board: caro_engine.Board, square: str, side: str) -> Played:
+        """Play `square` for `side`; raises IllegalMove (with `.reason`)."""
+        outcome = board.play(square, side=side)
         played = Played(square=board.moves[-1])
         if outcome is not None:
             played.finished = True
@@ -64,11 +90,58 @@ class Caro:
         """Squares to mark as playable (none for caro: every empty square is)."""
         return []
 
+    def fouls(self, board: caro_engine.Board) -> dict[str, str]:
+        """Renju foul points of the side to move (`caro.engine.explain.foul_points`)."""
+        return foul_points(board)
+
+    def after_move(self, board: caro_engine.Board, square: str) -> dict:
+        """Extra fields of a `move` event that did not end the game: the foul points, and the
+        "why didn't this win?" `note` when a run was refused by the rules."""
+        extra = {"fouls": foul_points(board)}
+        note = refused_five(board, square)
+        if note is not None:
+            extra["note"] = note
+        return extra
+
+    def undo_allowed(self, bot_level: str) -> bool:
+        return bot_level in self.UNDO_LEVELS
+
+    def describe(self, rules: dict) -> list[str]:
+        """The translated parts of the one-line rules summary ("15×15 · chặn hai đầu")."""
+        rules = caro_engine.Rules.from_dict(rules)
+        parts = [f"{rules.size}×{rules.size}"]
+        if rules.renju:
+            parts.append(_("Renju"))
+        elif rules.blocked == "opponent_or_edge":
+            parts.append(_("blocked two ends"))
+        elif rules.blocked == "opponent":
+            parts.append(_("blocked two ends (edge open)"))
+        else:
+            parts.append(_("open ends"))
+        if rules.exact:
+            parts.append(_("exactly %(n)d") % {"n": rules.win_length})
+        elif rules.win_length != 5:
+            parts.append(_("%(n)d in a row") % {"n": rules.win_length})
+        return parts
+
 
 class Reversi:
     """Reversi 8×8 (`Game.rules` is empty); passes are automatic and never stored as moves."""
 
     name = "reversi"
+    has_options = False
+    SIZE = 8
+
+    def rules_for(self, choice: str = REVERSI, size: int | None = None, win_length: int | None = None) -> dict:
+        """Reversi has one rule set: nothing to choose."""
+        return {}
+
+    def size(self, rules: dict) -> int:
+        return self.SIZE
+
+    def column_letters(self, size: int) -> list[str]:
+        """Column names a–h, as Othello records write them."""
+        return [chr(ord("a") + i) for i in range(size)]
 
     def board(self, rules: dict, squares: list[str]) -> reversi_engine.Board:
         board = reversi_engine.Board()
@@ -76,30 +149,57 @@ class Reversi:
             board.play(square)
         return board
 
-    def play(self, board: reversi_engine.Board, square: str, seat: str) -> Played:
+    def play(self, board: reversi_engine.Board, square: str, side: str) -> Played:
         if board.outcome is not None:
             raise IllegalMove("game_over", "the game is over")
-        if COLOR_OF_SEAT[seat] != board.turn:
+        if COLOR_OF_SIDE[side] != board.turn:
             raise IllegalMove("wrong_turn", f"it is {board.turn}'s turn")
         result = board.play(square.lower())
         played = Played(square=result.square, extra={"flips": list(result.flips)})
         if result.passed:
-            played.extra["passed"] = SEAT_OF_COLOR[board.turn == "black" and "white" or "black"]
+            played.extra["passed"] = SIDE_OF_COLOR[board.turn == "black" and "white" or "black"]
         if result.outcome is not None:
             played.finished = True
-            played.winner = SEAT_OF_COLOR.get(result.outcome.winner, "")
+            played.winner = SIDE_OF_COLOR.get(result.outcome.winner, "")
             played.termination = "discs"
             played.extra["count"] = {"X": result.outcome.black, "O": result.outcome.white}
         return played
 
     def turn(self, board: reversi_engine.Board) -> str:
-        return SEAT_OF_COLOR[board.turn]
+        return SIDE_OF_COLOR[board.turn]
 
     def stones(self, board: reversi_engine.Board) -> dict[str, str]:
-        return {square: SEAT_OF_COLOR[color] for square, color in board.discs().items()}
+        return {square: SIDE_OF_COLOR[color] for square, color in board.discs().items()}
 
     def legal_hints(self, board: reversi_engine.Board) -> list[str]:
         return board.legal_moves() if board.outcome is None else []
 
+    def fouls(self, board: reversi_engine.Board) -> dict[str, str]:
+        return {}
+
+    def after_move(self, board: reversi_engine.Board, square: str) -> dict:
+        return {}
+
+    def undo_allowed(self, bot_level: str) -> bool:
+        """Take back is allowed at every level: Reversi positions are hard to read for beginners."""
+        return True
+
+    def describe(self, rules: dict) -> list[str]:
+        return [_("Reversi"), f"{self.SIZE}×{self.SIZE}"]
+
 
 KINDS = {"caro": Caro(), "reversi": Reversi()}
+
+#: The rule choices a player can make wherever rules are chosen: every caro preset with a free
+#: opening (the RIF and Swap2 openings need their own room flow) and Reversi.
+RULE_CHOICES = [slug for slug, preset in PRESETS.items() if preset.opening == Opening.FREE] + [REVERSI]
+
+
+def kind_of(game) -> Caro | Reversi:
+    """The kind adapter of a stored game."""
+    return KINDS[game.kind]
+
+
+def kind_for_choice(choice: str) -> Caro | Reversi:
+    """The kind a rule choice (a caro preset slug, or "reversi") belongs to."""
+    return KINDS[REVERSI] if choice == REVERSI else KINDS["caro"]

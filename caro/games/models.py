@@ -1,17 +1,74 @@
-"""Games and their moves. Only `caro.games.services` changes these rows (design.md)."""
+"""Games and their moves. Only `caro.games.services` changes these rows (docs/architecture.md).
+
+Two words that are easy to mix up, kept apart here:
+
+- a **side** is what the rules know: "X" moves first (Black in Reversi and Renju), "O" second.
+  Moves, the side to move and the winner are sides.
+- a **seat** is a person's place at the table: the *host* (who opened the game: the room's
+  creator, or the first player of a pairing) and the *guest*. Players, the computer, offers and
+  clocks belong to seats. Which side each seat plays is decided before the game starts (by the
+  room or the pairing) and stored in `host_side`; an opening with a swap may change it later.
+"""
 
 import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
+class Side(models.TextChoices):
+    """The rules' two sides: X moves first (Black in Reversi and Renju), O second."""
+
+    X = "X", "X"
+    O = "O", "O"  # noqa: E741
+
+    @staticmethod
+    def other(side: str) -> str:
+        return "O" if side == "X" else "X"
+
+
+class Seat(models.TextChoices):
+    """A person's place at the table, apart from the side they play in a given game."""
+
+    HOST = "host", _("Host")
+    GUEST = "guest", _("Guest")
+
+    @staticmethod
+    def other(seat: str) -> str:
+        return "guest" if seat == "host" else "host"
+
+
+class GameQuerySet(models.QuerySet):
+    """Games in the domain's words."""
+
+    def active(self):
+        return self.filter(status=Game.Status.ACTIVE)
+
+    def live(self):
+        """Games that are not over: waiting for a player or in progress."""
+        return self.filter(status__in=(Game.Status.WAITING, Game.Status.ACTIVE))
+
+    def expired(self, now=None):
+        """Active games whose move deadline has passed (oldest deadline first)."""
+        return self.active().filter(deadline__lte=now or timezone.now()).order_by("deadline")
+
+    def against_the_computer(self):
+        return self.exclude(bot_seat="")
+
+    def of_player(self, user):
+        """Games in which `user` holds a seat."""
+        return self.filter(Q(host=user) | Q(guest=user))
+
+
 class Game(models.Model):
-    """One game between two seats, X (moves first) and O.
+    """One game between two seats, host and guest, each playing one side (X moves first).
 
     Time fields are in milliseconds; `deadline` is the moment the player to move loses on time.
     `event_version` grows by one with every event broadcast for this game, so clients can spot gaps.
+    Events go to the Channels group `group_name`, derived from the game itself.
     """
 
     class Kind(models.TextChoices):
@@ -33,52 +90,58 @@ class Game(models.Model):
         NO_LEGAL_MOVE = "no_legal_move", _("No legal move (Renju)")
         DISCS = "discs", _("Disc count")
 
-    class Winner(models.TextChoices):
-        X = "X", "X"
-        O = "O", "O"  # noqa: E741
-
     class BotLevel(models.TextChoices):
         EASY = "easy", _("Easy")
         MEDIUM = "medium", _("Medium")
         HARD = "hard", _("Hard")
 
-    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CARO)
-    rules = models.JSONField(default=dict, help_text="caro.engine.caro.Rules.to_dict()")
-    x_player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    kind = models.CharField(_("game"), max_length=16, choices=Kind.choices, default=Kind.CARO)
+    rules = models.JSONField(_("rules"), default=dict, help_text="caro.engine.caro.Rules.to_dict()")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("host"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="games_as_host",
     )
-    o_player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    guest = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("guest"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="games_as_guest",
     )
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True)
-    ply = models.PositiveIntegerField(default=0, help_text="moves played so far")
+    host_side = models.CharField(
+        _("host plays"), max_length=1, choices=Side.choices, default=Side.X,
+        help_text="the side the host plays in this game; the guest plays the other",
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    ply = models.PositiveIntegerField(_("moves played"), default=0)
     to_move = models.CharField(
-        max_length=1, choices=Winner.choices, default="X",
-        help_text="the seat to move (not always by ply parity: Reversi passes)",
+        _("side to move"), max_length=1, choices=Side.choices, default=Side.X,
+        help_text="not always by ply parity: Reversi passes",
     )
-    move_time_ms = models.PositiveIntegerField(default=60_000, help_text="per-move clock, ms (0: no clock)")
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    winner = models.CharField(max_length=1, choices=Winner.choices, blank=True)
-    termination = models.CharField(max_length=16, choices=Termination.choices, blank=True)
-    win_line = models.JSONField(default=list, blank=True, help_text="square names of the winning run")
-    event_version = models.PositiveIntegerField(default=0)
-    channel_group = models.CharField(
-        max_length=80, blank=True, help_text="Channels group that receives this game's events"
+    move_time_ms = models.PositiveIntegerField(_("time per move (ms)"), default=60_000, help_text="0: no clock")
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    winner = models.CharField(_("winner"), max_length=1, choices=Side.choices, blank=True)
+    termination = models.CharField(_("ending"), max_length=16, choices=Termination.choices, blank=True)
+    win_line = models.JSONField(_("winning line"), default=list, blank=True)
+    event_version = models.PositiveIntegerField(_("event version"), default=0)
+    bot_seat = models.CharField(
+        _("computer's seat"), max_length=5, choices=Seat.choices, blank=True,
+        help_text="the seat the computer holds",
     )
-    bot_side = models.CharField(
-        max_length=1, choices=Winner.choices, blank=True, help_text="the seat the computer plays"
-    )
-    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
-    rated = models.BooleanField(default=False)
+    bot_level = models.CharField(_("computer level"), max_length=8, choices=BotLevel.choices, blank=True)
+    rated = models.BooleanField(_("rated"), default=False)
     rematch_offer = models.CharField(
-        max_length=1, choices=Winner.choices, blank=True, help_text="the seat that asked for a rematch"
+        _("rematch asked by"), max_length=5, choices=Seat.choices, blank=True,
+        help_text="the seat that asked for a rematch",
     )
     rematch_of = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+        "self", verbose_name=_("rematch of"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="rematches",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("game")
@@ -89,44 +152,88 @@ class Game(models.Model):
         return f"Game {self.pk} ({self.get_status_display()})"
 
     @property
+    def group_name(self) -> str:
+        """The Channels group that receives this game's events (whatever room, if any, shows it)."""
+        return f"game.{self.pk}"
+
+    @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
     @property
     def is_local(self) -> bool:
         """Two players on one device: one user holds both seats."""
-        return self.x_player_id is not None and self.x_player_id == self.o_player_id
+        return self.host_id is not None and self.host_id == self.guest_id
 
     @property
     def turn(self) -> str:
-        """The seat to move ("X" or "O"), kept by the game service after every move."""
+        """The side to move ("X" or "O"), kept by the game service after every move."""
         return self.to_move
 
+    # seats and sides
+
+    def side_of(self, seat: str) -> str:
+        """The side ("X"/"O") that `seat` plays in this game."""
+        return self.host_side if seat == Seat.HOST else Side.other(self.host_side)
+
+    def seat_playing(self, side: str) -> str:
+        """The seat that plays `side` in this game."""
+        return Seat.HOST if side == self.host_side else Seat.GUEST
+
+    def player_in(self, seat: str):
+        """The user in `seat`, or None (an open seat, or the computer's)."""
+        return self.host if seat == Seat.HOST else self.guest
+
+    def player_id_in(self, seat: str) -> int | None:
+        return self.host_id if seat == Seat.HOST else self.guest_id
+
+    @property
+    def x_player(self):
+        """The user playing X (moves first) in this game, or None."""
+        return self.player_in(self.seat_playing(Side.X))
+
+    @property
+    def o_player(self):
+        """The user playing O in this game, or None."""
+        return self.player_in(self.seat_playing(Side.O))
+
+    @property
+    def bot_side(self) -> str:
+        """The side the computer plays ("X"/"O"), or "" when no computer is seated."""
+        return self.side_of(self.bot_seat) if self.bot_seat else ""
+
     def seat_of(self, user) -> str | None:
-        """Return "X" or "O" for a seated user, else None (for a local game: the side to move)."""
+        """The seat `user` holds, or None (for a local game: the seat to move)."""
         if user is None or not getattr(user, "is_authenticated", False):
             return None
-        if self.is_local and self.x_player_id == user.pk:
-            return self.turn
-        if self.x_player_id == user.pk:
-            return "X"
-        if self.o_player_id == user.pk:
-            return "O"
+        if self.is_local and self.host_id == user.pk:
+            return self.seat_playing(self.turn)
+        if self.host_id == user.pk:
+            return Seat.HOST
+        if self.guest_id == user.pk:
+            return Seat.GUEST
         return None
+
+    def side_of_user(self, user) -> str | None:
+        """The side `user` plays ("X"/"O"), or None for a spectator (local game: the side to move)."""
+        seat = self.seat_of(user)
+        return self.side_of(seat) if seat else None
 
 
 class Move(models.Model):
     """A stone placed in a game. `client_id` makes a repeated frame idempotent."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    ply = models.PositiveIntegerField(help_text="1 for the first move")
-    side = models.CharField(max_length=1, choices=Game.Winner.choices)
-    square = models.CharField(max_length=4)
-    client_id = models.UUIDField(default=uuid.uuid4)
-    think_ms = models.PositiveIntegerField(default=0, help_text="time the mover used, ms")
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(_("move number"), help_text="1 for the first move")
+    side = models.CharField(_("side"), max_length=1, choices=Side.choices)
+    square = models.CharField(_("square"), max_length=4)
+    client_id = models.UUIDField(_("client id"), default=uuid.uuid4)
+    think_ms = models.PositiveIntegerField(_("thinking time (ms)"), default=0)
+    created_at = models.DateTimeField(_("played at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["game", "ply"]
         constraints = [
             models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply"),

@@ -19,6 +19,7 @@ from django.utils import translation
 from caro.games import services as games
 from caro.games.errors import GameError
 from caro.games.models import Game
+from caro.games.snapshot import public_state
 from caro.rooms import services as rooms
 from caro.rooms.models import Room
 
@@ -48,8 +49,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
-        # Join the group before reading the current game, so a new game started in between is
-        # announced to this socket rather than missed.
+        self.game_group = None
+        # Join the room's group before reading its current game, so a new game started in between
+        # is announced to this socket rather than missed; likewise the game's group before its state.
         self.group = Room(code=self.code).group_name
         await self.channel_layer.group_add(self.group, self.channel_name)
         room = await db(_load_room)(self.code)
@@ -59,14 +61,22 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.accept()  # accept first, so the browser sees the close code, not a 403
             await self.close(code=CLOSE_NO_ROOM)
             return
-        self.game_id = room.current_game_id
+        await self.follow_game(room.current_game_id)
         await self.accept()
         await self.send_state()
 
     async def disconnect(self, code: int) -> None:
-        group = getattr(self, "group", None)
-        if group:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        for group in (getattr(self, "group", None), getattr(self, "game_group", None)):
+            if group:
+                await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def follow_game(self, game_id: int) -> None:
+        """Receive the events of game `game_id` (the room's current game) instead of the last one."""
+        old, self.game_id = self.game_group, game_id
+        self.game_group = Game(pk=game_id).group_name
+        await self.channel_layer.group_add(self.game_group, self.channel_name)
+        if old and old != self.game_group:
+            await self.channel_layer.group_discard(old, self.channel_name)
 
     # ------------------------------------------------------------------ client frames
 
@@ -151,7 +161,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """A committed game event from the service (Channels type "game.event")."""
         event = message["event"]
         if event.get("type") == "new_game":
-            self.game_id = event["game_id"]
+            await self.follow_game(event["game_id"])
             return await self.send_state()
         if event.get("game_id") != self.game_id:
             return
@@ -214,10 +224,8 @@ def _load_room(code: str) -> Room | None:
 
 
 def _state_for(game_id: int, user) -> dict:
-    game = Game.objects.select_related("x_player", "o_player").get(pk=game_id)
-    state = games.public_state(game)
-    state["you"] = game.seat_of(user)
-    return state
+    game = Game.objects.select_related("host", "guest").get(pk=game_id)
+    return public_state(game) | {"you": game.side_of_user(user)}
 
 
 def _language_of(scope: dict) -> str:

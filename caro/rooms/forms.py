@@ -5,12 +5,10 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from caro.engine.caro import PRESETS, SIZES, WIN_LENGTHS, Opening
-from caro.games.display import PRESET_NAMES
+from caro.engine.caro import PRESETS, SIZES, WIN_LENGTHS
+from caro.engine.names import RULE_SET_NAMES
+from caro.games.kinds import RULE_CHOICES, kind_for_choice
 from caro.rooms.services import normalize_code
-
-#: Presets a friend room offers today (openings other than free play come with their own flow later).
-ROOM_PRESETS = [slug for slug, preset in PRESETS.items() if preset.opening == Opening.FREE] + ["reversi"]
 
 
 class NewRoomForm(forms.Form):
@@ -28,14 +26,14 @@ class NewRoomForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [(slug, gettext(PRESET_NAMES[slug])) for slug in ROOM_PRESETS]
+        self.fields["preset"].choices = [(slug, gettext(RULE_SET_NAMES[slug])) for slug in RULE_CHOICES]
 
     def clean(self):
         data = super().clean()
         if not data.get("preset") and "preset" not in self.errors:  # a bare POST: the site default
             data["preset"] = "caro-vn"
         preset = PRESETS.get(data.get("preset"))
-        if data.get("preset") == "reversi":  # 8×8, nothing else to choose
+        if data.get("preset") and not kind_for_choice(data["preset"]).has_options:  # Reversi: 8×8
             data["size"], data["win_length"] = None, None
         elif preset is not None:
             data["size"] = data.get("size") or preset.rules.size

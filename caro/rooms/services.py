@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import secrets
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from caro.engine.caro import PRESETS
+from caro.games import outbox
 from caro.games import services as games
 from caro.games.errors import GameError
-from caro.games.models import Game
+from caro.games.kinds import kind_for_choice
+from caro.games.models import Game, Seat, Side
 from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
 
 def new_code() -> str:
@@ -30,32 +30,25 @@ def normalize_code(text: str) -> str | None:
 
 def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_length: int | None = None,
                 move_time_ms: int | None = None, kind: str = Room.Kind.FRIEND, bot_level: str = "",
-                side: str = "X") -> Room:
-    """Create a room and its first game, and return it.
+                side: str = Side.X) -> Room:
+    """Create a room and its first game, with `user` in the host seat, and return it.
 
-    - friend (default): `user` sits at X and the game waits for a second player; the per-move clock
+    - friend (default): `user` plays X and the game waits for a second player; the per-move clock
       is `move_time_ms` (default settings.CARO_FRIEND_MOVE_TIME_MS, 1 minute).
     - computer: `user` plays `side` ("X" or "O") against the computer at `bot_level`; no clock.
     - local: `user` plays both sides on one device; no clock.
-    `preset` is a key of `caro.engine.caro.PRESETS` or "reversi" (KeyError if unknown); for caro,
+    `preset` is a rule choice of `caro.games.kinds.RULE_CHOICES` (KeyError if unknown); for caro,
     `size` / `win_length` override it (ValueError when the result is not a valid rule set).
     """
-    if preset == "reversi":
-        game_kind, rules = "reversi", None
-    else:
-        game_kind, rules = "caro", PRESETS[preset].rules
-        rules = dataclasses.replace(rules, size=size or rules.size, win_length=win_length or rules.win_length)
-    seats: dict = {"x_player": user}
-    if kind == Room.Kind.FRIEND:
-        move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if move_time_ms is None else move_time_ms
-    else:
-        move_time_ms = 0 if move_time_ms is None else move_time_ms
+    game_kind = kind_for_choice(preset)
+    rules = game_kind.rules_for(preset, size, win_length)
+    if move_time_ms is None:
+        move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if kind == Room.Kind.FRIEND else 0
+    seats: dict = {"host": user, "host_side": Side.X}
     if kind == Room.Kind.COMPUTER:
-        bot_side = "O" if side == "X" else "X"
-        seats = {"x_player": user if side == "X" else None, "o_player": user if side == "O" else None,
-                 "bot_side": bot_side, "bot_level": bot_level}
+        seats = {"host": user, "host_side": side, "bot_seat": Seat.GUEST, "bot_level": bot_level}
     elif kind == Room.Kind.LOCAL:
-        seats = {"x_player": user, "o_player": user}
+        seats = {"host": user, "guest": user, "host_side": Side.X}
     for _attempt in range(20):
         code = new_code()
         try:
@@ -64,7 +57,7 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
                     code=code, created_by=user, preset=preset, move_time_ms=move_time_ms, kind=kind
                 )
                 room.current_game = games.create_game(
-                    kind=game_kind, rules=rules, move_time_ms=move_time_ms, channel_group=room.group_name, **seats
+                    kind=game_kind.name, rules=rules, move_time_ms=move_time_ms, **seats
                 )
                 room.save(update_fields=["current_game"])
                 return room
@@ -74,7 +67,7 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
 
 
 def join(room: Room, user) -> str:
-    """Seat `user` in the room's current game if a seat is open; return "X", "O" or raise GameError."""
+    """Seat `user` in the room's current game if a seat is open; return the seat or raise GameError."""
     return games.take_seat(room.current_game_id, user)
 
 
@@ -92,8 +85,7 @@ def play_again(room_code: str, user, bot_level: str | None = None, game_id: int 
         room = Room.objects.select_for_update().get(code=room_code)
         if game_id is not None and room.current_game_id != game_id:
             return room.current_game  # that game already has its successor (a double click, two tabs)
-        game = games.create_rematch(room.current_game_id, user, channel_group=room.group_name,
-                                    bot_level=bot_level)
+        game = games.create_rematch(room.current_game_id, user, bot_level=bot_level)
         if game is not None and room.current_game_id != game.pk:
             room.current_game = game
             room.save(update_fields=["current_game"])
@@ -102,15 +94,8 @@ def play_again(room_code: str, user, bot_level: str | None = None, game_id: int 
 
 
 def _announce_new_game(group: str, game_id: int) -> None:
-    from caro.games import events
-
-    events.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
-
-
-def seat_label(room: Room, user) -> str | None:
-    """"X", "O" or None (spectator) for `user` in the room's current game."""
-    game = room.current_game
-    return game.seat_of(user) if game else None
+    """Tell the room's sockets to follow the room's new game (they subscribe to its group)."""
+    outbox.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
 
 
-__all__ = ["GameError", "create_room", "join", "normalize_code", "play_again", "seat_label"]
+__all__ = ["GameError", "create_room", "join", "normalize_code", "play_again"]

@@ -10,12 +10,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
-from caro.games import services as games
+from caro.games import snapshot, state
 from caro.games.display import game_summary
 from caro.games.errors import GameError
+from caro.games.kinds import kind_of
+from caro.games.models import Game
 from caro.rooms import services as rooms
 from caro.rooms.forms import ComputerRoomForm, JoinByCodeForm, NewRoomForm
-from caro.games.models import Game
 from caro.rooms.models import Room
 
 
@@ -60,13 +61,13 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404
     if canonical != code:
         return redirect("room", code=canonical)
-    room = Room.objects.select_related("current_game__x_player", "current_game__o_player").filter(code=code).first()
+    room = Room.objects.select_related("current_game__host", "current_game__guest").filter(code=code).first()
     if room is None:
         raise Http404
     game = room.current_game
-    seat = game.seat_of(request.user)
-    size = games.board_size(game)
-    letters = [chr(ord("a" if game.kind == Game.Kind.REVERSI else "A") + i) for i in range(size)]
+    you = game.side_of_user(request.user)
+    size = snapshot.board_size(game)
+    letters = kind_of(game).column_letters(size)
     share_url = request.build_absolute_uri(reverse("room", kwargs={"code": room.code}))
     return render(
         request,
@@ -74,15 +75,15 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         {
             "room": room,
             "game": game,
-            "seat": seat,
-            "can_join": seat is None and not game.is_over and bool(games.open_seat(game)),
+            "you": you,
+            "can_join": you is None and not game.is_over and state.open_seat(game) is not None,
             "level_choices": Game.BotLevel.choices,
             "size": size,
             "rows": [{"number": r, "squares": [f"{c}{r}" for c in letters]} for r in range(1, size + 1)],
             "columns": letters,
             "share_url": share_url,
             "rules_line": game_summary(game),
-            "state": games.public_state(game) | {"you": seat},
+            "state": snapshot.public_state(game) | {"you": you},
             "i18n": room_strings(),
         },
     )

@@ -32,7 +32,7 @@ from typing import Callable
 import markdown
 
 from caro.engine.caro import PRESETS
-from caro.games.display import PRESET_NAMES
+from caro.engine.names import REVERSI, RULE_SET_NAMES
 
 from .claims import check_claims
 from .markup import Diagram, DiagramError, parse_diagram
@@ -47,10 +47,10 @@ def _(text: str) -> str:
     return text
 
 
-RULES_NAMES = PRESET_NAMES
+RULES_NAMES = RULE_SET_NAMES
 """Display msgids of the preset slugs used in diagrams and "play now" links."""
 
-PLAY_TARGETS = frozenset(PRESETS) | {"reversi"}
+PLAY_TARGETS = frozenset(PRESETS) | {REVERSI}
 """What a "play now" link may name: every caro preset, and Reversi."""
 
 FRONT_KEYS = ("key", "slug", "title", "summary", "order", "preset")

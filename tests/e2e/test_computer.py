@@ -12,7 +12,7 @@ from django.test import Client
 
 from accounts.guests import create_guest
 from caro.engine.caro import PRESETS, Board
-from caro.games import services, tasks
+from caro.games import services, snapshot, tasks
 from caro.games.models import Game, Move
 from caro.rooms import services as rooms
 
@@ -140,7 +140,7 @@ def test_hard_wins_a_prepared_position_with_a_forced_sequence(browser, live_serv
             )
             if page.get_attribute('[data-role="status"]', "data-result"):
                 break
-            board = services.board_for(Game.objects.get(pk=room.current_game_id))
+            board = snapshot.board_for(Game.objects.get(pk=room.current_game_id))
             if board.outcome is not None:  # the computer's last move won; the page shows it next
                 page.wait_for_selector('[data-role="status"][data-result="finished"]')
                 break

@@ -11,10 +11,10 @@ def two_players():
     return create_guest(), create_guest()
 
 
-def started_game(move_time_ms: int = 60_000, group: str = "") -> tuple[Game, object, object]:
-    """A caro game with both seats taken: (game, x_user, o_user)."""
+def started_game(move_time_ms: int = 60_000) -> tuple[Game, object, object]:
+    """A caro game with both seats taken: (game, x_user, o_user); the host plays X."""
     x, o = two_players()
-    game = services.create_game(x_player=x, move_time_ms=move_time_ms, channel_group=group)
+    game = services.create_game(host=x, move_time_ms=move_time_ms)
     services.take_seat(game.pk, o)
     game.refresh_from_db()
     return game, x, o

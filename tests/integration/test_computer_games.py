@@ -6,7 +6,7 @@ import pytest
 
 from accounts.guests import create_guest
 from caro.engine.caro import Rules
-from caro.games import services, tasks
+from caro.games import services, snapshot, tasks
 from caro.games.errors import GameError
 from caro.games.models import Game, Move
 from caro.rooms import services as rooms
@@ -39,7 +39,7 @@ def _bot_replies(game):
 def test_the_computer_answers_a_move_with_a_legal_one_and_no_clock():
     game, user, _room = _bot_game()
     assert game.status == Game.Status.ACTIVE and game.deadline is None and game.move_time_ms == 0
-    assert (game.bot_side, game.bot_level, game.x_player_id, game.o_player_id) == ("O", "easy", user.pk, None)
+    assert (game.bot_side, game.bot_level, game.x_player, game.o_player) == ("O", "easy", user, None)
     play(game, user, "H8")
     assert _bot_replies(game) == 2
     assert Move.objects.get(game=game, ply=2).side == "O"
@@ -72,7 +72,7 @@ def test_undo_takes_back_the_move_and_the_reply_at_easy_and_medium():
     play(game, user, "A1")
     _bot_replies(game)
     game.refresh_from_db()
-    assert game.ply == 4 and services.public_state(game)["can_undo"] is True
+    assert game.ply == 4 and snapshot.public_state(game)["can_undo"] is True
     assert services.undo(game.pk, user) == 2
     game.refresh_from_db()
     assert game.ply == 2 and list(game.moves.values_list("ply", flat=True)) == [1, 2]
@@ -107,7 +107,7 @@ def test_when_the_computer_plays_x_it_opens_and_play_again_changes_the_level():
     services.resign(game.pk, user)  # before both moved: aborted
     new = rooms.play_again(room.code, user, "hard")
     assert new is not None and new.bot_level == "hard"
-    assert new.x_player_id == user.pk and new.bot_side == "O"  # an abort swaps colours
+    assert new.x_player == user and new.bot_side == "O"  # an abort swaps colours
 
 
 def test_local_games_let_one_person_play_both_sides():

@@ -8,7 +8,7 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from caro.games import services
+from caro.games import services, snapshot
 from caro.games.errors import GameError
 from caro.games.models import Game, Move
 from tests.integration.helpers import play, play_sequence, started_game, two_players
@@ -120,7 +120,7 @@ def test_occupied_square_is_refused():
 
 def test_a_move_before_the_opponent_arrives_is_refused():
     x, _ = two_players()
-    game = services.create_game(x_player=x)
+    game = services.create_game(host=x)
     with pytest.raises(GameError) as err:
         services.play_move(game.pk, x, "H8", 1, uuid.uuid4())
     assert err.value.code == "not_started"
@@ -129,9 +129,9 @@ def test_a_move_before_the_opponent_arrives_is_refused():
 def test_seats_fill_in_order_and_a_third_visitor_watches():
     x, o = two_players()
     third = two_players()[0]
-    game = services.create_game(x_player=x)
-    assert services.take_seat(game.pk, o) == "O"
-    assert services.take_seat(game.pk, o) == "O"  # idempotent
+    game = services.create_game(host=x)
+    assert services.take_seat(game.pk, o) == "guest"
+    assert services.take_seat(game.pk, o) == "guest"  # idempotent
     with pytest.raises(GameError) as err:
         services.take_seat(game.pk, third)
     assert err.value.code == "seat_taken"
@@ -171,10 +171,10 @@ def test_rematch_needs_both_players_and_the_loser_moves_first():
     assert services.create_rematch(game.pk, x) is None  # an offer
     assert services.create_rematch(game.pk, x) is None  # repeated: still one offer
     game.refresh_from_db()
-    assert game.rematch_offer == "X"
+    assert game.rematch_offer == "host" and game.side_of(game.rematch_offer) == "X"
     rematch = services.create_rematch(game.pk, o)  # accepted
     assert services.create_rematch(game.pk, x).pk == rematch.pk
-    assert rematch.x_player_id == o.pk and rematch.o_player_id == x.pk
+    assert rematch.x_player == o and rematch.o_player == x
     assert rematch.status == Game.Status.ACTIVE and rematch.rules == game.rules
     assert Game.objects.filter(rematch_of=game).count() == 1
 
@@ -221,7 +221,7 @@ def test_resign_after_the_deadline_ends_the_game_on_time():
 
 def _game_with_rules(rules):
     x, o = two_players()
-    game = services.create_game(rules=rules, x_player=x, o_player=o)
+    game = services.create_game(rules=rules, host=x, guest=o)
     return game, x, o
 
 
@@ -254,7 +254,7 @@ def test_renju_foul_points_are_published_and_a_foul_is_refused():
     # X around H9 (H8, G9, I9, H10): H9 would make two open threes at once.
     result = play_sequence(game, x, o, ["H8", "A1", "I9", "A3", "H10", "A5", "G9", "A7"])
     fouls = result.events[-1]["fouls"]
-    state = services.public_state(Game.objects.get(pk=game.pk))
+    state = snapshot.public_state(Game.objects.get(pk=game.pk))
     assert state["fouls"] == fouls
     assert fouls == {"H9": "double-three"}
     square = "H9"

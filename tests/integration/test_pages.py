@@ -62,7 +62,7 @@ def test_the_second_visitor_takes_the_seat_and_the_third_watches():
     assert 'data-testid="take-seat"' not in page
     third.post(f"/r/{room.code}/join")  # too late: a clear message, no seat
     room.current_game.refresh_from_db()
-    assert room.current_game.o_player_id != getattr(third.session, "_auth_user_id", None)
+    assert getattr(room.current_game.o_player, "pk", None) != getattr(third.session, "_auth_user_id", None)
     assert "Cả hai ghế đã có người" in third.get(f"/r/{room.code}/").content.decode()
 
 

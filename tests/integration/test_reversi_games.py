@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from accounts.guests import create_guest
-from caro.games import services, tasks
+from caro.games import services, snapshot, tasks
 from caro.games.errors import GameError
 from caro.games.models import Game
 from caro.rooms import services as rooms
@@ -30,7 +30,7 @@ def _play(game, user, square):
 
 def test_a_reversi_game_starts_with_four_discs_and_black_to_move():
     game, _user = _local_reversi()
-    state = services.public_state(game)
+    state = snapshot.public_state(game)
     assert state["kind"] == "reversi" and state["size"] == 8 and state["turn"] == "X"
     assert state["stones"] == {"d4": "O", "e5": "O", "d5": "X", "e4": "X"}
     assert sorted(state["legal"]) == ["c4", "d3", "e6", "f5"]
@@ -49,7 +49,7 @@ def test_moves_flip_discs_and_a_forced_pass_is_announced():
     assert event["turn"] == "O" and sorted(event["legal"]) == case["white_legal_after_pass"]
     game.refresh_from_db()
     assert game.turn == "O"
-    state = services.public_state(game)
+    state = snapshot.public_state(game)
     assert sum(v == "X" for v in state["stones"].values()) == case["discs"]["black"]
     assert sum(v == "O" for v in state["stones"].values()) == case["discs"]["white"]
 
@@ -89,8 +89,8 @@ def test_the_computer_plays_reversi_and_undo_works_at_every_level():
             break
         time.sleep(0.05)
     assert game.ply == 2 and game.turn == "X"
-    assert services.public_state(game)["can_undo"] is True  # Hard, but Reversi allows undo
+    assert snapshot.public_state(game)["can_undo"] is True  # Hard, but Reversi allows undo
     assert services.undo(game.pk, user) == 2
     game.refresh_from_db()
     assert game.ply == 0 and game.turn == "X"
-    assert services.public_state(game)["stones"] == {"d4": "O", "e5": "O", "d5": "X", "e4": "X"}
+    assert snapshot.public_state(game)["stones"] == {"d4": "O", "e5": "O", "d5": "X", "e4": "X"}

@@ -1,4 +1,9 @@
-"""The dependency rules of design.md, checked on the source: engine <- bots <- games <- rooms/ranking."""
+"""The dependency rules of docs/architecture.md, checked on the source.
+
+Each package of the site lists the site packages it may import; anything else is an upward or
+sideways import. A second test finds import cycles among the site's modules, counting imports
+inside functions too (so none can hide a cycle there).
+"""
 
 import ast
 import subprocess
@@ -9,41 +14,121 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: Every site package, and the site packages it may import (besides itself). Third-party
+#: libraries are not listed here, except that the pure layers may not use Django, Celery or Channels.
+ALLOWED = {
+    "caro.engine": set(),
+    "caro.bots": {"caro.engine"},
+    "accounts": set(),
+    "caro.games": {"caro.engine", "caro.bots", "accounts"},
+    "caro.tutorials": {"caro.engine"},
+    "ranking": {"caro.engine", "caro.games", "accounts"},
+    "caro.rooms": {"caro.engine", "caro.games", "accounts"},
+    # The project package: settings, URLs, ASGI/Celery apps and the site-wide pages wire the apps.
+    "caro": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "accounts", "ranking"},
+    "devstack": set(),
+}
+PURE = {"caro.engine", "caro.bots"}
+FRAMEWORKS = ("django", "celery", "channels", "daphne")
+SITE_ROOTS = ("caro", "accounts", "ranking", "devstack")
 
-def _imports(package: Path) -> dict[str, set[str]]:
-    found: dict[str, set[str]] = {}
-    for path in package.rglob("*.py"):
-        names = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names |= {alias.name for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names.add(node.module)
-        found[str(path.relative_to(ROOT))] = names
-    return found
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
 
 
-@pytest.mark.parametrize(
-    "package, forbidden",
-    [
-        ("caro/engine", ("django", "celery", "channels", "caro.games", "caro.rooms", "caro.bots", "ranking", "accounts")),
-        ("caro/bots", ("django", "celery", "channels", "caro.games", "caro.rooms", "ranking", "accounts")),
-        ("caro/games", ("caro.rooms", "ranking", "caro.tutorials")),
-    ],
-)
-def test_dependencies_point_one_way(package, forbidden):
-    if not (ROOT / package).exists():
-        pytest.skip(f"{package} does not exist yet")
-    offenders = {
-        path: sorted(n for n in names if any(n == f or n.startswith(f + ".") for f in forbidden))
-        for path, names in _imports(ROOT / package).items()
-    }
-    assert {p: n for p, n in offenders.items() if n} == {}
+def _site_modules() -> dict[str, Path]:
+    modules = {}
+    for root in SITE_ROOTS:
+        for path in (ROOT / root).rglob("*.py"):
+            if "migrations" not in path.parts:
+                modules[_module_name(path)] = path
+    return modules
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """Every module `path` imports, anywhere in the file (absolute names; relative ones resolved)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            names.add(base)
+            names |= {f"{base}.{alias.name}" for alias in node.names}
+    return names
+
+
+def _owner(module: str) -> str | None:
+    """The package of ALLOWED that `module` belongs to (the longest matching prefix)."""
+    matches = [p for p in ALLOWED if module == p or module.startswith(p + ".")]
+    return max(matches, key=len) if matches else None
+
+
+def test_every_site_package_is_listed():
+    owners = {_owner(module) for module in _site_modules()}
+    assert None not in owners
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_each_package_imports_only_what_it_may(package):
+    offenders = {}
+    for module, path in _site_modules().items():
+        if _owner(module) != package:
+            continue
+        bad = set()
+        for name in _imports(path, module):
+            target = _owner(name)
+            if target is not None and target != package and target not in ALLOWED[package]:
+                bad.add(name)
+            if package in PURE and name.split(".")[0] in FRAMEWORKS:
+                bad.add(name)
+        if bad:
+            offenders[module] = sorted(bad)
+    assert offenders == {}
+
+
+def test_the_site_modules_have_no_import_cycle():
+    modules = _site_modules()
+    graph = {}
+    for module, path in modules.items():
+        targets = set()
+        for name in _imports(path, module):
+            # `from a.b import c` names either the module a.b.c or a name inside a.b.
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name and name != module and not module.startswith(name + "."):
+                targets.add(name)
+        graph[module] = targets
+    cycles = []
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append(trail[trail.index(nxt):] + [nxt] if nxt in trail else [node, nxt])
+            elif nxt not in state:
+                visit(nxt, trail + [nxt])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
 
 
 def test_the_engine_imports_without_django_or_celery():
     code = (
-        "import sys, caro.engine.caro, caro.engine.reversi, caro.engine.openings, caro.engine.records\n"
+        "import sys, caro.engine.caro, caro.engine.reversi, caro.engine.openings, caro.engine.records,"
+        " caro.engine.explain, caro.engine.names\n"
         "bad = [m for m in ('django', 'celery', 'channels') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )

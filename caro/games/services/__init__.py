@@ -1,0 +1,23 @@
+"""The game service: the ONLY code that changes a game (docs/architecture.md, "A move, end to end").
+
+Every state change runs in one database transaction that locks the game row
+(`SELECT ... FOR UPDATE`), re-checks the deadline, validates the action with the pure engine and
+the lifecycle predicates (`caro.games.state`), writes the new state and bumps
+`Game.event_version`. Endings go through `caro.games.finish.finish`; events and tasks leave only
+after commit (`caro.games.outbox`). Errors are `GameError` with a machine code and a translated
+message. Times are in milliseconds unless a name says otherwise.
+
+Entry points, by job: `seating` (create a game, take a seat), `play` (moves, resigning),
+`computer` (the computer's moves, taking back), `time` (enforcing deadlines), `offers` (rematch).
+"""
+
+from caro.games.services.computer import apply_bot_move, bot_turn, stalled_bot_turns, undo
+from caro.games.services.offers import create_rematch
+from caro.games.services.play import MoveResult, play_move, resign
+from caro.games.services.seating import create_game, take_seat
+from caro.games.services.time import enforce_deadline, expired_game_ids
+
+__all__ = [
+    "MoveResult", "apply_bot_move", "bot_turn", "create_game", "create_rematch", "enforce_deadline",
+    "expired_game_ids", "play_move", "resign", "stalled_bot_turns", "take_seat", "undo",
+]

@@ -1,0 +1,120 @@
+"""Playing: a move (by a person or the computer) and resigning."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from caro.engine.errors import IllegalMove
+from caro.games import clock, outbox, state
+from caro.games.errors import GameError
+from caro.games.finish import finish
+from caro.games.kinds import kind_of
+from caro.games.models import Game, Move
+from caro.games.services.locking import player_action
+from caro.games.snapshot import board_for, move_event
+
+#: Engine reason codes mapped to the service's error codes (see docs/protocol.md).
+ENGINE_CODES = {
+    "wrong_turn": "not_your_turn",
+    "occupied": "occupied",
+    "out_of_board": "out_of_board",
+    "bad_square": "bad_square",
+    "game_over": "game_over",
+    "foul": "foul",
+    "no_flip": "no_flip",
+}
+
+
+@dataclass
+class MoveResult:
+    """What `play_move` did: the stored move, whether it was a repeat, and the events it caused."""
+
+    game: Game
+    move: Move
+    duplicate: bool = False
+    events: list[dict] = field(default_factory=list)
+
+
+def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | str) -> MoveResult:
+    """Play `square` for `user` as move number `ply` (1 = the first move of the game).
+
+    Idempotent on `client_id`: a repeat of a stored move returns it with `duplicate=True` and
+    changes nothing. Raises `GameError` with code `not_a_player`, `not_started`, `game_over`,
+    `timeout` (the clock had run out; the game is now over), `stale` (`ply` is not the next
+    move), `not_your_turn`, `occupied`, `out_of_board`, `bad_square` or `foul`. A refused move
+    changes nothing (except that an expired clock is enforced first).
+    """
+    client_id = uuid.UUID(str(client_id))
+
+    def repeated(game: Game) -> MoveResult | None:
+        if ply > game.ply:  # a repeat always carries the ply of a move already stored
+            return None
+        existing = Move.objects.filter(game=game, client_id=client_id).first()
+        if existing is None:
+            return None
+        if game.side_of_user(user) != existing.side:
+            raise GameError("not_a_player")
+        return MoveResult(game=game, move=existing, duplicate=True)
+
+    def move(game: Game, seat: str) -> MoveResult:
+        if ply != game.ply + 1:
+            raise GameError("stale")
+        return apply_move(game, game.side_of(seat), square, client_id)
+
+    return player_action(game_id, user, move, first=repeated)
+
+
+def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> MoveResult:
+    """Play `square` for `side` in the locked, active `game`: store the move, update the game,
+    end it through `finish` when the move ends it, and publish the events after commit.
+
+    Raises `GameError` with the engine's refusal mapped by `ENGINE_CODES` (nothing changes), or
+    `stale` when `client_id` was already used for an earlier move."""
+    moves = list(game.moves.order_by("ply"))
+    kind = kind_of(game)
+    board = board_for(game, moves)
+    try:
+        played = kind.play(board, square, side)
+    except IllegalMove as exc:
+        raise GameError(ENGINE_CODES.get(exc.reason, "illegal"), detail=exc.foul) from None
+    now = timezone.now()
+    since = moves[-1].created_at if moves else (game.started_at or now)
+    try:
+        with transaction.atomic():
+            move = Move.objects.create(
+                game=game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
+                think_ms=clock.elapsed_ms(since, now),
+            )
+    except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+        raise GameError("stale") from None
+    game.ply += 1
+    game.to_move = kind.turn(board)
+    game.event_version += 1
+    if not played.finished:
+        game.deadline = clock.deadline_after(now, game.move_time_ms)
+    event = move_event(game, move, played, board, now)
+    if played.finished:
+        over = finish(game, winner=played.winner, termination=played.termination, line=played.line,
+                      before=[event])
+        return MoveResult(game=game, move=move, events=[event, over])
+    game.save()
+    outbox.publish(game, [event])
+    return MoveResult(game=game, move=move, events=[event])
+
+
+def resign(game_id: int, user) -> None:
+    """Resign for `user`. Before both sides have moved the game is aborted instead (not lost).
+
+    Raises `GameError` `not_a_player`, `not_started`, `game_over`, or `timeout` (the clock had
+    already run out: the game ended on time instead).
+    """
+
+    def resign_for(game: Game, seat: str) -> None:
+        winner, termination = state.ending_on_resign(game, seat)
+        finish(game, winner=winner, termination=termination)
+
+    player_action(game_id, user, resign_for)

@@ -1,0 +1,110 @@
+"""What clients see of a game: the full `state` frame and the fields of a `move` event
+(docs/protocol.md). Spectators and players receive the same dicts; the consumer adds `you`.
+
+Sides key everything here ("X"/"O"): the protocol speaks of the stones on the board, whoever holds
+which seat.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from caro.games import clock, state
+from caro.games.kinds import Played, kind_of
+from caro.games.models import Game, Move, Side
+
+
+def board_for(game: Game, moves: list[Move] | None = None):
+    """Rebuild the engine board of `game` from its stored moves (ordered by ply).
+
+    Shape: a `caro.engine.caro.Board` or `caro.engine.reversi.Board` (by `game.kind`). Raises
+    nothing for stored games: every stored move was validated by the engine when it was played.
+    """
+    squares = [m.square for m in (moves if moves is not None else game.moves.order_by("ply"))]
+    return kind_of(game).board(game.rules, squares)
+
+
+def board_size(game: Game) -> int:
+    """Squares per side: 8 for Reversi, the rule set's size for caro."""
+    return kind_of(game).size(game.rules)
+
+
+def remaining_ms(game: Game, now=None) -> int | None:
+    """Milliseconds left on the clock of the player to move, or None without a running clock."""
+    if game.is_over:
+        return None
+    return clock.remaining_ms(game.deadline, now or timezone.now())
+
+
+def deadline_ms(game: Game) -> int | None:
+    """The deadline of the player to move as Unix time in ms, or None without a running clock."""
+    return None if game.is_over else clock.unix_ms(game.deadline)
+
+
+def public_state(game: Game) -> dict:
+    """The full public state of a game, as sent in a `state` frame (docs/protocol.md)."""
+    moves = list(game.moves.order_by("ply"))
+    kind = kind_of(game)
+    board = board_for(game, moves)
+    active = state.is_active(game)
+    return {
+        "game_id": game.pk,
+        "kind": game.kind,
+        "version": game.event_version,
+        "status": game.status,
+        "rules": game.rules,
+        "size": board_size(game),
+        "moves": [[m.square, m.side] for m in moves],
+        "stones": kind.stones(board),
+        "legal": kind.legal_hints(board) if active else [],
+        "ply": game.ply,
+        "turn": game.turn if active else None,
+        "players": {side: seat_info(game, game.seat_playing(side)) for side in (Side.X, Side.O)},
+        "bot": {"side": game.bot_side, "level": game.bot_level} if game.bot_seat else None,
+        "local": game.is_local,
+        "can_undo": state.may_undo(game),
+        "move_time_ms": game.move_time_ms,
+        "remaining_ms": remaining_ms(game),
+        "deadline_ms": deadline_ms(game),
+        "rematch_offer": game.side_of(game.rematch_offer) if game.rematch_offer else None,
+        "winner": game.winner or None,
+        "termination": game.termination or None,
+        "line": list(game.win_line or []),
+        "fouls": kind.fouls(board) if active else {},
+    }
+
+
+def move_event(game: Game, move: Move, played: Played, board, now) -> dict:
+    """The `move` event of `move` (already applied to `game` and `board`). A move that did not end
+    the game also carries the new turn, clock, undo right, legal squares and kind-specific hints."""
+    event = {
+        "type": "move",
+        "version": game.event_version,
+        "ply": move.ply,
+        "side": move.side,
+        "square": played.square,
+        "id": str(move.client_id),
+        **played.extra,
+    }
+    if not played.finished:
+        event["turn"] = game.turn
+        event["remaining_ms"] = remaining_ms(game, now)
+        event["deadline_ms"] = deadline_ms(game)
+        event["can_undo"] = state.may_undo(game)
+        event["legal"] = kind_of(game).legal_hints(board)
+        event.update(kind_of(game).after_move(board, played.square))
+    return event
+
+
+def seat_info(game: Game, seat: str) -> dict | None:
+    """Who holds `seat`: `{"name", "guest"}` for a person, `{"name": None, "guest": False, "bot":
+    level}` for the computer, None for an open seat."""
+    if game.bot_seat == seat:
+        return {"name": None, "guest": False, "bot": game.bot_level}
+    return player_info(game.player_in(seat))
+
+
+def player_info(user) -> dict | None:
+    if user is None:
+        return None
+    return {"name": user.public_name, "guest": user.is_guest}

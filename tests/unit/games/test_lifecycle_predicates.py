@@ -1,0 +1,105 @@
+"""The pure lifecycle predicates and clock rules, on unsaved games (no database)."""
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from caro.games import clock, state
+from caro.games.models import Game, Seat
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def game(**fields) -> Game:
+    defaults = {"kind": "caro", "status": Game.Status.ACTIVE, "ply": 0, "host_side": "X", "to_move": "X"}
+    return Game(**(defaults | fields))
+
+
+@pytest.mark.parametrize("ply, abortable", [(0, True), (1, True), (2, False), (40, False)])
+def test_a_game_is_abortable_until_both_players_have_moved(ply, abortable):
+    assert state.abortable(game(ply=ply)) is abortable
+    assert state.abortable(game(ply=ply, status=Game.Status.FINISHED)) is False
+
+
+def test_a_timeout_before_both_have_moved_aborts_and_later_the_side_to_move_loses():
+    assert state.ending_on_time(game(ply=1, to_move="O")) == ("", "abort")
+    assert state.ending_on_time(game(ply=7, to_move="O")) == ("X", "timeout")
+    assert state.ending_on_time(game(ply=8, to_move="X")) == ("O", "timeout")
+
+
+def test_resigning_gives_the_win_to_the_other_side_of_the_resigning_seat():
+    g = game(ply=5, host_side="O")
+    assert state.ending_on_resign(g, Seat.HOST) == ("X", "resign")
+    assert state.ending_on_resign(g, Seat.GUEST) == ("O", "resign")
+    assert state.ending_on_resign(game(ply=1), Seat.HOST) == ("", "abort")
+
+
+def test_the_loser_moves_first_next_and_after_a_draw_or_abort_the_first_mover_switches():
+    won_by_x = game(status=Game.Status.FINISHED, winner="X", host_side="X")
+    assert state.loser_of(won_by_x) == Seat.GUEST
+    assert state.first_seat_of_next(won_by_x) == Seat.GUEST
+    won_by_o = game(status=Game.Status.FINISHED, winner="O", host_side="X")
+    assert state.first_seat_of_next(won_by_o) == Seat.HOST
+    draw = game(status=Game.Status.FINISHED, winner="", host_side="O")
+    assert state.loser_of(draw) is None and state.first_seat_of_next(draw) == Seat.HOST
+    aborted = game(status=Game.Status.ABORTED, host_side="X")
+    assert state.first_seat_of_next(aborted) == Seat.GUEST
+    assert state.loser_of(game()) is None  # in progress
+
+
+def test_a_deadline_passes_at_its_instant_and_only_in_an_active_game():
+    g = game(deadline=NOW)
+    assert state.deadline_passed(g, NOW) and not state.deadline_passed(g, NOW - timedelta(milliseconds=1))
+    assert not state.deadline_passed(game(deadline=None), NOW)
+    assert not state.deadline_passed(game(deadline=NOW, status=Game.Status.FINISHED), NOW)
+
+
+@pytest.mark.parametrize(
+    "kind, level, bot_seat, host_side, ply, allowed",
+    [
+        ("caro", "easy", "guest", "X", 1, True),     # the person (X) has moved
+        ("caro", "easy", "guest", "X", 0, False),    # nothing to take back yet
+        ("caro", "medium", "host", "X", 1, False),   # the computer plays X: only it has moved
+        ("caro", "medium", "host", "X", 2, True),
+        ("caro", "hard", "guest", "X", 5, False),    # Hard plays for keeps
+        ("reversi", "hard", "guest", "X", 5, True),  # Reversi: every level
+    ],
+)
+def test_undo_is_for_computer_games_at_levels_that_allow_it_with_a_move_of_ones_own(
+    kind, level, bot_seat, host_side, ply, allowed
+):
+    g = game(kind=kind, bot_level=level, bot_seat=bot_seat, host_side=host_side, ply=ply)
+    assert state.may_undo(g) is allowed
+    assert state.may_undo(game(ply=4)) is False  # no computer
+    assert state.may_undo(game(kind=kind, bot_level=level, bot_seat=bot_seat, host_side=host_side, ply=ply,
+                                status=Game.Status.FINISHED)) is False
+
+
+def test_the_open_seat_is_the_hosts_first_and_the_computers_seat_is_never_open():
+    assert state.open_seat(game(status=Game.Status.WAITING)) == Seat.HOST
+    assert state.open_seat(game(host_id=1)) == Seat.GUEST
+    assert state.open_seat(game(host_id=1, bot_seat="guest", bot_level="easy")) is None
+    assert state.open_seat(game(host_id=1, guest_id=2)) is None
+
+
+def test_the_computer_may_move_only_on_its_turn_at_the_version_it_was_asked_at():
+    g = game(host_side="X", bot_seat="host", bot_level="easy", to_move="X", event_version=3)
+    assert g.bot_side == "X" and state.bot_to_move(g)
+    assert state.bot_may_move(g, 3) and not state.bot_may_move(g, 2)
+    assert not state.bot_to_move(game(host_side="X", bot_seat="host", bot_level="easy", to_move="O"))
+
+
+def test_seats_and_sides_are_kept_apart():
+    g = game(host_side="O", host_id=1, guest_id=2)
+    assert (g.side_of(Seat.HOST), g.side_of(Seat.GUEST)) == ("O", "X")
+    assert (g.seat_playing("X"), g.seat_playing("O")) == (Seat.GUEST, Seat.HOST)
+
+
+def test_clock_rules():
+    assert clock.deadline_after(NOW, 0) is None
+    assert clock.deadline_after(NOW, 1500) == NOW + timedelta(milliseconds=1500)
+    assert clock.remaining_ms(NOW + timedelta(seconds=2), NOW) == 2000
+    assert clock.remaining_ms(NOW - timedelta(seconds=2), NOW) == 0
+    assert clock.remaining_ms(None, NOW) is None
+    assert clock.elapsed_ms(NOW, NOW - timedelta(seconds=1)) == 0
+    assert clock.unix_ms(datetime(1970, 1, 1, 0, 0, 1, tzinfo=timezone.utc)) == 1000
