@@ -16,8 +16,13 @@ three (one more stone makes an open four); ``CTHREE`` a closed three (one more s
 four); ``TWO`` / ``ONE`` weaker shapes. Classes are updated incrementally after every move and
 undo, together with per-side cell scores, score totals and sets of threat cells.
 
-Wins are also decided exactly by :meth:`FastBoard.wins_at` (the engine's algorithm: the whole
-contiguous run through the stone, its two end cells); tests check it against the engine.
+The winning rule is asked in one place: :func:`run_ends` walks the whole contiguous run
+through a cell (on the padded board and on a pattern window alike) and the engine's pure
+:func:`caro.engine.caro.run_wins` gives the verdict on its length and two end cells. The
+pattern table's ``FIVE``, :meth:`FastBoard.wins_at` (exact, used for the bots' own fives and
+blocks) and :meth:`FastBoard.defences` (the end cells of a would-be run) all use it;
+``tests/unit/bots/test_bots_fastboard*.py`` check the verdicts against the engine's
+:meth:`~caro.engine.caro.Board.play` on random positions of every rule set.
 Renju fouls are decided by the engine's :func:`caro.engine.renju.foul_at`, called only when a
 cheap filter says a foul is possible.
 """
@@ -27,7 +32,7 @@ from __future__ import annotations
 import functools
 import random
 
-from caro.engine.caro import Rules, geometry
+from caro.engine.caro import Rules, geometry, run_wins
 from caro.engine.renju import foul_at
 
 EMPTY, XS, OS, EDGE = 0, 1, 2, 3
@@ -93,17 +98,42 @@ def _geo(size: int, half: int) -> _Geo:
     return _Geo(size, half)
 
 
+def run_ends(cells: list[int], q: int, step: int, s: int) -> tuple[int, int]:
+    """The two cells just beyond the whole contiguous run of ``s`` through ``q`` along ``step``.
+
+    ``cells``: a flat list of cell codes (0 empty, 1 X, 2 O, 3 edge) whose ends hold a cell that
+    is never ``s`` (the padded board's ``EDGE`` cells, a pattern window's two ``EMPTY`` pads), so
+    the walk needs no bounds check. ``q`` itself counts as ``s`` whatever it holds (an empty cell
+    being tried). Returns ``(a, b)``, indices with ``a < q < b``; the run is ``a + step .. b -
+    step`` and has ``(b - a) // step - 1`` stones; ``cells[a]`` and ``cells[b]`` are what
+    :func:`caro.engine.caro.run_wins` takes as its ends.
+    """
+    a = q - step
+    while cells[a] == s:
+        a -= step
+    b = q + step
+    while cells[b] == s:
+        b += step
+    return a, b
+
+
 class _Patterns:
-    """Memoised window classifier for one rule set."""
+    """Memoised window classifier for one rule set.
+
+    A window is the ``n = 2H + 1`` cells of one line centred on an empty cell; it is classified
+    as a list of ``n + 2`` codes, the window between two ``EMPTY`` pads (what lies beyond the
+    window counts as empty), so the centre is index ``C = H + 1``.
+    """
 
     def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         self.L = rules.win_length
         self.H = self.L + 1
+        self.C = self.H + 1
         self.R = self.L - 1
         self.n = 2 * self.H + 1
         self.mask = (1 << (2 * self.n)) - 1
         self.blocked = rules.blocked
-        self.exact = {XS: rules.exact or rules.renju, OS: rules.exact}
         self.memo: dict[int, int] = {}
         self.side_memo: dict[tuple, int] = {}
         # position-keyed caches shared by every board of these rules (Zobrist hash keys):
@@ -144,34 +174,17 @@ class _Patterns:
             key = mirror
         hit = self.side_memo.get((s, key))
         if hit is None:
-            hit = self.side_memo[(s, key)] = self._classify(list(key), s)
+            hit = self.side_memo[(s, key)] = self._classify([EMPTY, *key, EMPTY], s)
         return hit
 
     def _wins(self, w: list[int], e: int, s: int, need: int) -> bool:
-        """Whether the run of ``s`` through ``e`` wins (and covers index ``need``)."""
-        n = self.n
-        lo = e
-        while lo > 0 and w[lo - 1] == s:
-            lo -= 1
-        hi = e
-        while hi < n - 1 and w[hi + 1] == s:
-            hi += 1
-        if not lo <= need <= hi:
-            return False
-        length = hi - lo + 1
-        if length < self.L or (self.exact[s] and length > self.L):
-            return False
-        if self.blocked == "none":
-            return True
-        opp = 3 - s
-        left = w[lo - 1] if lo > 0 else EMPTY
-        right = w[hi + 1] if hi < n - 1 else EMPTY
-        if self.blocked == "opponent":
-            return not (left == opp and right == opp)
-        return not (left in (opp, EDGE) and right in (opp, EDGE))
+        """Whether the run of ``s`` through ``e`` in the padded window ``w`` wins (and covers
+        index ``need``)."""
+        a, b = run_ends(w, e, 1, s)
+        return a < need < b and run_wins(self.rules, s, b - a - 1, w[a], w[b])
 
     def _completions(self, w: list[int], s: int) -> int:
-        C, R = self.H, self.R
+        C, R = self.C, self.R
         count = 0
         for e in range(C - R, C + R + 1):
             if w[e] == EMPTY:
@@ -191,7 +204,7 @@ class _Patterns:
         if self.blocked == "none":
             return 2
         opp = 3 - s
-        for y in range(self.n):
+        for y in range(1, self.n + 1):  # the window, not its pads
             if w[y] == EMPTY:
                 w[y] = opp
                 left = self._completions(w, s)
@@ -201,7 +214,7 @@ class _Patterns:
         return 2
 
     def _classify(self, w: list[int], s: int) -> int:
-        C, R, L = self.H, self.R, self.L
+        C, R, L = self.C, self.R, self.L
         if w[C] != EMPTY:
             return NONE
         w[C] = s
@@ -462,28 +475,13 @@ class FastBoard:
 
     def wins_at(self, q: int, s: int) -> bool:
         """Exactly whether a stone of ``s`` on empty ``q`` completes a winning run (the
-        engine's rule: the whole contiguous run, its length, and its two end cells)."""
+        engine's rule, :func:`caro.engine.caro.run_wins`, on the whole contiguous run through
+        ``q`` on each of the four lines and its two end cells)."""
         cells, rules = self.cells, self.rules
-        L = rules.win_length
-        exact = rules.exact or (rules.renju and s == XS)
-        opp = 3 - s
         for step in self.geo.steps:
-            a = q - step
-            while cells[a] == s:
-                a -= step
-            b = q + step
-            while cells[b] == s:
-                b += step
-            length = (b - a) // step - 1
-            if length < L or (exact and length > L):
-                continue
-            if rules.blocked == "opponent":
-                if cells[a] == opp and cells[b] == opp:
-                    continue
-            elif rules.blocked == "opponent_or_edge":
-                if cells[a] in (opp, EDGE) and cells[b] in (opp, EDGE):
-                    continue
-            return True
+            a, b = run_ends(cells, q, step, s)
+            if run_wins(rules, s, (b - a) // step - 1, cells[a], cells[b]):
+                return True
         return False
 
     def is_foul(self, q: int) -> bool:
@@ -556,12 +554,7 @@ class FastBoard:
         cands = set(fives)
         for z in fives:
             for step in self.geo.steps:
-                lo = z - step
-                while cells[lo] == a:
-                    lo -= step
-                hi = z + step
-                while cells[hi] == a:
-                    hi += step
+                lo, hi = run_ends(cells, z, step, a)
                 if (hi - lo) // step - 1 >= self.rules.win_length:
                     if cells[lo] == EMPTY:
                         cands.add(lo)

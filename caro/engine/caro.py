@@ -48,7 +48,7 @@ from .renju import Foul, foul_at
 
 __all__ = [
     "X", "O", "SIZES", "WIN_LENGTHS", "Blocked", "Opening", "Termination", "Foul", "Rules",
-    "Preset", "PRESETS", "DEFAULT_PRESET", "Outcome", "Board", "geometry",
+    "Preset", "PRESETS", "DEFAULT_PRESET", "Outcome", "Board", "geometry", "run_wins",
 ]
 
 X, O = "X", "O"
@@ -215,6 +215,31 @@ def geometry(size: int) -> _Geometry:
                 per_cell.append(tuple(ray))
         rays.append(tuple(per_cell))
     return _Geometry(names, rays)
+
+
+def run_wins(rules: Rules, me: int, length: int, left: int, right: int) -> bool:
+    """Whether a WHOLE contiguous run of ``me``'s stones wins under ``rules``: the site's
+    winning rule, written once (the engine and the bots' fast board both ask it).
+
+    ``me``: the run's owner as a cell code, 1 (X) or 2 (O). ``length``: the number of stones in
+    the whole run (not a window of it). ``left``, ``right``: the codes of the two cells just
+    beyond its ends: 0 empty, 1 X, 2 O, 3 off the board (the edge). Rule (module docstring;
+    ``shared/reference/caro-blocked-ends-cocaro.txt``, ``caro-rule-sets.txt``; RIF §9 for
+    Renju's exact five for X): the run wins when ``length >= win_length``, and ``length ==
+    win_length`` when ``exact`` (always for X under Renju), unless both ends are blocked
+    (``blocked="opponent"``: by an opponent stone; ``"opponent_or_edge"``: by an opponent stone
+    or the edge; ``"none"``: never).
+    """
+    k = rules.win_length
+    if length < k or (length > k and (rules.exact or (rules.renju and me == _X))):
+        return False
+    blocked = rules.blocked
+    if blocked == Blocked.NONE:
+        return True
+    opp = 3 - me
+    if blocked == Blocked.OPPONENT:
+        return not (left == opp and right == opp)
+    return not (left in (opp, _EDGE) and right in (opp, _EDGE))
 
 
 class Board:
@@ -396,9 +421,6 @@ class Board:
     def _winning_run(self, i: int) -> tuple[str, ...] | None:
         cells, rays, rules = self._cells, self._geo.rays[i], self.rules
         me = cells[i]
-        opp = _O if me == _X else _X
-        k = rules.win_length
-        exact = rules.exact or (rules.renju and me == _X)
         for axis in range(4):
             ends, runs = [], []
             for ray in (rays[axis + 4], rays[axis]):
@@ -407,12 +429,7 @@ class Board:
                     n += 1
                 runs.append(ray[:n])
                 ends.append(cells[ray[n]] if n < len(ray) else _EDGE)
-            length = 1 + len(runs[0]) + len(runs[1])
-            if length < k or (exact and length > k):
-                continue
-            if rules.blocked == Blocked.OPPONENT and ends[0] == opp and ends[1] == opp:
-                continue
-            if rules.blocked == Blocked.OPPONENT_OR_EDGE and ends[0] in (opp, _EDGE) and ends[1] in (opp, _EDGE):
+            if not run_wins(rules, me, 1 + len(runs[0]) + len(runs[1]), ends[0], ends[1]):
                 continue
             names = self._geo.names
             return tuple(names[j] for j in reversed(runs[0])) + (names[i],) + tuple(names[j] for j in runs[1])
