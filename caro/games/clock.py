@@ -1,4 +1,4 @@
-"""Pure clock rules: the per-move clock (design.md, "Time, absence and the worker").
+"""Pure clock rules: the per-move clock (docs/architecture.md, "Where time and endings live").
 
 Deadlines are aware datetimes stored with the game; the server's clock is the only one trusted.
 Durations are in milliseconds.

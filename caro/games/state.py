@@ -13,7 +13,7 @@ from caro.games.kinds import kind_of
 from caro.games.models import Game, Seat, Side
 
 #: A game ends as an abort (no winner, never rated) while fewer plies than this have been played:
-#: not both players have made a move yet (design.md, "Time, absence and the worker").
+#: not both players have made a move yet (docs/architecture.md, "Where time and endings live").
 PLIES_BEFORE_BOTH_MOVED = 2
 
 
