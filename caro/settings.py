@@ -139,6 +139,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "caro.games.tasks.sweep_deadlines", "schedule": 5.0},
     "purge-idle-guests": {"task": "accounts.tasks.purge_idle_guests", "schedule": 24 * 3600.0},
     "sweep-bot-turns": {"task": "caro.games.tasks.sweep_bot_turns", "schedule": 5.0},
+    "sweep-presence": {"task": "caro.games.tasks.sweep_presence", "schedule": 5.0},
 }
 # The computer's moves (up to CARO_BOT_BUDGET_MS of thinking each) have their own queue, so they
 # never delay the clock tasks; a worker consumes both (`-Q celery,bots`), or run one per queue.

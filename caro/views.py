@@ -10,7 +10,7 @@ from django.conf import settings
 from caro.engine.caro import DEFAULT_PRESET, PRESETS, SIZES, WIN_LENGTHS
 from caro.games.display import choice_summary
 from caro.games.kinds import RULE_CHOICES, kind_for_choice
-from caro.rooms.forms import ComputerRoomForm, JoinByCodeForm, NewRoomForm
+from caro.rooms.forms import ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -31,6 +31,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "join_form": JoinByCodeForm(),
             "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
             "computer_form": ComputerRoomForm(),
+            "friend_form": FriendRoomForm(),
             "rules_open": request.GET.get("rules") == "open",
             "rules_line": choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS),
         },

@@ -1,14 +1,17 @@
 """Human-readable, translated descriptions of rules (the one-line summary shown everywhere)."""
 
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from caro.games.kinds import kind_for_choice, kind_of
 
 
-def summary(kind, rules: dict, move_time_ms: int | None = None) -> str:
+def summary(kind, rules: dict, move_time_ms: int | None = None, bank_ms: int = 0, increment_ms: int = 0) -> str:
     """One short line such as "15×15 · chặn hai đầu · 1 phút/nước" in the active language."""
     parts = kind.describe(rules)
-    if move_time_ms:
+    if bank_ms:
+        parts.append(bank_label(bank_ms, increment_ms))
+    elif move_time_ms:
         parts.append(clock_label(move_time_ms))
     return " · ".join(parts)
 
@@ -21,7 +24,7 @@ def choice_summary(choice: str, size: int, win_length: int, move_time_ms: int | 
 
 def game_summary(game) -> str:
     """The one-line summary of a game's rules and clock."""
-    return summary(kind_of(game), game.rules, game.move_time_ms)
+    return summary(kind_of(game), game.rules, game.move_time_ms, game.bank_ms, game.increment_ms)
 
 
 def clock_label(move_time_ms: int) -> str:
@@ -30,3 +33,8 @@ def clock_label(move_time_ms: int) -> str:
     if seconds % 60 == 0:
         return ngettext("%(n)d min/move", "%(n)d min/move", seconds // 60) % {"n": seconds // 60}
     return ngettext("%(n)d s/move", "%(n)d s/move", seconds) % {"n": seconds}
+
+
+def bank_label(bank_ms: int, increment_ms: int) -> str:
+    """"5 min + 2 s" (total time per player, plus the time added after each move)."""
+    return _("%(min)d min + %(inc)d s") % {"min": bank_ms // 60_000, "inc": increment_ms // 1000}

@@ -20,6 +20,10 @@ MESSAGES = {
     "illegal": _("That move is not allowed by the rules of this game."),
     "seat_taken": _("Both seats are taken; you are watching this game."),
     "undo_refused": _("You cannot take back a move now. Taking back is for games against the computer (in caro at Easy and Medium), while the game is on."),
+    "offer_refused": _("You cannot offer a draw now: wait until 20 more moves have been played since your last offer."),
+    "no_offer": _("There is no offer to answer any more."),
+    "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
+    "crowd_full": _("This room already has 50 spectators. Try again a little later."),
     # room consumer (malformed or unknown frames)
     "malformed": _("The message could not be read. Reload the page if this keeps happening."),
     "too_large": _("The message was too large and was ignored."),

@@ -14,13 +14,14 @@ from caro.games import outbox, signals
 from caro.games.models import Game
 
 
-def finish(game: Game, *, winner: str, termination: str, line=(), before: list[dict] = ()) -> dict:
+def finish(game: Game, *, winner: str, termination: str, line=(), before: list[dict] = (),
+           left: str = "") -> dict:
     """End `game` (locked with SELECT ... FOR UPDATE by the caller, inside its transaction).
 
     `winner` is the winning side ("X"/"O") or "" for a draw or an abort; `termination` a
     `Game.Termination` value (ABORT makes the game ABORTED, anything else FINISHED); `line` the
     squares of a winning run. `before` are events of the same change to publish first (the move
-    that ended the game). Saves the row, sends `game_ended`, queues the events for after commit,
+    that ended the game). `left` is the seat that left the table (termination "left"). Saves the row, sends `game_ended`, queues the events for after commit,
     and returns the `game_over` event. Raises ValueError when the game is already over.
     """
     if game.is_over:
@@ -31,6 +32,9 @@ def finish(game: Game, *, winner: str, termination: str, line=(), before: list[d
     game.termination = termination
     game.win_line = list(line or [])
     game.deadline = None
+    game.absence_deadline = None
+    game.draw_offer = game.undo_request = ""
+    game.left_seat = left
     game.finished_at = timezone.now()
     game.event_version += 1
     event = {
@@ -40,6 +44,8 @@ def finish(game: Game, *, winner: str, termination: str, line=(), before: list[d
         "winner": winner or None,
         "termination": termination,
         "line": list(game.win_line),
+        "left": game.side_of(left) if left else None,
+        "absent": game.side_of(game.absent_seat) if game.absent_seat else None,
     }
     game.save()
     signals.game_ended.send(sender=Game, game=game)

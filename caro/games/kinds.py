@@ -43,6 +43,10 @@ class Caro:
     name = "caro"
     #: The player chooses a board size and a win length.
     has_options = True
+    #: Who moves first in the next game of a room: the loser (after a draw or abort, the other seat).
+    next_first_mover = "loser"
+    #: Who moves first in a room's first game, unless the host chooses.
+    first_mover = "host"
     _TERMINATIONS = {"five": "five", "draw": "full_board", "no_legal_move": "no_legal_move"}
     #: Computer levels against which a player may take back moves (Hard plays for keeps).
     UNDO_LEVELS = ("easy", "medium")
@@ -130,6 +134,9 @@ class Reversi:
 
     name = "reversi"
     has_options = False
+    #: Colours are random in a room's first game and swap at every rematch (reversi-rules-ttakji.txt).
+    next_first_mover = "alternate"
+    first_mover = "random"
     SIZE = 8
 
     def rules_for(self, choice: str = REVERSI, size: int | None = None, win_length: int | None = None) -> dict:

@@ -41,6 +41,29 @@ class Seat(models.TextChoices):
         return "guest" if seat == "host" else "host"
 
 
+class FirstMover(models.TextChoices):
+    """Who moves first when a game starts: a seat, the site's rock-paper-scissors throw, or chance."""
+
+    HOST = "host", _("Host")
+    GUEST = "guest", _("Guest")
+    RPS = "rps", _("Rock-paper-scissors")
+    RANDOM = "random", _("Random")
+
+
+class AbsenceRule(models.TextChoices):
+    """What happens when an absent player's grace period runs out (the game's context)."""
+
+    FORFEIT = "forfeit", _("The absent player loses")
+    OPPONENT_CHOOSES = "choose", _("The opponent chooses: wait, claim the win or call a draw")
+
+
+class Takeback(models.TextChoices):
+    """Whether two people may take back moves by agreement (the computer's own rule is apart)."""
+
+    NONE = "none", _("No taking back")
+    AGREEMENT = "agreement", _("By agreement")
+
+
 class GameQuerySet(models.QuerySet):
     """Games in the domain's words."""
 
@@ -57,6 +80,10 @@ class GameQuerySet(models.QuerySet):
 
     def against_the_computer(self):
         return self.exclude(bot_seat="")
+
+    def absence_expired(self, now=None):
+        """Active games whose absent player's grace period has passed (not yet acted on)."""
+        return self.active().filter(absence_deadline__lte=now or timezone.now()).order_by("absence_deadline")
 
     def of_player(self, user):
         """Games in which `user` holds a seat."""
@@ -89,6 +116,9 @@ class Game(models.Model):
         ABORT = "abort", _("Aborted")
         NO_LEGAL_MOVE = "no_legal_move", _("No legal move (Renju)")
         DISCS = "discs", _("Disc count")
+        LEFT = "left", _("Left the table")
+        ABSENCE = "absence", _("Did not come back")
+        AGREEMENT = "agreement", _("Draw by agreement")
 
     class BotLevel(models.TextChoices):
         EASY = "easy", _("Easy")
@@ -118,7 +148,45 @@ class Game(models.Model):
         help_text="not always by ply parity: Reversi passes",
     )
     move_time_ms = models.PositiveIntegerField(_("time per move (ms)"), default=60_000, help_text="0: no clock")
+    bank_ms = models.PositiveIntegerField(
+        _("total time per player (ms)"), default=0, help_text="0: a per-move clock (or none)"
+    )
+    increment_ms = models.PositiveIntegerField(_("time added per move (ms)"), default=0)
+    host_bank_ms = models.PositiveIntegerField(_("host's time left (ms)"), default=0,
+                                               help_text="at the start of the current turn")
+    guest_bank_ms = models.PositiveIntegerField(_("guest's time left (ms)"), default=0,
+                                                help_text="at the start of the current turn")
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    first_mover = models.CharField(
+        _("first move"), max_length=6, choices=FirstMover.choices, default=FirstMover.HOST,
+        help_text="decides host_side when the game starts",
+    )
+    throws = models.JSONField(
+        _("rock-paper-scissors"), default=list, blank=True,
+        help_text="[[host's throw, guest's throw], ...] until one wins",
+    )
+    host_mark = models.CharField(
+        _("host's mark"), max_length=1, choices=Side.choices, default=Side.X,
+        help_text="caro: the mark the host draws, kept for every game of a room",
+    )
+    absence_rule = models.CharField(
+        _("when a player does not come back"), max_length=8, choices=AbsenceRule.choices,
+        default=AbsenceRule.OPPONENT_CHOOSES,
+    )
+    takeback = models.CharField(_("taking back"), max_length=10, choices=Takeback.choices, default=Takeback.NONE)
+    absent_seat = models.CharField(_("absent seat"), max_length=5, choices=Seat.choices, blank=True)
+    absence_deadline = models.DateTimeField(_("absence deadline"), null=True, blank=True, db_index=True)
+    absence_expired = models.BooleanField(_("absence ran out"), default=False,
+                                          help_text="the opponent may now choose")
+    absence_waited = models.BooleanField(_("waited once more"), default=False)
+    draw_offer = models.CharField(_("draw offered by"), max_length=5, choices=Seat.choices, blank=True)
+    host_draw_ply = models.IntegerField(_("host's last draw offer (ply)"), null=True, blank=True)
+    guest_draw_ply = models.IntegerField(_("guest's last draw offer (ply)"), null=True, blank=True)
+    undo_request = models.CharField(_("take-back asked by"), max_length=5, choices=Seat.choices, blank=True)
+    host_undo_refused_ply = models.IntegerField(_("host's refused take-back (ply)"), null=True, blank=True)
+    guest_undo_refused_ply = models.IntegerField(_("guest's refused take-back (ply)"), null=True, blank=True)
+    left_seat = models.CharField(_("left by"), max_length=5, choices=Seat.choices, blank=True)
     winner = models.CharField(_("winner"), max_length=1, choices=Side.choices, blank=True)
     termination = models.CharField(_("ending"), max_length=16, choices=Termination.choices, blank=True)
     win_line = models.JSONField(_("winning line"), default=list, blank=True)
@@ -214,6 +282,18 @@ class Game(models.Model):
             return Seat.GUEST
         return None
 
+    def seat_field(self, name: str, seat: str):
+        """The per-seat field `host_<name>` / `guest_<name>` of `seat`."""
+        return getattr(self, f"{seat}_{name}")
+
+    def set_seat_field(self, name: str, seat: str, value) -> None:
+        setattr(self, f"{seat}_{name}", value)
+
+    def mark_of(self, side: str) -> str:
+        """The mark ("X"/"O") drawn for `side`'s stones: each person keeps their mark in a room."""
+        mark = self.host_mark if self.seat_playing(side) == Seat.HOST else Side.other(self.host_mark)
+        return mark
+
     def side_of_user(self, user) -> str | None:
         """The side `user` plays ("X"/"O"), or None for a spectator (local game: the side to move)."""
         seat = self.seat_of(user)
@@ -242,3 +322,30 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ply}. {self.side} {self.square}"
+
+
+class Connection(models.Model):
+    """An open websocket watching a game: a player's (with its seat) or a spectator's.
+
+    Presence lives here, in PostgreSQL, so every web process sees every socket: a seat is present
+    while at least one of its connections exists and was seen recently (heartbeats refresh
+    `seen_at`). Rows of a process that died are removed by the presence sweep.
+    """
+
+    channel = models.CharField(_("channel"), max_length=120, unique=True)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="connections")
+    seat = models.CharField(_("seat"), max_length=5, choices=Seat.choices, blank=True,
+                            help_text="empty for a spectator")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="game_connections",
+    )
+    seen_at = models.DateTimeField(_("last seen"), db_index=True)
+
+    class Meta:
+        verbose_name = _("connection")
+        verbose_name_plural = _("connections")
+        indexes = [models.Index(fields=["game", "seat"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.seat or 'spectator'}"

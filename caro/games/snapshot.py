@@ -47,6 +47,7 @@ def public_state(game: Game) -> dict:
     kind = kind_of(game)
     board = board_for(game, moves)
     active = state.is_active(game)
+    now = timezone.now()
     return {
         "game_id": game.pk,
         "kind": game.kind,
@@ -64,14 +65,70 @@ def public_state(game: Game) -> dict:
         "local": game.is_local,
         "can_undo": state.may_undo(game),
         "move_time_ms": game.move_time_ms,
-        "remaining_ms": remaining_ms(game),
+        "bank_ms": game.bank_ms,
+        "increment_ms": game.increment_ms,
+        "banks": clock.banks_now(game, now),
+        "remaining_ms": remaining_ms(game, now),
         "deadline_ms": deadline_ms(game),
-        "rematch_offer": game.side_of(game.rematch_offer) if game.rematch_offer else None,
+        "marks": {side: game.mark_of(side) for side in (Side.X, Side.O)},
+        "throws": [{game.side_of("host"): host, game.side_of("guest"): guest} for host, guest in game.throws],
+        "presence": presence(game),
+        "absence": absence(game),
+        "draw_offer": _side_or_none(game, game.draw_offer),
+        "undo_request": _side_or_none(game, game.undo_request),
+        "rematch_offer": _side_or_none(game, game.rematch_offer),
         "winner": game.winner or None,
         "termination": game.termination or None,
+        "left": _side_or_none(game, game.left_seat),
         "line": list(game.win_line or []),
         "fouls": kind.fouls(board) if active else {},
+        "crowd": spectators(game),
     }
+
+
+def state_for(game: Game, user) -> dict:
+    """`public_state` with what is the receiver's own: `you` (their side, None for a spectator) and
+    `choices` (the actions they may take now, `state.choices_for`)."""
+    you = game.side_of_user(user)
+    seat = game.seat_of(user)
+    return public_state(game) | {"you": you, "choices": state.choices_for(game, seat)}
+
+
+def with_choices(game: Game, event: dict) -> dict:
+    """`event` with `choices` per side (`{"X": [...], "O": [...]}`): the consumer passes each socket
+    only its own side's list, so one event serves every receiver."""
+    seats = {side: game.seat_playing(side) for side in (Side.X, Side.O)}
+    return event | {"choices": {side: state.choices_for(game, seat) for side, seat in seats.items()}}
+
+
+def presence(game: Game) -> dict[str, bool] | None:
+    """Whether each side's player has a page open, for games between two people (else None)."""
+    if not state.between_people(game):
+        return None
+    seats = set(game.connections.exclude(seat="").values_list("seat", flat=True).distinct())
+    return {game.side_of(seat): seat in seats for seat in ("host", "guest")}
+
+
+def absence(game: Game) -> dict | None:
+    """The absent player's side, when their grace period ends (Unix ms), whether it ran out, and
+    whether the opponent already waited once more; None when nobody is away."""
+    if not game.absent_seat or game.is_over:
+        return None
+    return {
+        "side": game.side_of(game.absent_seat),
+        "deadline_ms": clock.unix_ms(game.absence_deadline),
+        "expired": game.absence_expired,
+        "waited": game.absence_waited,
+    }
+
+
+def spectators(game: Game) -> int:
+    """How many spectators' sockets watch the game now."""
+    return game.connections.filter(seat="").count()
+
+
+def _side_or_none(game: Game, seat: str) -> str | None:
+    return game.side_of(seat) if seat else None
 
 
 def move_event(game: Game, move: Move, played: Played, board, now) -> dict:
@@ -90,9 +147,13 @@ def move_event(game: Game, move: Move, played: Played, board, now) -> dict:
         event["turn"] = game.turn
         event["remaining_ms"] = remaining_ms(game, now)
         event["deadline_ms"] = deadline_ms(game)
+        event["banks"] = clock.banks_now(game, now)
+        event["draw_offer"] = _side_or_none(game, game.draw_offer)
+        event["undo_request"] = _side_or_none(game, game.undo_request)
         event["can_undo"] = state.may_undo(game)
         event["legal"] = kind_of(game).legal_hints(board)
         event.update(kind_of(game).after_move(board, played.square))
+        event = with_choices(game, event)
     return event
 
 

@@ -10,11 +10,19 @@ from __future__ import annotations
 from datetime import datetime
 
 from caro.games.kinds import kind_of
-from caro.games.models import Game, Seat, Side
+from caro.games.models import AbsenceRule, Game, Seat, Side, Takeback
 
 #: A game ends as an abort (no winner, never rated) while fewer plies than this have been played:
 #: not both players have made a move yet (docs/architecture.md, "Where time and endings live").
 PLIES_BEFORE_BOTH_MOVED = 2
+#: After offering a draw, a player may offer again only this many plies later.
+DRAW_OFFER_EVERY_PLIES = 20
+#: After a take-back request is refused, that player may ask again only this many plies later
+#: (shared/reference/caro-rules-5phut.txt §5: taking back only with the opponent's agreement).
+UNDO_AFTER_REFUSAL_PLIES = 10
+#: A player whose last connection closed has this long to come back (s); then the absence rule of
+#: the game applies (shared/reference/caro-rules-cocaro.txt, "Thua vì hết giờ, rời bàn hoặc chịu thua").
+ABSENCE_GRACE_S = 60
 
 
 def is_active(game: Game) -> bool:
@@ -56,6 +64,14 @@ def ending_on_resign(game: Game, seat: str) -> tuple[str, str]:
     return Side.other(game.side_of(seat)), Game.Termination.RESIGN
 
 
+def ending_on_leave(game: Game, seat: str) -> tuple[str, str]:
+    """`(winner side, termination)` when `seat` leaves the table: the other side wins ("left"), or
+    an abort while not both have moved (caro-rules-cocaro.txt: leaving the table loses)."""
+    if abortable(game):
+        return "", Game.Termination.ABORT
+    return Side.other(game.side_of(seat)), Game.Termination.LEFT
+
+
 def loser_of(game: Game) -> str | None:
     """The seat that lost a finished game, or None for a draw, an abort or a game in progress."""
     if game.status != Game.Status.FINISHED or not game.winner:
@@ -64,9 +80,16 @@ def loser_of(game: Game) -> str | None:
 
 
 def first_seat_of_next(game: Game) -> str:
-    """The seat that moves first in the next game between the same two seats: the loser of this
-    one; after a draw or an abort, the seat that moved second this time (the first mover switches)."""
-    return loser_of(game) or game.seat_playing(Side.O)
+    """The seat that moves first in the next game between the same two seats.
+
+    Caro: the loser of this one; after a draw or an abort, the seat that moved second this time
+    (caro-rules-cocaro.txt, "Ai đi trước"). Reversi: the colours swap at every rematch
+    (reversi-rules-ttakji.txt). The kind says which (`kinds.*.next_first_mover`).
+    """
+    second = game.seat_playing(Side.O)
+    if kind_of(game).next_first_mover == "alternate":
+        return second
+    return loser_of(game) or second
 
 
 def bot_to_move(game: Game) -> bool:
@@ -109,3 +132,91 @@ def open_seat(game: Game) -> str | None:
 
 def both_seats_filled(game: Game) -> bool:
     return open_seat(game) is None
+
+
+def between_people(game: Game) -> bool:
+    """Two different people hold the seats (no computer, not one device): offers and presence apply."""
+    return not game.bot_seat and game.host_id is not None and game.guest_id is not None and not game.is_local
+
+
+def may_offer_draw(game: Game, seat: str) -> bool:
+    """`seat` may offer a draw: a game between people in progress, no offer of its own pending, and
+    DRAW_OFFER_EVERY_PLIES plies since its last offer."""
+    if not (is_active(game) and between_people(game)) or game.draw_offer == seat:
+        return False
+    last = game.seat_field("draw_ply", seat)
+    return last is None or game.ply - last >= DRAW_OFFER_EVERY_PLIES
+
+
+def may_answer_draw(game: Game, seat: str) -> bool:
+    """The opponent of `seat` has a draw offer pending."""
+    return is_active(game) and game.draw_offer == Seat.other(seat)
+
+
+def own_moves(game: Game, seat: str) -> bool:
+    """`seat` has a stone of its own on the board (X plays ply 1, O ply 2)."""
+    return game.ply >= (1 if game.side_of(seat) == Side.X else 2)
+
+
+def may_request_undo(game: Game, seat: str) -> bool:
+    """`seat` may ask to take back its last move: the game allows it by agreement, no request is
+    pending, it has a move to take back, and UNDO_AFTER_REFUSAL_PLIES since its last refusal."""
+    if game.takeback != Takeback.AGREEMENT or not (is_active(game) and between_people(game)):
+        return False
+    if game.undo_request or not own_moves(game, seat):
+        return False
+    refused = game.seat_field("undo_refused_ply", seat)
+    return refused is None or game.ply - refused >= UNDO_AFTER_REFUSAL_PLIES
+
+
+def may_answer_undo(game: Game, seat: str) -> bool:
+    return is_active(game) and game.undo_request == Seat.other(seat)
+
+
+def absence_ended(game: Game, now: datetime) -> bool:
+    """The absent player's grace period has run out and nothing was decided yet."""
+    return is_active(game) and bool(game.absent_seat) and not game.absence_expired and (
+        game.absence_deadline is not None and game.absence_deadline <= now
+    )
+
+
+def ending_on_absence(game: Game) -> tuple[str, str] | None:
+    """`(winner side, termination)` when the absence ran out, or None when the opponent chooses.
+
+    An abort while not both have moved; under the forfeit rule (quick and ranked games) the absent
+    player loses; in friend rooms (AbsenceRule.OPPONENT_CHOOSES) the opponent decides."""
+    if abortable(game):
+        return "", Game.Termination.ABORT
+    if game.absence_rule == AbsenceRule.FORFEIT:
+        return Side.other(game.side_of(game.absent_seat)), Game.Termination.ABSENCE
+    return None
+
+
+def may_decide_absence(game: Game, seat: str) -> bool:
+    """`seat` may claim the win or call a draw: its opponent's grace period ran out."""
+    return is_active(game) and game.absence_expired and game.absent_seat == Seat.other(seat)
+
+
+def may_wait_longer(game: Game, seat: str) -> bool:
+    """`seat` may give its absent opponent one more grace period (once per game)."""
+    return may_decide_absence(game, seat) and not game.absence_waited
+
+
+def choices_for(game: Game, seat: str | None) -> list[str]:
+    """The actions the holder of `seat` may take now (none for a spectator), as protocol names."""
+    if seat is None or not is_active(game):
+        return []
+    checks = {
+        "resign": resignable(game),
+        "leave": between_people(game),
+        "offer_draw": may_offer_draw(game, seat) and not may_answer_draw(game, seat),
+        "accept_draw": may_answer_draw(game, seat),
+        "decline_draw": may_answer_draw(game, seat),
+        "request_undo": may_request_undo(game, seat),
+        "accept_undo": may_answer_undo(game, seat),
+        "decline_undo": may_answer_undo(game, seat),
+        "wait": may_wait_longer(game, seat),
+        "claim_win": may_decide_absence(game, seat),
+        "claim_draw": may_decide_absence(game, seat),
+    }
+    return [name for name, allowed in checks.items() if allowed]

@@ -13,7 +13,10 @@ from django.conf import settings
 
 from caro.bots import choose_move
 from caro.games import outbox, services
-from caro.games.outbox import BOT_MOVE_TASK, DEADLINE_TASK
+from caro.games.models import Game
+from caro.games.outbox import ABSENCE_TASK, BOT_MOVE_TASK, CROWD_TASK, DEADLINE_TASK
+from caro.games.services import presence
+from caro.games.snapshot import spectators
 
 log = logging.getLogger(__name__)
 
@@ -59,3 +62,26 @@ def sweep_bot_turns() -> int:
     for game_id, version in stalled:
         schedule_bot_move(game_id, version)
     return len(stalled)
+
+
+@shared_task(name=ABSENCE_TASK, ignore_result=True)
+def enforce_absence_deadline(game_id: int) -> bool:
+    """Apply the absence rule of game `game_id` if its absent player's grace period has passed."""
+    return presence.enforce_absence(game_id)
+
+
+@shared_task(name="caro.games.tasks.sweep_presence", ignore_result=True)
+def sweep_presence() -> int:
+    """Beat job (every 5 s): drop sockets of dead processes, apply absence rules whose task was lost."""
+    return presence.sweep()
+
+
+@shared_task(name=CROWD_TASK, ignore_result=True)
+def broadcast_crowd(game_id: int) -> int:
+    """Send game `game_id`'s spectator count to its sockets (throttled by `outbox.crowd_changed`)."""
+    game = Game.objects.filter(pk=game_id).only("pk").first()
+    if game is None:
+        return 0
+    count = spectators(game)
+    outbox.broadcast(game.group_name, {"type": "crowd", "count": count, "game_id": game_id})
+    return count

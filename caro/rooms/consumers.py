@@ -19,7 +19,8 @@ from django.utils import translation
 from caro.games import services as games
 from caro.games.errors import GameError
 from caro.games.models import Game
-from caro.games.snapshot import public_state
+from caro.games.services import presence
+from caro.games.snapshot import state_for
 from caro.rooms import services as rooms
 from caro.rooms.models import Room
 
@@ -30,6 +31,10 @@ MAX_FRAME_BYTES = 2048
 RATE, BURST = 10.0, 20.0
 #: Close code for a room that does not exist (the client stops reconnecting).
 CLOSE_NO_ROOM = 4404
+#: Close code for a spectator refused because the room is full (the client stops reconnecting).
+CLOSE_CROWD_FULL = 4429
+#: At most this many spectators per room; the next one is refused with a message (issue rule).
+MAX_SPECTATORS = 50
 
 
 def db(func):
@@ -61,7 +66,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.accept()  # accept first, so the browser sees the close code, not a 403
             await self.close(code=CLOSE_NO_ROOM)
             return
-        await self.follow_game(room.current_game_id)
+        self.side = None
+        try:
+            await self.follow_game(room.current_game_id, max_spectators=MAX_SPECTATORS)
+        except GameError as exc:
+            await self.accept()
+            await self.send_error(exc.code)
+            await self.close(code=CLOSE_CROWD_FULL)
+            return
         await self.accept()
         await self.send_state()
 
@@ -69,13 +81,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
         for group in (getattr(self, "group", None), getattr(self, "game_group", None)):
             if group:
                 await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "game_group", None):
+            await db(presence.disconnect)(self.channel_name)
 
-    async def follow_game(self, game_id: int) -> None:
-        """Receive the events of game `game_id` (the room's current game) instead of the last one."""
-        old, self.game_id = self.game_group, game_id
-        self.game_group = Game(pk=game_id).group_name
-        await self.channel_layer.group_add(self.game_group, self.channel_name)
-        if old and old != self.game_group:
+    async def follow_game(self, game_id: int, max_spectators: int | None = None) -> None:
+        """Receive the events of game `game_id` (the room's current game) instead of the last one,
+        and count this socket as present there. Raises GameError `crowd_full` (then nothing joined)."""
+        old, new = self.game_group, Game(pk=game_id).group_name
+        await self.channel_layer.group_add(new, self.channel_name)
+        try:
+            await db(presence.connect)(game_id, self.channel_name, self.user, max_spectators)
+        except GameError:
+            await self.channel_layer.group_discard(new, self.channel_name)
+            raise
+        self.game_id, self.game_group = game_id, new
+        if old and old != new:
             await self.channel_layer.group_discard(old, self.channel_name)
 
     # ------------------------------------------------------------------ client frames
@@ -100,6 +120,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             "play_again": self.on_play_again,
             "undo": self.on_undo,
             "ping": self.on_ping,
+            **{name: self.on_game_action for name in GAME_ACTIONS},
         }.get(frame["type"])
         if handler is None:
             return await self.send_error("unknown_type")
@@ -147,8 +168,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def on_undo(self, frame: dict) -> None:
         await db(games.undo)(self.game_id, self.user)
 
+    async def on_game_action(self, frame: dict) -> None:
+        """Offers, answers, leaving and absence choices: one service call each (GAME_ACTIONS)."""
+        action, *args = GAME_ACTIONS[frame["type"]]
+        await db(action)(self.game_id, self.user, *args)
+
     async def on_ping(self, frame: dict) -> None:
         """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets."""
+        await db(presence.touch)(self.channel_name)
         t = frame.get("t")
         pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
         if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:
@@ -167,12 +194,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         if event.get("type") in ("seated", "state_changed"):
             return await self.send_state()
+        if "choices" in event:  # one list per side: this socket gets its own side's (none to watch)
+            event = {**event, "choices": event["choices"].get(self.side, []) if self.side else []}
         await self.send_json(event)
 
     # ------------------------------------------------------------------ sending
 
     async def send_state(self) -> None:
         state = await db(_state_for)(self.game_id, self.user)
+        self.side = state["you"]
         await self.send_json({"type": "state", **state})
 
     async def send_error(self, code: str, ref: str | None = None, detail: str | None = None) -> None:
@@ -201,6 +231,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return True
 
 
+#: Frames that are one game-service call: `type -> (service function, extra arguments)`.
+GAME_ACTIONS = {
+    "offer_draw": (games.offer_draw,),
+    "accept_draw": (games.answer_draw, True),
+    "decline_draw": (games.answer_draw, False),
+    "request_undo": (games.request_undo,),
+    "accept_undo": (games.answer_undo, True),
+    "decline_undo": (games.answer_undo, False),
+    "leave": (games.leave,),
+    "wait": (games.decide_absence, "wait"),
+    "claim_win": (games.decide_absence, "claim_win"),
+    "claim_draw": (games.decide_absence, "claim_draw"),
+}
+
+
 def _uuid_or_none(value) -> uuid.UUID | None:
     """The UUID in a client's `id` field, or None for anything else (never echoed back raw)."""
     if not isinstance(value, str) or len(value) > 64:
@@ -224,8 +269,7 @@ def _load_room(code: str) -> Room | None:
 
 
 def _state_for(game_id: int, user) -> dict:
-    game = Game.objects.select_related("host", "guest").get(pk=game_id)
-    return public_state(game) | {"you": game.side_of_user(user)}
+    return state_for(Game.objects.select_related("host", "guest").get(pk=game_id), user)
 
 
 def _language_of(scope: dict) -> str:

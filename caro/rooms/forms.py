@@ -44,6 +44,55 @@ class NewRoomForm(forms.Form):
         return data
 
 
+#: The clocks a friend room offers: `key -> (per-move ms, total ms per player, increment ms)`.
+#: Per move: shared/reference/caro-rules-cocaro.txt; total time with an increment: caro-rules-5phut.txt §6.
+TIME_CONTROLS = {
+    "none": (0, 0, 0),
+    "30s": (30_000, 0, 0),
+    "1m": (60_000, 0, 0),
+    "2m": (120_000, 0, 0),
+    **{f"{minutes}+{inc}": (0, minutes * 60_000, inc * 1000) for minutes in (3, 5, 10) for inc in (0, 2, 5)},
+}
+#: The clock of a room whose host did not choose one: 1 minute per move; Reversi 30 s per move.
+DEFAULT_TIME = {"caro": "1m", "reversi": "30s"}
+
+
+def time_label(key: str) -> str:
+    move_ms, bank_ms, increment_ms = TIME_CONTROLS[key]
+    if bank_ms:
+        return gettext("%(min)d min + %(inc)d s per move") % {"min": bank_ms // 60_000, "inc": increment_ms // 1000}
+    if not move_ms:
+        return gettext("No clock")
+    if move_ms % 60_000 == 0:
+        return gettext("%(n)d min per move") % {"n": move_ms // 60_000}
+    return gettext("%(n)d s per move") % {"n": move_ms // 1000}
+
+
+class FriendRoomForm(NewRoomForm):
+    """A friend room: the rules, and the host's options kept for every game of the room."""
+
+    time = forms.ChoiceField(label=_("Clock"), required=False, initial="")
+    first = forms.ChoiceField(
+        label=_("First move in game 1"), required=False, initial="host",
+        choices=[("host", _("Me (the host)")), ("guest", _("My friend")), ("rps", _("Rock-paper-scissors"))],
+    )
+    takeback = forms.BooleanField(label=_("Allow taking back a move when the opponent agrees"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time"].choices = [("", gettext("Default: 1 min per move (Reversi 30 s)"))] + [
+            (key, time_label(key)) for key in TIME_CONTROLS
+        ]
+
+    def clean(self):
+        data = super().clean()
+        kind = kind_for_choice(data.get("preset") or "caro-vn")
+        move_ms, bank_ms, increment_ms = TIME_CONTROLS[data.get("time") or DEFAULT_TIME[kind.name]]
+        data.update(move_time_ms=move_ms, bank_ms=bank_ms, increment_ms=increment_ms)
+        data["first"] = data.get("first") or "host"
+        return data
+
+
 class JoinByCodeForm(forms.Form):
     """A friend's 6-character room code, typed as shown ("K7M 4QP") or in any case and spacing."""
 

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from caro.games.models import Game
+from caro.games.models import FirstMover, Game
 
 #: Room codes avoid characters people confuse when reading them aloud or off a phone:
 #: no 0/O, 1/I/L, 5/S, 2/Z, 8/B, U/V.
@@ -24,15 +24,23 @@ class Room(models.Model):
         COMPUTER = "computer", _("Play the computer")
         LOCAL = "local", _("Two players on one device")
 
-    code = models.CharField(max_length=CODE_LENGTH, unique=True)
-    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.FRIEND)
+    code = models.CharField(_("code"), max_length=CODE_LENGTH, unique=True)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.FRIEND)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rooms_created"
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"), on_delete=models.PROTECT,
+        related_name="rooms_created",
     )
-    preset = models.CharField(max_length=32, default="caro-vn")
-    move_time_ms = models.PositiveIntegerField(default=60_000)
-    current_game = models.ForeignKey(Game, null=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    preset = models.CharField(_("rules"), max_length=32, default="caro-vn")
+    move_time_ms = models.PositiveIntegerField(_("time per move (ms)"), default=60_000, help_text="0: none")
+    bank_ms = models.PositiveIntegerField(_("total time per player (ms)"), default=0,
+                                          help_text="0: a per-move clock")
+    increment_ms = models.PositiveIntegerField(_("time added per move (ms)"), default=0)
+    first_mover = models.CharField(_("first move in game 1"), max_length=6, choices=FirstMover.choices,
+                                   default=FirstMover.HOST)
+    takeback = models.BooleanField(_("taking back by agreement"), default=False)
+    current_game = models.ForeignKey(Game, verbose_name=_("current game"), null=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("room")

@@ -12,7 +12,7 @@ from caro.games import outbox
 from caro.games import services as games
 from caro.games.errors import GameError
 from caro.games.kinds import kind_for_choice
-from caro.games.models import Game, Seat, Side
+from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takeback
 from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
 
 def new_code() -> str:
@@ -29,12 +29,16 @@ def normalize_code(text: str) -> str | None:
 
 
 def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_length: int | None = None,
-                move_time_ms: int | None = None, kind: str = Room.Kind.FRIEND, bot_level: str = "",
-                side: str = Side.X) -> Room:
+                move_time_ms: int | None = None, bank_ms: int = 0, increment_ms: int = 0,
+                first: str = FirstMover.HOST, takeback: bool = False, kind: str = Room.Kind.FRIEND,
+                bot_level: str = "", side: str = Side.X) -> Room:
     """Create a room and its first game, with `user` in the host seat, and return it.
 
-    - friend (default): `user` plays X and the game waits for a second player; the per-move clock
-      is `move_time_ms` (default settings.CARO_FRIEND_MOVE_TIME_MS, 1 minute).
+    - friend (default): the game waits for a second player. The host's options, kept for every
+      game of the room: the clock (`move_time_ms` per move, default settings.CARO_FRIEND_MOVE_TIME_MS;
+      or a total of `bank_ms` per player plus `increment_ms` per move), who moves first in game 1
+      (`first`: "host", "guest" or "rps"; Reversi colours are random in game 1), and taking back by
+      agreement (`takeback`). When a player does not come back, the opponent chooses.
     - computer: `user` plays `side` ("X" or "O") against the computer at `bot_level`; no clock.
     - local: `user` plays both sides on one device; no clock.
     `preset` is a rule choice of `caro.games.kinds.RULE_CHOICES` (KeyError if unknown); for caro,
@@ -44,17 +48,24 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
     rules = game_kind.rules_for(preset, size, win_length)
     if move_time_ms is None:
         move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if kind == Room.Kind.FRIEND else 0
-    seats: dict = {"host": user, "host_side": Side.X}
-    if kind == Room.Kind.COMPUTER:
-        seats = {"host": user, "host_side": side, "bot_seat": Seat.GUEST, "bot_level": bot_level}
-    elif kind == Room.Kind.LOCAL:
-        seats = {"host": user, "guest": user, "host_side": Side.X}
+    if kind == Room.Kind.FRIEND:
+        first = first if game_kind.first_mover == FirstMover.HOST else game_kind.first_mover
+        seats = {"host": user, "first_mover": first, "bank_ms": bank_ms, "increment_ms": increment_ms,
+                 "takeback": Takeback.AGREEMENT if takeback else Takeback.NONE,
+                 "absence_rule": AbsenceRule.OPPONENT_CHOOSES}
+    elif kind == Room.Kind.COMPUTER:
+        first = FirstMover.HOST if side == Side.X else FirstMover.GUEST
+        seats = {"host": user, "first_mover": first, "bot_seat": Seat.GUEST, "bot_level": bot_level}
+    else:
+        seats = {"host": user, "guest": user}
     for _attempt in range(20):
         code = new_code()
         try:
             with transaction.atomic():
                 room = Room.objects.create(
-                    code=code, created_by=user, preset=preset, move_time_ms=move_time_ms, kind=kind
+                    code=code, created_by=user, preset=preset, move_time_ms=move_time_ms, bank_ms=bank_ms,
+                    increment_ms=increment_ms, first_mover=seats.get("first_mover", FirstMover.HOST),
+                    takeback=takeback, kind=kind,
                 )
                 room.current_game = games.create_game(
                     kind=game_kind.name, rules=rules, move_time_ms=move_time_ms, **seats

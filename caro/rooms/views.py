@@ -16,14 +16,14 @@ from caro.games.errors import GameError
 from caro.games.kinds import kind_of
 from caro.games.models import Game
 from caro.rooms import services as rooms
-from caro.rooms.forms import ComputerRoomForm, JoinByCodeForm, NewRoomForm
+from caro.rooms.forms import ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
 from caro.rooms.models import Room
 
 
 @require_POST
 def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpResponse:
     """Create a room (friend, computer or local) with the visitor (a guest if not signed in) seated."""
-    form = (ComputerRoomForm if kind == Room.Kind.COMPUTER else NewRoomForm)(request.POST)
+    form = {Room.Kind.COMPUTER: ComputerRoomForm, Room.Kind.FRIEND: FriendRoomForm}.get(kind, NewRoomForm)(request.POST)
     if not form.is_valid():
         for error in form.non_field_errors() or [_("Some choices were not valid: pick them from the lists.")]:
             messages.error(request, error)
@@ -32,7 +32,12 @@ def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpRespo
         return redirect(f"{reverse('home')}?{urlencode({**kept, 'rules': 'open'})}")
     user = ensure_player(request)
     data = form.cleaned_data
-    extra = {"bot_level": data["level"], "side": data["side"]} if kind == Room.Kind.COMPUTER else {}
+    extra = {}
+    if kind == Room.Kind.COMPUTER:
+        extra = {"bot_level": data["level"], "side": data["side"]}
+    elif kind == Room.Kind.FRIEND:
+        extra = {key: data[key] for key in ("move_time_ms", "bank_ms", "increment_ms", "takeback")}
+        extra["first"] = data["first"]
     room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"],
                              kind=kind, **extra)
     return redirect("room", code=room.code)

@@ -7,17 +7,21 @@ the lifecycle predicates (`caro.games.state`), writes the new state and bumps
 after commit (`caro.games.outbox`). Errors are `GameError` with a machine code and a translated
 message. Times are in milliseconds unless a name says otherwise.
 
-Entry points, by job: `seating` (create a game, take a seat), `play` (moves, resigning),
-`computer` (the computer's moves, taking back), `time` (enforcing deadlines), `offers` (rematch).
+Entry points, by job: `seating` (create a game, take a seat, who moves first), `play` (moves,
+resigning, leaving the table), `computer` (the computer's moves, taking back), `time` (enforcing move
+deadlines), `offers` (draws, take-backs by agreement, rematch), `presence` (sockets, absence and its
+grace period).
 """
 
 from caro.games.services.computer import apply_bot_move, bot_turn, stalled_bot_turns, undo
-from caro.games.services.offers import create_rematch
-from caro.games.services.play import MoveResult, play_move, resign
+from caro.games.services.offers import answer_draw, answer_undo, create_rematch, offer_draw, request_undo
+from caro.games.services.play import MoveResult, leave, play_move, resign
+from caro.games.services.presence import decide_absence
 from caro.games.services.seating import create_game, take_seat
 from caro.games.services.time import enforce_deadline, expired_game_ids
 
 __all__ = [
-    "MoveResult", "apply_bot_move", "bot_turn", "create_game", "create_rematch", "enforce_deadline",
-    "expired_game_ids", "play_move", "resign", "stalled_bot_turns", "take_seat", "undo",
+    "MoveResult", "answer_draw", "answer_undo", "apply_bot_move", "bot_turn", "create_game",
+    "create_rematch", "decide_absence", "enforce_deadline", "expired_game_ids", "leave", "offer_draw",
+    "play_move", "request_undo", "resign", "stalled_bot_turns", "take_seat", "undo",
 ]

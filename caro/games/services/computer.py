@@ -9,11 +9,11 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from caro.games import clock, outbox, state
+from caro.games import state
 from caro.games.errors import GameError
-from caro.games.kinds import kind_of
-from caro.games.models import Game, Move, Side
+from caro.games.models import Game, Side
 from caro.games.services.locking import lock, player_action
+from caro.games.services.offers import take_back_from
 from caro.games.services.play import MoveResult, apply_move
 from caro.games.snapshot import board_for
 
@@ -77,15 +77,6 @@ def undo(game_id: int, user) -> int:
     def take_back(game: Game, seat: str) -> int:
         if not state.may_undo(game):
             raise GameError("undo_refused")
-        human = Side.other(game.bot_side)
-        last_own = game.moves.filter(side=human).aggregate(last=Max("ply"))["last"]
-        removed, _ = Move.objects.filter(game=game, ply__gte=last_own).delete()
-        game.ply = last_own - 1
-        game.to_move = kind_of(game).turn(board_for(game))
-        game.event_version += 1
-        game.deadline = clock.deadline_after(timezone.now(), game.move_time_ms)
-        game.save()
-        outbox.publish(game, [{"type": "state_changed", "version": game.event_version, "reason": "undo"}])
-        return removed
+        return take_back_from(game, Side.other(game.bot_side))
 
     return player_action(game_id, user, take_back)

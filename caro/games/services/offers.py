@@ -1,25 +1,129 @@
-"""Offers between the two players: the rematch (both ask, then the next game starts)."""
+"""Offers between the two players: a draw, a take-back by agreement, and the rematch.
+
+Each offer is one pending request per game, answered by the other seat; the rules of when one may
+be made are predicates in `caro.games.state` (DRAW_OFFER_EVERY_PLIES, UNDO_AFTER_REFUSAL_PLIES).
+"""
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
 
-from caro.games import outbox, state
+from caro.games import clock, outbox, state
 from caro.games.errors import GameError
-from caro.games.models import Game, Seat, Side
-from caro.games.services.locking import lock
+from caro.games.finish import finish
+from caro.games.kinds import kind_of
+from caro.games.models import Game, Move, Seat
+from caro.games.services.locking import lock, player_action
 from caro.games.services.seating import create_game
+from caro.games.snapshot import board_for, with_choices
+
+
+def _event(game: Game, type_: str, **fields) -> dict:
+    game.event_version += 1
+    game.save()
+    event = with_choices(game, {"type": type_, "version": game.event_version, **fields})
+    outbox.publish(game, [event])
+    return event
+
+
+def offer_draw(game_id: int, user) -> None:
+    """Offer a draw to the opponent (who may accept or decline; a move of theirs lets it lapse).
+
+    An offer while the opponent's own offer is pending accepts it. Raises `GameError`
+    `not_a_player`, `not_started`, `game_over`, `timeout`, or `offer_refused` (a game against the
+    computer, an offer of one's own pending, or fewer than DRAW_OFFER_EVERY_PLIES plies since the last).
+    """
+
+    def offer(game: Game, seat: str) -> None:
+        if state.may_answer_draw(game, seat):
+            finish(game, winner="", termination=Game.Termination.AGREEMENT)
+            return
+        if not state.may_offer_draw(game, seat):
+            raise GameError("offer_refused")
+        game.draw_offer = seat
+        game.set_seat_field("draw_ply", seat, game.ply)
+        _event(game, "draw_offer", by=game.side_of(seat))
+
+    player_action(game_id, user, offer)
+
+
+def answer_draw(game_id: int, user, accept: bool) -> None:
+    """Accept (the game ends drawn by agreement) or decline the opponent's pending draw offer.
+
+    Raises `GameError` `not_a_player`, `not_started`, `game_over`, `timeout`, or `no_offer`.
+    """
+
+    def answer(game: Game, seat: str) -> None:
+        if not state.may_answer_draw(game, seat):
+            raise GameError("no_offer")
+        if accept:
+            finish(game, winner="", termination=Game.Termination.AGREEMENT)
+            return
+        game.draw_offer = ""
+        _event(game, "draw_declined", by=game.side_of(seat))
+
+    player_action(game_id, user, answer)
+
+
+def request_undo(game_id: int, user) -> None:
+    """Ask the opponent to take back one's last move (and their reply, if any), in a game whose
+    room allows taking back by agreement. Raises `GameError` `not_a_player`, `not_started`,
+    `game_over`, `timeout`, or `undo_refused` (not allowed now: see `state.may_request_undo`)."""
+
+    def request(game: Game, seat: str) -> None:
+        if not state.may_request_undo(game, seat):
+            raise GameError("undo_refused")
+        game.undo_request = seat
+        _event(game, "undo_request", by=game.side_of(seat))
+
+    player_action(game_id, user, request)
+
+
+def answer_undo(game_id: int, user, accept: bool) -> None:
+    """Accept the opponent's take-back request (their last move and everything after it leave the
+    board, and they move again) or decline it (no new request from them for
+    UNDO_AFTER_REFUSAL_PLIES plies). Raises `GameError` `not_a_player`, `not_started`, `game_over`,
+    `timeout`, or `no_offer`."""
+
+    def answer(game: Game, seat: str) -> None:
+        if not state.may_answer_undo(game, seat):
+            raise GameError("no_offer")
+        requester = game.undo_request
+        game.undo_request = ""
+        if not accept:
+            game.set_seat_field("undo_refused_ply", requester, game.ply)
+            _event(game, "undo_declined", by=game.side_of(seat))
+            return
+        take_back_from(game, game.side_of(requester))
+
+    player_action(game_id, user, answer)
+
+
+def take_back_from(game: Game, side: str) -> int:
+    """Remove `side`'s last move and every move after it from the locked `game`; the turn restarts
+    with a fresh clock. Returns how many moves were removed; publishes `state_changed`."""
+    last_own = game.moves.filter(side=side).aggregate(last=Max("ply"))["last"]
+    removed, _ = Move.objects.filter(game=game, ply__gte=last_own).delete()
+    game.ply = last_own - 1
+    game.to_move = kind_of(game).turn(board_for(game))
+    game.draw_offer = game.undo_request = ""
+    clock.start_turn(game, timezone.now())
+    game.event_version += 1
+    game.save()
+    outbox.publish(game, [{"type": "state_changed", "version": game.event_version, "reason": "undo"}])
+    return removed
 
 
 def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game | None:
     """Ask for the next game between the same two players; both must ask (offer, then accept).
 
     The first request records an offer (event `rematch_offer`) and returns None; the opponent's
-    request starts the new game and returns it, with the first mover of `state.first_seat_of_next`
-    (the loser; after a draw or an abort, the other seat than last time). Each person keeps their
-    seat. Repeats are idempotent (the same offer, the same new game). Against the computer, or on
-    one device, the new game starts at once; `bot_level` then changes the computer's level.
-    Raises `GameError` `not_a_player` or `not_over`.
+    request starts the new game and returns it, with the first mover of `state.first_seat_of_next`.
+    Each person keeps their seat and, in caro, their mark. Repeats are idempotent (the same offer,
+    the same new game). Against the computer, or on one device, the new game starts at once;
+    `bot_level` then changes the computer's level. Raises `GameError` `not_a_player` or `not_over`.
     """
     with transaction.atomic():
         game = lock(game_id)
@@ -45,16 +149,21 @@ def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game 
 
 
 def _next_game(game: Game, bot_level: str | None = None) -> Game:
-    """The rematch of a finished `game`: the same seats, the first mover from the lifecycle rule."""
-    first = state.first_seat_of_next(game)
+    """The rematch of a finished `game`: the same seats, marks, clocks and policies; the first
+    mover from the lifecycle rule."""
     return create_game(
         kind=game.kind,
         rules=game.rules,
         host=game.host,
         guest=game.guest,
-        host_side=Side.X if first == Seat.HOST else Side.O,
+        first_mover=state.first_seat_of_next(game),
+        host_mark=game.host_mark,
         bot_seat=game.bot_seat,
         bot_level=(bot_level or game.bot_level) if game.bot_seat else "",
         move_time_ms=game.move_time_ms,
+        bank_ms=game.bank_ms,
+        increment_ms=game.increment_ms,
+        absence_rule=game.absence_rule,
+        takeback=game.takeback,
         rematch_of=game,
     )

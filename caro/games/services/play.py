@@ -69,8 +69,9 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
 
 
 def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> MoveResult:
-    """Play `square` for `side` in the locked, active `game`: store the move, update the game,
-    end it through `finish` when the move ends it, and publish the events after commit.
+    """Play `square` for `side` in the locked, active `game`: store the move, charge the mover's
+    clock, update the game (a pending draw offer to the mover and a take-back request lapse), end it
+    through `finish` when the move ends it, and publish the events after commit.
 
     Raises `GameError` with the engine's refusal mapped by `ENGINE_CODES` (nothing changes), or
     `stale` when `client_id` was already used for an earlier move."""
@@ -82,20 +83,23 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
     except IllegalMove as exc:
         raise GameError(ENGINE_CODES.get(exc.reason, "illegal"), detail=exc.foul) from None
     now = timezone.now()
-    since = moves[-1].created_at if moves else (game.started_at or now)
+    seat = game.seat_playing(side)
     try:
         with transaction.atomic():
             move = Move.objects.create(
                 game=game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
-                think_ms=clock.elapsed_ms(since, now),
+                think_ms=clock.charge(game, seat, now),
             )
     except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
         raise GameError("stale") from None
     game.ply += 1
     game.to_move = kind.turn(board)
     game.event_version += 1
+    if game.draw_offer != seat:  # an offer lapses when its receiver moves instead
+        game.draw_offer = ""
+    game.undo_request = ""  # a move answers a pending take-back request: it lapses
     if not played.finished:
-        game.deadline = clock.deadline_after(now, game.move_time_ms)
+        clock.start_turn(game, now)
     event = move_event(game, move, played, board, now)
     if played.finished:
         over = finish(game, winner=played.winner, termination=played.termination, line=played.line,
@@ -104,6 +108,20 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
     game.save()
     outbox.publish(game, [event])
     return MoveResult(game=game, move=move, events=[event])
+
+
+def leave(game_id: int, user) -> None:
+    """Leave the table in a game between two people: a loss (an abort before both have moved),
+    recorded as "left" with who left. Raises `GameError` `not_a_player`, `not_started`,
+    `game_over`, `timeout`, or `illegal` (a game against the computer or on one device)."""
+
+    def leave_table(game: Game, seat: str) -> None:
+        if not state.between_people(game):
+            raise GameError("illegal")
+        winner, termination = state.ending_on_leave(game, seat)
+        finish(game, winner=winner, termination=termination, left=seat)
+
+    player_action(game_id, user, leave_table)
 
 
 def resign(game_id: int, user) -> None:

@@ -1,6 +1,8 @@
-"""Creating a game and taking its open seat."""
+"""Creating a game, taking its open seat, and deciding who moves first when it starts."""
 
 from __future__ import annotations
+
+import secrets
 
 from django.db import transaction
 from django.utils import timezone
@@ -9,9 +11,14 @@ from caro.engine.caro import Rules
 from caro.games import clock, outbox, state
 from caro.games.errors import GameError
 from caro.games.kinds import KINDS
-from caro.games.models import Game, Seat, Side
+from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takeback
 from caro.games.services.locking import lock
-from caro.games.snapshot import player_info
+from caro.games.snapshot import player_info, with_choices
+
+#: Rock-paper-scissors: what each throw beats.
+BEATS = {"rock": "scissors", "scissors": "paper", "paper": "rock"}
+#: Ties are thrown again; after this many tied rounds (never seen in practice) chance decides.
+MAX_THROWS = 20
 
 
 def create_game(
@@ -20,42 +27,56 @@ def create_game(
     rules: Rules | dict | None = None,
     host=None,
     guest=None,
-    host_side: str = Side.X,
+    first_mover: str = FirstMover.HOST,
+    host_mark: str | None = None,
     bot_seat: str = "",
     bot_level: str = "",
     move_time_ms: int = 60_000,
+    bank_ms: int = 0,
+    increment_ms: int = 0,
+    absence_rule: str = AbsenceRule.OPPONENT_CHOOSES,
+    takeback: str = Takeback.NONE,
     rematch_of: Game | None = None,
 ) -> Game:
     """Create a game; with both seats filled it starts at once (the first mover's clock runs).
 
-    Who plays which side is decided before the game exists: `host_side` is the side ("X" moves
-    first) of the `host` seat, the guest plays the other. `bot_seat` ("host"/"guest") and
-    `bot_level` ("easy"/"medium"/"hard") seat the computer; its moves are played by the Celery
-    worker. The same user in both seats makes a local game (two players on one device).
-    `kind` is "caro" (with `rules`, a `Rules` or its dict; default the site's rules) or "reversi".
-    `move_time_ms` is the per-move clock (0 = no clock).
-    Raises ValueError for an unknown kind, an inconsistent computer seat or a bad side.
+    Who plays which side is decided before play: `first_mover` is the seat that moves first
+    ("host"/"guest"), or "rps" (rock-paper-scissors thrown by the site when the game starts) or
+    "random". The first mover plays X; in caro `host_mark` is the mark the host draws (default:
+    X for the first mover; a room keeps each person's mark across games). `bot_seat`
+    ("host"/"guest") and `bot_level` seat the computer, whose moves the Celery worker plays. The
+    same user in both seats makes a local game. `kind` is "caro" (with `rules`, a `Rules` or its
+    dict; default the site's rules) or "reversi". Clock: `move_time_ms` per move (0 = none), or a
+    total-time bank of `bank_ms` per player plus `increment_ms` per move. `absence_rule` and
+    `takeback` are the game's context (what a vanished player risks; taking back by agreement).
+    Raises ValueError for an unknown kind, an inconsistent computer seat or a bad option.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown game kind {kind!r}")
     if isinstance(rules, Rules):
         rules = rules.to_dict()
     rules_dict = (rules or Rules().to_dict()) if kind == "caro" else {}
-    if host_side not in Side.values:
-        raise ValueError(f"bad side {host_side!r}")
+    if first_mover not in FirstMover.values or (host_mark or Side.X) not in Side.values:
+        raise ValueError(f"bad first mover {first_mover!r} or mark {host_mark!r}")
+    if absence_rule not in AbsenceRule.values or takeback not in Takeback.values:
+        raise ValueError(f"bad context: absence={absence_rule!r} takeback={takeback!r}")
     if bool(bot_seat) != bool(bot_level) or bot_seat not in ("", *Seat.values) or (
         bot_level and bot_level not in Game.BotLevel.values
     ):
         raise ValueError(f"bad computer seat: seat={bot_seat!r} level={bot_level!r}")
     if {Seat.HOST: host, Seat.GUEST: guest}.get(bot_seat) is not None:
         raise ValueError("the computer's seat already has a player")
+    host_side = Side.O if first_mover == FirstMover.GUEST else Side.X
     with transaction.atomic():
         game = Game.objects.create(
-            kind=kind, rules=rules_dict, host=host, guest=guest, host_side=host_side,
-            bot_seat=bot_seat, bot_level=bot_level, move_time_ms=move_time_ms, rematch_of=rematch_of,
+            kind=kind, rules=rules_dict, host=host, guest=guest, first_mover=first_mover,
+            host_side=host_side, host_mark=host_mark or host_side, bot_seat=bot_seat,
+            bot_level=bot_level, move_time_ms=move_time_ms if not bank_ms else 0, bank_ms=bank_ms,
+            increment_ms=increment_ms, absence_rule=absence_rule, takeback=takeback,
+            rematch_of=rematch_of,
         )
         if state.both_seats_filled(game):
-            _start(game)
+            _start(game, decide_mark=host_mark is None)
             game.save()
             outbox.publish(game, [])
     return game
@@ -64,7 +85,8 @@ def create_game(
 def take_seat(game_id: int, user) -> str:
     """Seat `user` in the open seat of a waiting game; return the seat ("host" or "guest").
 
-    A user already seated gets their seat back (idempotent). Raises `GameError`:
+    A user already seated gets their seat back (idempotent). When the game starts, the first mover
+    is decided (rock-paper-scissors throws are stored and shown). Raises `GameError`:
     `game_over` (finished or aborted), `seat_taken` (both seats are filled by others).
     """
     with transaction.atomic():
@@ -79,16 +101,33 @@ def take_seat(game_id: int, user) -> str:
             raise GameError("seat_taken")
         setattr(game, seat, user)
         if state.both_seats_filled(game):
-            _start(game)
+            _start(game, decide_mark=game.rematch_of_id is None)
         game.event_version += 1
         game.save()
         event = {"type": "seated", "seat": game.side_of(seat), "player": player_info(user),
                  "version": game.event_version}
-        outbox.publish(game, [event])
+        outbox.publish(game, [with_choices(game, event)])
     return seat
 
 
-def _start(game: Game) -> None:
+def _start(game: Game, *, decide_mark: bool) -> None:
+    """Both seats are filled: decide who moves first (X), start the clocks."""
+    if game.first_mover in (FirstMover.RPS, FirstMover.RANDOM):
+        first = _throw(game) if game.first_mover == FirstMover.RPS else secrets.choice(Seat.values)
+        game.host_side = Side.X if first == Seat.HOST else Side.O
+        if decide_mark:  # a room's first game: whoever moves first holds X for the whole room
+            game.host_mark = game.host_side
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
-    game.deadline = clock.deadline_after(game.started_at, game.move_time_ms)
+    clock.start(game, game.started_at)
+
+
+def _throw(game: Game) -> str:
+    """Throw rock-paper-scissors for both seats until one wins; store every round; return the winner."""
+    game.throws = []
+    for _round in range(MAX_THROWS):
+        host, guest = secrets.choice(list(BEATS)), secrets.choice(list(BEATS))
+        game.throws.append([host, guest])
+        if host != guest:
+            return Seat.HOST if BEATS[host] == guest else Seat.GUEST
+    return secrets.choice(Seat.values)

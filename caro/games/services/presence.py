@@ -1,0 +1,169 @@
+"""Presence and disconnect grace (docs/architecture.md, "Where time and endings live").
+
+A player is present while at least one of their sockets for the game is open and answering
+heartbeats, on any web process: sockets are `Connection` rows in PostgreSQL, refreshed by the
+heartbeat, removed on close or, for a process that died, by the presence sweep once they are
+STALE_CONNECTION_S old. When a player's last socket goes, an absence deadline of
+`state.ABSENCE_GRACE_S` starts, stored with the game and enforced by a Celery task at the deadline
+plus the beat sweep, like move deadlines. Coming back at any time cancels it. When it runs out, the
+game's `absence_rule` applies (`state.ending_on_absence`); in friend rooms the opponent then
+chooses: wait once more, claim the win, or call it a draw. The move clock keeps running meanwhile.
+
+Every change takes the game's row lock, so an expiry, a return and a claim racing each other give
+exactly one outcome.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from caro.games import outbox, state
+from caro.games.errors import GameError
+from caro.games.finish import finish
+from caro.games.models import Connection, Game, Seat
+from caro.games.services.locking import lock, player_action
+from caro.games.snapshot import absence, with_choices
+
+#: A socket not seen for this long is gone (its web process died without closing it), s. The page
+#: sends a heartbeat every 15 s, so this is three missed heartbeats.
+STALE_CONNECTION_S = 45
+#: The most stale connections and expired absences one sweep handles (the next takes the rest).
+SWEEP_LIMIT = 500
+
+
+def connect(game_id: int, channel: str, user, max_spectators: int | None = None) -> str:
+    """Register the socket `channel` of `user` as watching game `game_id`; return its seat
+    ("host"/"guest", or "" for a spectator). A socket already registered moves to this game.
+
+    A player who was away is back: their absence is cancelled. Raises `GameError` `crowd_full`
+    when a spectator would be one more than `max_spectators`.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        game = lock(game_id)
+        seat = game.seat_of(user) or ""
+        if not seat and max_spectators is not None:
+            watching = game.connections.filter(seat="").exclude(channel=channel).count()
+            if watching >= max_spectators:
+                raise GameError("crowd_full")
+        Connection.objects.update_or_create(
+            channel=channel,
+            defaults={"game": game, "seat": seat, "seen_at": now,
+                      "user": user if getattr(user, "is_authenticated", False) else None},
+        )
+        if seat and game.absent_seat == seat and state.is_active(game):
+            _back(game, seat, now)
+    if not seat:
+        outbox.crowd_changed(game_id)
+    return seat
+
+
+def disconnect(channel: str) -> None:
+    """The socket `channel` closed (or went stale): forget it, and start the absence of its player
+    if that was their last socket in a game between two people in progress."""
+    known = Connection.objects.filter(channel=channel).values_list("game_id", flat=True).first()
+    if known is None:
+        return
+    now = timezone.now()
+    with transaction.atomic():
+        game = lock(known)
+        connection = Connection.objects.filter(channel=channel).first()
+        if connection is None:  # a racing disconnect already handled it
+            return
+        connection.delete()
+        if connection.seat and state.is_active(game) and state.between_people(game):
+            if not _present(game, connection.seat, now) and not game.absent_seat:
+                _away(game, connection.seat, now)
+    if not connection.seat:
+        outbox.crowd_changed(known)
+
+
+def touch(channel: str) -> None:
+    """A heartbeat from the socket `channel`: it is alive (one UPDATE, no lock)."""
+    Connection.objects.filter(channel=channel).update(seen_at=timezone.now())
+
+
+def enforce_absence(game_id: int) -> bool:
+    """Apply the absence rule if, under the row lock, the absent player's grace period has run out
+    and they are still away. Returns True when this call changed the game. Idempotent."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not state.absence_ended(game, now):
+            return False
+        if _present(game, game.absent_seat, now):
+            _back(game, game.absent_seat, now)
+            return True
+        ending = state.ending_on_absence(game)
+        if ending is not None:
+            finish(game, winner=ending[0], termination=ending[1])
+            return True
+        game.absence_expired = True
+        game.absence_deadline = None
+        _publish_presence(game, game.absent_seat, present=False)
+        return True
+
+
+def decide_absence(game_id: int, user, choice: str) -> None:
+    """The opponent of a player whose grace period ran out decides: "wait" (one more grace period,
+    once per game), "claim_win" or "claim_draw". Raises `GameError` `not_a_player`, `not_started`,
+    `game_over`, `timeout`, or `not_now` (the opponent is not away, or came back, or the choice was
+    already used)."""
+
+    def decide(game: Game, seat: str) -> None:
+        if choice == "wait" and state.may_wait_longer(game, seat):
+            game.absence_waited = True
+            game.absence_expired = False
+            game.absence_deadline = timezone.now() + timedelta(seconds=state.ABSENCE_GRACE_S)
+            _publish_presence(game, game.absent_seat, present=False)
+        elif choice in ("claim_win", "claim_draw") and state.may_decide_absence(game, seat):
+            winner = game.side_of(seat) if choice == "claim_win" else ""
+            finish(game, winner=winner, termination=Game.Termination.ABSENCE)
+        else:
+            raise GameError("not_now")
+
+    player_action(game_id, user, decide)
+
+
+def sweep() -> int:
+    """Beat job: drop stale connections (their absence starts) and apply every absence rule whose
+    deadline passed while its task was lost. Returns how many games or sockets it acted on."""
+    cutoff = timezone.now() - timedelta(seconds=STALE_CONNECTION_S)
+    stale = list(Connection.objects.filter(seen_at__lt=cutoff).values_list("channel", flat=True)[:SWEEP_LIMIT])
+    for channel in stale:
+        disconnect(channel)
+    expired = list(Game.objects.absence_expired().values_list("pk", flat=True)[:SWEEP_LIMIT])
+    return len(stale) + sum(1 for game_id in expired if enforce_absence(game_id))
+
+
+def _present(game: Game, seat: str, now) -> bool:
+    cutoff = now - timedelta(seconds=STALE_CONNECTION_S)
+    return game.connections.filter(seat=seat, seen_at__gte=cutoff).exists()
+
+
+def _away(game: Game, seat: str, now) -> None:
+    game.absent_seat = seat
+    game.absence_deadline = now + timedelta(seconds=state.ABSENCE_GRACE_S)
+    game.absence_expired = False
+    _publish_presence(game, seat, present=False)
+
+
+def _back(game: Game, seat: str, now) -> None:
+    game.absent_seat = ""
+    game.absence_deadline = None
+    game.absence_expired = False
+    _publish_presence(game, seat, present=True)
+    other = Seat.other(seat)
+    if not _present(game, other, now):  # both were away: now the other one's grace starts
+        _away(game, other, now)
+
+
+def _publish_presence(game: Game, seat: str, *, present: bool) -> None:
+    game.event_version += 1
+    game.save()
+    event = {"type": "presence", "version": game.event_version, "side": game.side_of(seat),
+             "present": present, "absence": absence(game)}
+    outbox.publish(game, [with_choices(game, event)])
