@@ -140,6 +140,7 @@ CELERY_BEAT_SCHEDULE = {
     "purge-idle-guests": {"task": "accounts.tasks.purge_idle_guests", "schedule": 24 * 3600.0},
     "sweep-bot-turns": {"task": "caro.games.tasks.sweep_bot_turns", "schedule": 5.0},
     "sweep-presence": {"task": "caro.games.tasks.sweep_presence", "schedule": 5.0},
+    "abandon-idle-games": {"task": "caro.games.tasks.abandon_idle_games", "schedule": 600.0},
 }
 # The computer's moves (up to CARO_BOT_BUDGET_MS of thinking each) have their own queue, so they
 # never delay the clock tasks; a worker consumes both (`-Q celery,bots`), or run one per queue.

@@ -119,6 +119,7 @@ class Game(models.Model):
         LEFT = "left", _("Left the table")
         ABSENCE = "absence", _("Did not come back")
         AGREEMENT = "agreement", _("Draw by agreement")
+        ABANDONED = "abandoned", _("Abandoned (nobody played for a long time)")
 
     class BotLevel(models.TextChoices):
         EASY = "easy", _("Easy")

@@ -85,3 +85,9 @@ def broadcast_crowd(game_id: int) -> int:
     count = spectators(game)
     outbox.broadcast(game.group_name, {"type": "crowd", "count": count, "game_id": game_id})
     return count
+
+
+@shared_task(name="caro.games.tasks.abandon_idle_games", ignore_result=True)
+def abandon_idle_games() -> int:
+    """Beat job (every 10 min): end games without a clock that nobody has touched for hours."""
+    return services.time.abandon_idle()

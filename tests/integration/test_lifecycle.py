@@ -473,3 +473,24 @@ def test_spectators_are_counted_and_limited():
     assert snapshot.spectators(game) == 3
     presence.disconnect("w0")
     assert snapshot.spectators(game) == 2
+
+
+def test_computer_and_one_device_games_left_alone_end_as_abandoned_and_never_count_as_live():
+    from caro.games.services import time as game_time
+    from caro.games.models import Move
+
+    user = create_guest()
+    idle = Game.objects.get(pk=rooms.create_room(user, kind="local").current_game_id)
+    play(idle, user, "H8")
+    fresh = Game.objects.get(pk=rooms.create_room(user, kind="computer", bot_level="easy").current_game_id)
+    clocked, *_ = friend_game()
+    old = timezone.now() - timedelta(hours=game_time.ABANDON_AFTER_H, minutes=1)
+    Move.objects.filter(game=idle).update(created_at=old)
+    Game.objects.filter(pk__in=[idle.pk, clocked.pk]).update(started_at=old)
+    assert game_time.abandon_idle() == 1
+    assert game_time.abandon_idle() == 0
+    for g in (idle, fresh, clocked):
+        g.refresh_from_db()
+    assert (idle.status, idle.termination, idle.winner) == ("aborted", "abandoned", "")
+    assert fresh.status == clocked.status == "active"  # recent; and a clock ends its own game
+    assert not Game.objects.live().filter(pk=idle.pk).exists()

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from caro.games import state
+from caro.games.finish import finish
 from caro.games.models import Game
 from caro.games.services.locking import end_on_time
 
 #: The most expired games one sweep looks at (the next sweep takes the rest).
 SWEEP_LIMIT = 500
+#: A game without a clock (against the computer, on one device, or a friend room with no clock) in
+#: which nobody has played for this long is ended as abandoned (h): nobody is coming back to it.
+ABANDON_AFTER_H = 6
 
 
 def enforce_deadline(game_id: int, ply: int | None = None) -> bool:
@@ -32,3 +39,23 @@ def enforce_deadline(game_id: int, ply: int | None = None) -> bool:
 def expired_game_ids(now=None, limit: int = SWEEP_LIMIT) -> list[int]:
     """Ids of active games whose deadline has passed, oldest first (for the beat sweep)."""
     return list(Game.objects.expired(now).values_list("pk", flat=True)[:limit])
+
+
+def abandon_idle(now=None, limit: int = SWEEP_LIMIT) -> int:
+    """End as abandoned every active game without a clock whose last move (or start) is older than
+    ABANDON_AFTER_H hours; such a game never counts as live again. Returns how many it ended."""
+    cutoff = (now or timezone.now()) - timedelta(hours=ABANDON_AFTER_H)
+    idle = (
+        Game.objects.active().filter(deadline__isnull=True)
+        .annotate(last_move_at=Max("moves__created_at"))
+        .filter(Q(last_move_at__lt=cutoff) | Q(last_move_at__isnull=True, started_at__lt=cutoff))
+        .values_list("pk", flat=True)[:limit]
+    )
+    ended = 0
+    for game_id in list(idle):
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if state.is_active(game) and game.deadline is None:
+                finish(game, winner="", termination=Game.Termination.ABANDONED)
+                ended += 1
+    return ended
