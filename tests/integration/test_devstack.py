@@ -22,7 +22,8 @@ import psycopg
 import pytest
 import redis
 
-from caro.devstack import services
+from devstack import ports, postgres
+from devstack import redis as redis_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,15 +72,40 @@ def descendants(pid: int) -> dict[int, str]:
 
 
 def port_open(port: int) -> bool:
-    return not services.port_is_free(port)
+    return not ports.port_is_free(port)
+
+
+# ------------------------------------------------------------------------------ the package
+
+
+def test_the_site_never_imports_devstack():
+    import ast
+
+    offenders = []
+    for package in ("caro", "accounts", "ranking"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                    [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else [])
+                if any(n == "devstack" or n.startswith(("devstack.", "caro.devstack")) for n in names):
+                    offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
+    assert not (ROOT / "caro" / "devstack").exists()
+
+
+def test_devstack_is_installed_in_the_venv():
+    """Importable from any folder (pyproject's package discovery), not only from the checkout."""
+    code = "import devstack.cli, devstack.ports, devstack.postgres, devstack.redis, devstack.procs; print(devstack.__file__)"
+    out = subprocess.run([sys.executable, "-c", code], cwd="/", capture_output=True, text=True, check=True).stdout
+    assert Path(out.strip()).resolve() == (ROOT / "devstack" / "__init__.py").resolve()
 
 
 # ------------------------------------------------------------------------------ services
 
 
 def test_embedded_postgres_starts_keeps_data_and_stops(data_dir):
-    datadir = services.usable_pg_datadir(data_dir / "pg")
-    pg = services.start_postgres(datadir, services.free_port(), dbname="devstack_test")
+    datadir = postgres.usable_pg_datadir(data_dir / "pg")
+    pg = postgres.start_postgres(datadir, ports.free_port(), dbname="devstack_test")
     try:
         pid = pg.postmaster_pid()
         assert pid and alive(pid)
@@ -93,7 +119,7 @@ def test_embedded_postgres_starts_keeps_data_and_stops(data_dir):
     assert not port_open(pg.port)
 
     # Second start (warm): same data, same password, new port.
-    pg2 = services.start_postgres(datadir, services.free_port(), dbname="devstack_test")
+    pg2 = postgres.start_postgres(datadir, ports.free_port(), dbname="devstack_test")
     try:
         with psycopg.connect(pg2.url) as conn:
             assert conn.execute("SELECT n FROM kept").fetchone() == (42,)
@@ -103,7 +129,7 @@ def test_embedded_postgres_starts_keeps_data_and_stops(data_dir):
 
 
 def test_embedded_postgres_refuses_a_wrong_password(data_dir):
-    pg = services.start_postgres(services.usable_pg_datadir(data_dir / "pg"), services.free_port())
+    pg = postgres.start_postgres(postgres.usable_pg_datadir(data_dir / "pg"), ports.free_port())
     try:
         with pytest.raises(psycopg.OperationalError):
             psycopg.connect(f"postgres://postgres:wrong@127.0.0.1:{pg.port}/caro").close()
@@ -112,7 +138,7 @@ def test_embedded_postgres_refuses_a_wrong_password(data_dir):
 
 
 def test_embedded_redis_starts_and_stops(data_dir):
-    server = services.start_redis(services.free_port(), data_dir / "redis")
+    server = redis_server.start_redis(ports.free_port(), data_dir / "redis")
     try:
         client = redis.Redis.from_url(server.url)
         assert client.ping()
@@ -129,7 +155,7 @@ def test_embedded_redis_starts_and_stops(data_dir):
 
 
 def start_dev_run(data_dir: Path, log: Path) -> tuple[subprocess.Popen, int]:
-    port = services.free_port()
+    port = ports.free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "PORT", "HOST")}
     env.update(CARO_DATA_DIR=str(data_dir), PORT=str(port), HOST="127.0.0.1")
     with open(log, "ab") as out:
@@ -164,7 +190,7 @@ def everything_started(proc: subprocess.Popen, data_dir: Path) -> tuple[dict[int
     for part in ("daphne", "worker", "beat", "redis-server"):
         assert part in commands, f"{part} not running under dev.py: {commands}"
     assert sum("celery" in c and " beat" in c for c in children.values()) == 1, "exactly one beat"
-    postmaster = services._postmaster_pid(services.usable_pg_datadir(data_dir / "pg"))
+    postmaster = postgres._postmaster_pid(postgres.usable_pg_datadir(data_dir / "pg"))
     assert postmaster and alive(postmaster)
     return children, postmaster
 

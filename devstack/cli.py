@@ -26,8 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-from caro.devstack import services
-from caro.devstack.procs import Child, set_parent_death_signal, spawn, stop_all
+from devstack import postgres, ports
+from devstack import redis as redis_server
+from devstack.errors import ServiceError
+from devstack.procs import Child, set_parent_death_signal, spawn, stop_all
 
 # Default ports; a busy one is replaced by any free port.
 PORTS = {"run": (54329, 63790), "test": (54339, 63799)}
@@ -87,15 +89,15 @@ def start_services(mode: str, state: Path, env: dict[str, str], started: list) -
     suffix = "" if mode == "run" else f"-{mode}"
     if not env.get("DATABASE_URL"):
         t0 = time.monotonic()
-        datadir = services.usable_pg_datadir(state / f"pg{suffix}")
-        pg = services.start_postgres(datadir, services.pick_port(pg_port))
+        datadir = postgres.usable_pg_datadir(state / f"pg{suffix}")
+        pg = postgres.start_postgres(datadir, ports.pick_port(pg_port))
         started.append(pg)
         env["DATABASE_URL"] = pg.url
         log(f"PostgreSQL on 127.0.0.1:{pg.port}, data in {datadir} ({time.monotonic() - t0:.1f} s)")
     else:
         log("DATABASE_URL is set: using that PostgreSQL")
     if not env.get("REDIS_URL"):
-        redis = services.start_redis(services.pick_port(redis_port), state / f"redis{suffix}")
+        redis = redis_server.start_redis(ports.pick_port(redis_port), state / f"redis{suffix}")
         started.append(redis)
         env["REDIS_URL"] = redis.url
         log(f"Redis on 127.0.0.1:{redis.port}")
@@ -132,7 +134,7 @@ def _wait(child: Child) -> int:
 
 
 def prepare(root: Path, env: dict[str, str], children: list[Child], migrate: bool) -> None:
-    argv = [sys.executable, "-m", "caro.devstack.prepare"] + (["--migrate"] if migrate else [])
+    argv = [sys.executable, "-m", "devstack.prepare"] + (["--migrate"] if migrate else [])
     child = spawn("prepare", argv, env, str(root))
     children.append(child)
     code = _wait(child)
@@ -146,7 +148,7 @@ def cmd_run(root: Path) -> int:
     held = lock(state, "run")
     host = os.environ.get("HOST") or "127.0.0.1"
     port = int(os.environ.get("PORT") or 8000)
-    if not services.port_is_free(port, host if host not in ("0.0.0.0", "") else "127.0.0.1"):
+    if not ports.port_is_free(port, host if host not in ("0.0.0.0", "") else "127.0.0.1"):
         log(f"port {port} on {host} is in use; set PORT to another one")
         return 1
     env = child_env(state)
@@ -167,7 +169,7 @@ def cmd_run(root: Path) -> int:
             env, str(root),
         ))
         web = children[0]
-        if not services.wait_for_port(port, "127.0.0.1" if host in ("0.0.0.0", "") else host, 60, web.process):
+        if not ports.wait_for_port(port, "127.0.0.1" if host in ("0.0.0.0", "") else host, 60, web.process):
             raise SystemExit("dev: Daphne did not start listening")
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "") else host
         log(f"site ready in {time.monotonic() - t0:.1f} s: http://{shown}:{port}/  (Ctrl-C stops everything)")
@@ -225,7 +227,7 @@ def _supervise(body, *, interrupted: int, children: list, started: list, held, s
         if isinstance(exc.code, str):
             log(exc.code.removeprefix("dev: "))
         return 1
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         log(str(exc))
         return 1
     finally:
