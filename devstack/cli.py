@@ -84,20 +84,25 @@ def secret_key(state: Path) -> str:
 
 
 def start_services(mode: str, state: Path, env: dict[str, str], started: list) -> None:
-    """Start embedded PostgreSQL/Redis for whichever URL is unset; put the URLs into `env`."""
+    """Start embedded PostgreSQL/Redis for whichever URL is unset; put the URLs into `env`.
+
+    Each server starts on its preferred port when that looks free, else on a free port; when the
+    server then fails to bind (someone took the port in between), it retries on another free port
+    (`ports.start_on_free_port`)."""
     pg_port, redis_port = PORTS[mode]
     suffix = "" if mode == "run" else f"-{mode}"
     if not env.get("DATABASE_URL"):
         t0 = time.monotonic()
         datadir = postgres.usable_pg_datadir(state / f"pg{suffix}")
-        pg = postgres.start_postgres(datadir, ports.pick_port(pg_port))
+        pg = ports.start_on_free_port(lambda port: postgres.start_postgres(datadir, port), pg_port, log=log)
         started.append(pg)
         env["DATABASE_URL"] = pg.url
         log(f"PostgreSQL on 127.0.0.1:{pg.port}, data in {datadir} ({time.monotonic() - t0:.1f} s)")
     else:
         log("DATABASE_URL is set: using that PostgreSQL")
     if not env.get("REDIS_URL"):
-        redis = redis_server.start_redis(ports.pick_port(redis_port), state / f"redis{suffix}")
+        redis = ports.start_on_free_port(
+            lambda port: redis_server.start_redis(port, state / f"redis{suffix}"), redis_port, log=log)
         started.append(redis)
         env["REDIS_URL"] = redis.url
         log(f"Redis on 127.0.0.1:{redis.port}")

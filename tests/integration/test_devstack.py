@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -22,8 +23,9 @@ import psycopg
 import pytest
 import redis
 
-from devstack import ports, postgres
+from devstack import cli, ports, postgres
 from devstack import redis as redis_server
+from devstack.errors import PortInUse
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -149,6 +151,92 @@ def test_embedded_redis_starts_and_stops(data_dir):
         server.stop()
     assert server.process.poll() is not None
     assert not port_open(server.port)
+
+
+# ------------------------------------------------------------------------------ ports
+
+
+@pytest.fixture
+def occupied():
+    """Listening sockets on free loopback ports (nothing else can bind them); yields a function that
+    returns one more such port."""
+    sockets = []
+
+    def occupy() -> int:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        sockets.append(sock)
+        return sock.getsockname()[1]
+
+    yield occupy
+    for sock in sockets:
+        sock.close()
+
+
+def _start_services(mode, data_dir):
+    env: dict[str, str] = {}
+    started: list = []
+    cli.start_services(mode, data_dir, env, started)
+    return env, started
+
+
+@pytest.mark.parametrize("mode", ["run", "test"])
+def test_services_avoid_a_preferred_port_that_is_taken(data_dir, occupied, monkeypatch, mode):
+    pg_port, redis_port = occupied(), occupied()
+    monkeypatch.setitem(cli.PORTS, mode, (pg_port, redis_port))
+    env, started = _start_services(mode, data_dir)
+    try:
+        assert len(started) == 2
+        pg, redis_srv = started
+        assert pg.port != pg_port and redis_srv.port != redis_port
+        with psycopg.connect(env["DATABASE_URL"]) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        assert redis.Redis.from_url(env["REDIS_URL"]).ping()
+    finally:
+        cli.stop_services(started)
+
+
+@pytest.mark.parametrize("mode", ["run", "test"])
+def test_services_retry_when_the_port_is_taken_between_picking_and_binding(data_dir, occupied, monkeypatch, mode):
+    """The race of issue 13: the port looked free when picked, and someone else bound it before
+    the server did. Simulated by a port check that always says "free" while the port is held."""
+    pg_port, redis_port = occupied(), occupied()
+    monkeypatch.setitem(cli.PORTS, mode, (pg_port, redis_port))
+    monkeypatch.setattr(ports, "port_is_free", lambda port, host=ports.HOST: True)
+    messages: list[str] = []
+    monkeypatch.setattr(cli, "log", messages.append)
+    env, started = _start_services(mode, data_dir)
+    try:
+        pg, redis_srv = started
+        assert pg.port != pg_port and redis_srv.port != redis_port
+        with psycopg.connect(env["DATABASE_URL"]) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        assert redis.Redis.from_url(env["REDIS_URL"]).ping()
+        assert sum("was taken before the server could bind it" in m for m in messages) == 2, messages
+    finally:
+        cli.stop_services(started)
+
+
+def test_a_port_lost_again_and_again_is_retried_on_fresh_ports(occupied, monkeypatch):
+    """Even the "any free port" the kernel hands out can be lost: each PortInUse gets a new port."""
+    taken = [occupied() for _ in range(3)]
+    handed = iter(taken)
+    real_free_port = ports.free_port
+    monkeypatch.setattr(ports, "free_port", lambda host=ports.HOST: next(handed, None) or real_free_port(host))
+    server = ports.start_on_free_port(lambda port: redis_server.start_redis(port), preferred=None)
+    try:
+        assert server.port not in taken and redis.Redis.from_url(server.url).ping()
+    finally:
+        server.stop()
+
+
+def test_a_server_that_cannot_bind_reports_port_in_use(data_dir, occupied):
+    port = occupied()
+    with pytest.raises(PortInUse):
+        redis_server.start_redis(port, data_dir / "redis")
+    with pytest.raises(PortInUse):
+        postgres.start_postgres(postgres.usable_pg_datadir(data_dir / "pg"), port)
 
 
 # ------------------------------------------------------------------------------ dev.py run
