@@ -278,6 +278,13 @@ def everything_started(proc: subprocess.Popen, data_dir: Path) -> tuple[dict[int
     for part in ("daphne", "worker", "beat", "redis-server"):
         assert part in commands, f"{part} not running under dev.py: {commands}"
     assert sum("celery" in c and " beat" in c for c in children.values()) == 1, "exactly one beat"
+    daphne = next(pid for pid, cmd in children.items() if "daphne" in cmd)
+    argv = Path(f"/proc/{daphne}/cmdline").read_bytes().decode().split("\0")
+    limit = str(cli.WEBSOCKET_MAX_MESSAGE_BYTES)
+    assert argv[argv.index("--websocket-max-message-size") + 1] == limit == "8192"
+    assert argv[argv.index("--websocket-max-frame-size") + 1] == limit
+    environ = Path(f"/proc/{daphne}/environ").read_bytes().split(b"\0")
+    assert b"CARO_INSECURE_HTTP=1" in environ, "a plain-HTTP local run tells settings so"
     postmaster = postgres._postmaster_pid(postgres.usable_pg_datadir(data_dir / "pg"))
     assert postmaster and alive(postmaster)
     return children, postmaster
@@ -318,16 +325,113 @@ def test_dev_run_serves_and_stops_cleanly_on_sigterm(data_dir):
 
 
 @pytest.mark.timeout(240)
-def test_dev_run_stops_everything_when_a_child_dies(data_dir):
+def test_dev_run_stops_everything_when_daphne_dies(data_dir):
     log = data_dir / "run.log"
     proc, port = start_dev_run(data_dir, log)
     try:
         wait_for_200(proc, f"http://127.0.0.1:{port}/healthz", log)
         children, postmaster = everything_started(proc, data_dir)
-        beat = next(pid for pid, cmd in children.items() if "celery" in cmd and " beat" in cmd)
-        os.kill(beat, signal.SIGKILL)
-        assert proc.wait(60) != 0, "dev.py run must fail when a child dies"
-        assert "beat exited" in log.read_text()
+        web = next(pid for pid, cmd in children.items() if "daphne" in cmd)
+        os.kill(web, signal.SIGKILL)
+        assert proc.wait(60) != 0, "dev.py run must fail when Daphne dies"
+        assert "web exited" in log.read_text()
         assert_all_gone(children, postmaster, port)
     finally:
         stop(proc)
+
+
+def child_pid(proc: subprocess.Popen, marker: str) -> int | None:
+    """The pid of dev.py's direct child whose command line contains `marker`."""
+    for pid, cmd in descendants(proc.pid).items():
+        if marker in cmd and Path(f"/proc/{pid}/stat").exists():
+            try:
+                ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError):
+                continue
+            if ppid == proc.pid:
+                return pid
+    return None
+
+
+def wait_for(predicate, proc, log, what: str, timeout: float = 90.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"dev.py run exited ({proc.returncode}) while waiting for {what}:\n{log.read_text()[-4000:]}")
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"no {what} within {timeout:.0f} s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.mark.timeout(300)
+def test_dev_run_restarts_a_crashed_worker_and_beat_and_keeps_serving(data_dir):
+    """Issue 12: a worker or beat that dies is started again (logged), the site stays up."""
+    log = data_dir / "run.log"
+    proc, port = start_dev_run(data_dir, log)
+    try:
+        wait_for_200(proc, f"http://127.0.0.1:{port}/healthz", log)
+        everything_started(proc, data_dir)
+        for name, marker in (("worker", " worker "), ("beat", " beat ")):
+            old = child_pid(proc, marker)
+            assert old, f"no {name} under dev.py"
+            os.kill(old, signal.SIGKILL)
+            new = wait_for(lambda: (pid := child_pid(proc, marker)) and pid != old and pid, proc, log, f"new {name}")
+            assert alive(new)
+            text = log.read_text()
+            assert f"{name} (pid {old}) exited with status -9" in text and f"{name} restarted (pid {new}" in text
+        # A second crash of the worker waits longer (backoff) but restarts it too.
+        old = child_pid(proc, " worker ")
+        os.kill(old, signal.SIGKILL)
+        wait_for(lambda: (pid := child_pid(proc, " worker ")) and pid != old and pid, proc, log, "worker again")
+        assert "restarting it in 2 s" in log.read_text()
+        wait_for_200(proc, f"http://127.0.0.1:{port}/healthz", log)
+        children, postmaster = everything_started(proc, data_dir)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0, log.read_text()[-4000:]
+        assert_all_gone(children, postmaster, port)
+    finally:
+        stop(proc)
+
+
+# ------------------------------------------------------------------------------ dev.py manage
+
+SUPERUSERS = ("from django.contrib.auth import get_user_model as g; "
+              "print('SUPERUSERS', sorted(g().objects.filter(is_superuser=True).values_list('username', flat=True)))")
+
+
+def dev_manage(data_dir: Path, *args: str, **extra_env) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "PORT", "HOST")}
+    env.update(CARO_DATA_DIR=str(data_dir), **extra_env)
+    return subprocess.run([sys.executable, str(ROOT / "dev.py"), "manage", *args], cwd=ROOT, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180)
+
+
+@pytest.mark.timeout(300)
+def test_dev_manage_runs_commands_against_runs_services(data_dir):
+    """Issue 13.16: `dev.py manage createsuperuser` on a fresh data folder (embedded servers started,
+    migrated, stopped), then the same data seen by a running `dev.py run` and by `manage` beside it."""
+    made = dev_manage(data_dir, "createsuperuser", "--noinput", "--username", "boss", "--email", "boss@example.com",
+                      DJANGO_SUPERUSER_PASSWORD="a-long-test-password-1")
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert postgres._postmaster_pid(postgres.usable_pg_datadir(data_dir / "pg")) is None, "manage left PostgreSQL running"
+
+    log = data_dir / "run.log"
+    proc, port = start_dev_run(data_dir, log)
+    try:
+        wait_for_200(proc, f"http://127.0.0.1:{port}/healthz", log)
+        _children, postmaster = everything_started(proc, data_dir)
+        beside = dev_manage(data_dir, "shell", "-c", SUPERUSERS)
+        assert beside.returncode == 0, beside.stdout + beside.stderr
+        assert "SUPERUSERS ['boss']" in beside.stdout
+        assert "using the services of the running `dev.py run`" in beside.stderr
+        assert proc.poll() is None and alive(postmaster), "manage must not touch run's servers"
+        failing = dev_manage(data_dir, "no_such_command")
+        assert failing.returncode != 0
+        assert proc.poll() is None and alive(postmaster)
+    finally:
+        stop(proc)
+    assert proc.returncode == 0
+    again = dev_manage(data_dir, "shell", "-c", SUPERUSERS)
+    assert again.returncode == 0 and "SUPERUSERS ['boss']" in again.stdout, again.stdout + again.stderr
