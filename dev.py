@@ -3,6 +3,7 @@
 
     python3 dev.py run                 start the whole site (see README)
     python3 dev.py test [PYTEST ARGS]  run the whole test suite
+    python3 dev.py manage CMD [ARGS]   a manage.py command against the same services as `run`
     python3 dev.py setup               only create/update the virtual environment
 
 This file uses the standard library only. It creates `.venv` next to it when missing, and runs

@@ -109,8 +109,7 @@ def own_broker(transactional_db, django_db_blocker, tmp_path):
         env = _child_env()
     env["REDIS_URL"] = server.url
     previous = app.conf.broker_url
-    app.close()  # drop the pooled connections to the suite's broker
-    app.conf.broker_url = server.url
+    _publish_to(app, server.url)
     beat_log = tmp_path / "beat.log"
     processes = {}
     state = {"server": server}
@@ -128,8 +127,17 @@ def own_broker(transactional_db, django_db_blocker, tmp_path):
             stop_workers({"beat": (state["beat"], beat_log, "")})
         stop_workers(processes)
         state["server"].stop()
-        app.close()
-        app.conf.broker_url = previous
+        _publish_to(app, previous)
+
+
+def _publish_to(app, url):
+    """Point this process's Celery app (publishing, control) at the broker `url`, dropping its
+    pooled connections and producers (Celery resets the same two after a fork)."""
+    app.conf.broker_url = url
+    app._pool = None
+    amqp = app.__dict__.get("amqp")
+    if amqp is not None:
+        amqp._producer_pool = None
 
 
 def _restart_redis(state) -> float:
