@@ -3,12 +3,13 @@
 
     python3 dev.py run                 start the whole site (see README)
     python3 dev.py test [PYTEST ARGS]  run the whole test suite
+    python3 dev.py manage CMD [ARGS]   a manage.py command against the same services as `run`
     python3 dev.py setup               only create/update the virtual environment
 
 This file uses the standard library only. It creates `.venv` next to it when missing, and runs
 `pip install -e '.[embedded,test]'` there whenever pyproject.toml (or the Python version) changed
 since the last successful install (a hash in `.venv/.caro-install-stamp`). Then it re-executes
-itself with `.venv/bin/python` and hands over to `caro.devstack.cli`.
+itself with `.venv/bin/python` and hands over to `devstack.cli`.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def main() -> None:
     if Path(sys.prefix).resolve() != VENV.resolve():
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), str(Path(__file__).resolve()), *sys.argv[1:]])
     sys.path.insert(0, str(ROOT))
-    from caro.devstack.cli import main as cli_main
+    from devstack.cli import main as cli_main
 
     sys.exit(cli_main(sys.argv[1:], root=ROOT))
 

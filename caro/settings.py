@@ -135,8 +135,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Countdown tasks longer than the visibility timeout run twice (notes/stack.md); our tasks are
 # idempotent anyway, but keep it well above any move clock or absence grace period.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
+# Surviving a Redis restart (issue 12; see caro/celery.py): a transport that lets the worker
+# reconnect instead of dying, a consumer that retries within a second and for ever, and a sweep
+# every second (each expires unless run within 5 s, so no backlog builds up while no worker runs).
+if REDIS_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT = "caro.celery:RedisTransport"
+CELERY_WORKER_CONSUMER = "caro.celery:Consumer"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "caro.games.tasks.sweep_deadlines", "schedule": 5.0},
+    "sweep-deadlines": {"task": "caro.games.tasks.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5.0}},
     "purge-idle-guests": {"task": "accounts.tasks.purge_idle_guests", "schedule": 24 * 3600.0},
     "sweep-bot-turns": {"task": "caro.games.tasks.sweep_bot_turns", "schedule": 5.0},
     "sweep-presence": {"task": "caro.games.tasks.sweep_presence", "schedule": 5.0},

@@ -3,6 +3,12 @@ and end-to-end tests, a real Daphne server plus a Celery worker running against 
 
 The services themselves are started by `python3 dev.py test` (embedded when DATABASE_URL / REDIS_URL
 are unset); this file only starts the site's own processes.
+
+Nothing a test started may still touch the database when pytest-django flushes it (TRUNCATE) after
+a transactional test: that deadlocked once on a loaded machine (issue 13). So the Celery workers
+are per test and stopped before the flush, and `quiet_database` waits, before the flush, until no
+other connection to the test database is inside a transaction (Daphne finishing a request, a
+thread a test forgot), ending those that do not finish.
 """
 
 from __future__ import annotations
@@ -20,7 +26,12 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from devstack.cli import daphne_argv
+
 ROOT = Path(__file__).resolve().parent.parent
+QUIET_TIMEOUT = 60.0
+"""Seconds `quiet_database` waits for other connections to finish their transactions."""
+os.environ.setdefault("CARO_INSECURE_HTTP", "1")  # as `dev.py test` exports it (plain-HTTP test servers)
 
 
 @pytest_asyncio.fixture
@@ -47,6 +58,46 @@ def django_db_setup(django_db_setup, django_db_blocker):
         _close_everything()
 
 
+def _other_backends(conn, busy_only: bool) -> list[tuple]:
+    query = ("SELECT pid, state, left(query, 80) FROM pg_stat_activity WHERE datname = current_database()"
+             " AND pid <> pg_backend_pid() AND backend_type = 'client backend'")
+    if busy_only:
+        query += " AND state <> 'idle'"
+    return conn.execute(query).fetchall()
+
+
+def _admin_connection():
+    import psycopg
+    from django.db import connections
+
+    s = connections["default"].settings_dict
+    return psycopg.connect(dbname=s["NAME"], user=s["USER"], password=s["PASSWORD"] or None,
+                           host=s["HOST"] or None, port=s["PORT"] or None, autocommit=True)
+
+
+@pytest.fixture(autouse=True)
+def quiet_database(request):
+    """Before pytest-django flushes the database after a transactional test: wait until no other
+    connection to it is busy (in a query or a transaction), for up to QUIET_TIMEOUT seconds, then
+    end the ones still busy. A TRUNCATE racing such a transaction can deadlock (issue 13)."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not (marker.kwargs.get("transaction") or (marker.args and marker.args[0])):
+        yield
+        return
+    # Requested here so that it is set up before this fixture and torn down (flushed) after it.
+    request.getfixturevalue("transactional_db")
+    yield
+    with request.getfixturevalue("django_db_blocker").unblock(), _admin_connection() as conn:
+        deadline = time.monotonic() + QUIET_TIMEOUT
+        busy = _other_backends(conn, busy_only=True)
+        while busy and time.monotonic() < deadline:
+            time.sleep(0.05)
+            busy = _other_backends(conn, busy_only=True)
+        for pid, state, query in busy:
+            print(f"quiet_database: ending backend {pid} ({state}: {query!r}) before the flush", file=sys.stderr)
+            conn.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+
 def _close_everything() -> None:
     from django.db import connections
 
@@ -54,11 +105,7 @@ def _close_everything() -> None:
     _reset_pool()
     # Connections that threads of finished event loops still hold (see _reset_pool) would keep
     # the test database from being dropped: end them, as a test-only clean-up.
-    import psycopg
-
-    s = connections["default"].settings_dict
-    with psycopg.connect(dbname=s["NAME"], user=s["USER"], password=s["PASSWORD"] or None,
-                         host=s["HOST"] or None, port=s["PORT"] or None, autocommit=True) as conn:
+    with _admin_connection() as conn:
         conn.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
@@ -121,62 +168,98 @@ def live_server_url(django_db_setup, django_db_blocker, tmp_path_factory):
 
     Tests that use it must be `django_db(transaction=True)` so their rows are committed.
     """
-    port = free_port()
-    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    folder = tmp_path_factory.mktemp("daphne")
     with django_db_blocker.unblock():
         env = _child_env()
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "caro.asgi:application"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            _stop(proc)
+    for attempt in range(5):  # a free port can be taken before Daphne binds it: take another
+        port = free_port()
+        log = folder / f"daphne-{attempt}.log"
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(daphne_argv("127.0.0.1", port), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        if _wait_healthy(proc, url):
+            break
+        _stop(proc)
+        if "Address already in use" not in log.read_text(errors="replace"):
             pytest.fail("daphne did not start:\n" + log.read_text(errors="replace")[-3000:])
-        time.sleep(0.2)
+    else:
+        pytest.fail("daphne found no free port")
     yield url
     _stop(proc)
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
+def _wait_healthy(proc: subprocess.Popen, url: str, timeout: float = 120.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def start_workers(env: dict, folder: Path, queues=("celery", "bots"), extra: tuple = ()) -> dict:
+    """Real Celery workers (solo pool), one per queue, with `env`; returns {queue: (Popen, log, node)}
+    once each answers a ping (pytest.fail otherwise). Stop them with `stop_workers`."""
+    from caro.celery import app
+
+    procs = {}
+    for queue in queues:
+        name = f"test-{queue}-{os.getpid()}-{time.monotonic_ns()}"
+        log = folder / f"{queue}.log"
+        with open(log, "wb") as out:
+            procs[queue] = (subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "caro", "worker", "-Q", queue, "--pool=solo",
+                 "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info", "-n", f"{name}@%h", *extra],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            ), log, f"{name}@{socket.gethostname()}")
+    deadline = time.monotonic() + 120
+    for proc, log, node in procs.values():
+        while not app.control.ping(timeout=1.0, destination=[node]):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                stop_workers(procs)
+                pytest.fail("celery worker did not start:\n" + log.read_text(errors="replace")[-3000:])
+    return procs
+
+
+def stop_workers(procs: dict) -> None:
+    """Warm shutdown (each finishes its task and returns what it reserved), all at once; SIGKILL
+    after 60 s."""
+    for proc, _log, _node in procs.values():
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc, _log, _node in procs.values():
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, django_db_blocker, tmp_path):
     """Real Celery workers (solo pool) on the test database and the test Redis broker: one for the
     clock tasks (`celery` queue) and one for the computer's moves (`bots`), so a long think never
-    delays a deadline in a test. Yields the clock worker's process."""
+    delays a deadline in a test. Yields the clock worker's process.
+
+    Per test, and stopped before the test database is flushed (this fixture depends on
+    `transactional_db`, so it is torn down first): a worker still running a task during the flush
+    deadlocked with its TRUNCATE (issue 13). Tasks left in the queues are purged before and after,
+    so no test's tasks run in another test."""
     with django_db_blocker.unblock():
         env = _child_env()
     from caro.celery import app
 
     app.control.purge()  # tasks queued by earlier tests for games that no longer exist
-    procs = {}
-    for queue in ("celery", "bots"):
-        name = f"test-{queue}-{os.getpid()}"
-        log = tmp_path_factory.mktemp("celery") / f"{queue}.log"
-        with open(log, "wb") as out:
-            procs[queue] = (subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "caro", "worker", "-Q", queue, "--pool=solo",
-                 "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info", "-n", f"{name}@%h"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            ), log, f"{name}@{socket.gethostname()}")
-    deadline = time.monotonic() + 60
-    for proc, log, node in procs.values():
-        while not app.control.ping(timeout=1.0, destination=[node]):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                for p, _log, _node in procs.values():
-                    _stop(p)
-                pytest.fail("celery worker did not start:\n" + log.read_text(errors="replace")[-3000:])
-    yield procs["celery"][0]
-    for proc, _log, _node in procs.values():
-        _stop(proc)
+    procs = start_workers(env, tmp_path)
+    try:
+        yield procs["celery"][0]
+    finally:
+        stop_workers(procs)
+        app.control.purge()
 
 
 CHROMIUM_ARGS = [

@@ -1,16 +1,22 @@
 """Move clocks: deadline tasks that fire late or twice, the beat sweep, and a real Celery worker."""
 
+import re
+import subprocess
+import sys
 import time
+import uuid
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
 
-from caro.games import tasks
+from caro.games import services, tasks
 from caro.games.models import Game
 from tests.integration.helpers import play, play_sequence, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _expire(game):
@@ -83,3 +89,128 @@ def test_a_real_worker_ends_the_game_when_the_clock_runs_out(celery_worker_proce
     last_move = game.moves.order_by("-ply").first()
     waited = game.finished_at - last_move.created_at
     assert timedelta(seconds=1.4) <= waited < timedelta(seconds=4)  # the task ran on time
+
+
+# ------------------------------------------------------------------ a Redis restart (issue 12.1)
+
+
+@pytest.fixture
+def own_broker(transactional_db, django_db_blocker, tmp_path):
+    """A Redis of this test's own (so the test can kill and restart it), a real worker (`celery`
+    queue) and beat on it, and this process's Celery app publishing to it. Everything is stopped
+    before the test database is flushed."""
+    from caro.celery import app
+    from devstack import ports
+    from devstack import redis as redis_server
+    from tests.conftest import _child_env, start_workers, stop_workers
+
+    server = ports.start_on_free_port(lambda port: redis_server.start_redis(port, tmp_path / "redis"))
+    with django_db_blocker.unblock():
+        env = _child_env()
+    env["REDIS_URL"] = server.url
+    previous = app.conf.broker_url
+    _publish_to(app, server.url)
+    beat_log = tmp_path / "beat.log"
+    processes = {}
+    state = {"server": server}
+    try:
+        processes = start_workers(env, tmp_path, queues=("celery",))
+        with open(beat_log, "wb") as out:
+            beat = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "caro", "beat", "-l", "info", "-s", str(tmp_path / "beat-schedule")],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )
+        state.update(worker=processes["celery"][0], worker_log=processes["celery"][1], beat=beat, beat_log=beat_log)
+        yield state
+    finally:
+        if "beat" in state:
+            stop_workers({"beat": (state["beat"], beat_log, "")})
+        stop_workers(processes)
+        state["server"].stop()
+        _publish_to(app, previous)
+
+
+def _publish_to(app, url):
+    """Point this process's Celery app (publishing, control) at the broker `url`, dropping its
+    pooled connections and producers (Celery resets the same two after a fork)."""
+    app.conf.broker_url = url
+    app._pool = None
+    amqp = app.__dict__.get("amqp")
+    if amqp is not None:
+        amqp._producer_pool = None
+
+
+def _restart_redis(state) -> float:
+    """SIGKILL the broker (its queues are lost: no persistence), then start a new one on the same
+    port once the caller's outage is over. Returns the monotonic time the new one answered."""
+    from devstack import redis as redis_server
+
+    old = state["server"]
+    port = old.port
+    for attempt in range(20):  # the port was ours a moment ago; retry briefly if it lingers
+        try:
+            state["server"] = redis_server.start_redis(port, old.logfile.parent)
+            return time.monotonic()
+        except redis_server.PortInUse:
+            time.sleep(0.1)
+    raise AssertionError(f"could not restart Redis on port {port}")
+
+
+def _two_moves(move_time_ms):
+    """A started game with X and O each moved once: X to move, X's clock running."""
+    game, x, o = started_game(move_time_ms=move_time_ms)
+    services.play_move(game.pk, x, "H8", 1, uuid.uuid4())
+    services.play_move(game.pk, o, "H9", 2, uuid.uuid4())
+    return game, time.monotonic() + move_time_ms / 1000
+
+
+def _enforcements(worker_log) -> int:
+    """Games the worker reports it ended: deadline tasks that returned True plus sweep counts."""
+    text = worker_log.read_text(errors="replace")
+    tasks_true = len(re.findall(r"enforce_move_deadline\[[^\]]+\] succeeded in [\d.]+s: True", text))
+    swept = sum(int(n) for n in re.findall(r"sweep_deadlines\[[^\]]+\] succeeded in [\d.]+s: (\d+)", text))
+    return tasks_true + swept
+
+
+@pytest.mark.timeout(240)
+def test_a_worker_outlives_a_redis_restart_and_enforces_every_deadline_once(own_broker):
+    """Deadlines that run out while Redis is down, and after it is back (their countdown tasks
+    died with the broker's data), are each enforced once, within 3 s of Redis returning or of
+    the deadline. The worker holds reserved countdown tasks when Redis dies: with celery/kombu
+    5.7.0 that killed it (AttributeError 'hostname'), see caro/celery.py."""
+    later = [_two_moves(10_000) for _ in range(3)]  # run out ~5 s after Redis is back
+    during = [_two_moves(3_000) for _ in range(3)]  # run out while Redis is down
+    time.sleep(0.5)  # the worker has received (reserved) the countdown tasks
+    own_broker["server"].process.kill()
+    own_broker["server"].process.wait()
+    time.sleep(max(0.0, max(d for _g, d in during) + 1.0 - time.monotonic()))  # every "during" clock ran out
+    back = _restart_redis(own_broker)
+    assert max(d for _g, d in later) > back + 1, "the 'later' clocks must run out after Redis is back"
+
+    ended_at = {}
+    games = during + later
+    limit = max(d for _g, d in later) + 3.0
+    while len(ended_at) < len(games) and time.monotonic() < limit + 5:
+        for game, _deadline in games:
+            if game.pk not in ended_at:
+                game.refresh_from_db()
+                if game.status != Game.Status.ACTIVE:
+                    ended_at[game.pk] = time.monotonic()
+        time.sleep(0.05)
+
+    worker_log = own_broker["worker_log"]
+    assert own_broker["worker"].poll() is None, "the worker died:\n" + worker_log.read_text()[-4000:]
+    assert "Unrecoverable error" not in worker_log.read_text()
+    for game, deadline in games:
+        game.refresh_from_db()
+        assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "O", "timeout"), game.pk
+        late = ended_at[game.pk] - max(back, deadline)
+        assert late <= 3.0, f"game {game.pk} ended {late:.1f} s after Redis returned / its deadline"
+    print(f"recovery: during-outage games ended {max(ended_at[g.pk] for g, _ in during) - back:.2f} s after Redis "
+          f"returned; later games at most {max(ended_at[g.pk] - d for g, d in later):.2f} s after their deadline")
+    # Exactly once: the worker ended each game once, however many tasks and sweeps ran.
+    time.sleep(1.5)  # a few more sweeps
+    assert _enforcements(worker_log) == len(games), worker_log.read_text()[-4000:]
+    for game, _deadline in games:
+        game.refresh_from_db()
+        assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "O", "timeout")

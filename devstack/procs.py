@@ -79,3 +79,59 @@ def stop_all(children: list[Child], timeout: float = 20.0, log=print) -> None:
             child.process.wait()
     for child in children:  # stragglers in the group whose leader already exited
         child.signal_group(signal.SIGKILL)
+
+
+RESTART_BACKOFF_START = 1.0
+"""Seconds before the first restart of a crashed child; doubled after each further crash..."""
+RESTART_BACKOFF_MAX = 30.0
+"""...up to this many seconds."""
+STABLE_AFTER = 60.0
+"""A child that ran this long before crashing starts again from the shortest wait."""
+
+
+@dataclass
+class Supervised:
+    """A child `dev.py run` keeps running: started by `start()`, and after a crash started again by
+    `poll()` with exponential backoff when `restart` is set.
+
+    `poll()` returns None while all is well (or a restart is pending), or the exit status of a
+    child without `restart` that died (the caller then stops everything)."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str
+    restart: bool
+    children: list[Child]
+    log: object = print
+    child: Child | None = None
+    crashes: int = 0
+    restarts: int = 0
+    next_start: float | None = None
+
+    def start(self) -> Child:
+        self.child = spawn(self.name, self.argv, self.env, self.cwd)
+        self.children.append(self.child)
+        self.next_start = None
+        return self.child
+
+    def poll(self, now: float | None = None) -> int | None:
+        now = time.monotonic() if now is None else now
+        child = self.child
+        if child is not None and not child.alive():
+            code = child.process.returncode
+            if not self.restart:
+                return code
+            child.signal_group(signal.SIGKILL)  # what it leaves behind (e.g. orphaned pool processes)
+            self.children.remove(child)
+            self.child = None
+            ran = now - child.started
+            self.crashes = 1 if ran >= STABLE_AFTER else self.crashes + 1
+            delay = min(RESTART_BACKOFF_MAX, RESTART_BACKOFF_START * 2 ** (self.crashes - 1))
+            self.log(f"{self.name} (pid {child.pid}) exited with status {code} after {ran:.1f} s; restarting it in {delay:.0f} s")
+            self.next_start = now + delay
+        if self.child is None and self.next_start is not None and now >= self.next_start:
+            self.restarts += 1
+            new = self.start()
+            self.log(f"{self.name} restarted (pid {new.pid}, restart #{self.restarts})")
+        return None

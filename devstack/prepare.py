@@ -1,4 +1,4 @@
-"""One Django process that readies the site before it starts: `python -m caro.devstack.prepare`.
+"""One Django process that readies the site before it starts: `python -m devstack.prepare`.
 
 Options:
   --migrate   apply migrations (`migrate --noinput`)
@@ -27,7 +27,7 @@ def _has_po_files(root: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m caro.devstack.prepare")
+    parser = argparse.ArgumentParser(prog="python -m devstack.prepare")
     parser.add_argument("--migrate", action="store_true", help="apply database migrations")
     args = parser.parse_args(argv)
 

