@@ -1,8 +1,8 @@
 // The room page's game socket: state, moves, clocks, reconnects (docs/protocol.md).
-// One small module, no framework. Strings come translated from the server (#room-i18n).
+// One small module, no framework. Strings come from Django's JavaScript catalogue (/jsi18n/,
+// loaded before this module): gettext() and interpolate() are globals it defines.
 
 const root = document.querySelector(".room");
-const T = JSON.parse(document.getElementById("room-i18n").textContent);
 let state = JSON.parse(document.getElementById("initial-state").textContent);
 let socket = null;
 let retry = 0;
@@ -29,9 +29,45 @@ confirmToggle.addEventListener("change", () => {
   render();
 });
 
+// "%(name)s" placeholders, as in the Python code.
 function fmt(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_, k) => values[k] ?? "");
+  return interpolate(template, values, true);
 }
+
+// Translated texts chosen by a value (each msgid stays a literal, for makemessages).
+const BOT_NAMES = () => ({ easy: gettext("Computer (Easy)"), medium: gettext("Computer (Medium)"),
+  hard: gettext("Computer (Hard)") });
+const FOUL_KINDS = () => ({ "double-three": gettext("double-three"), "double-four": gettext("double-four"),
+  overline: gettext("overline") });
+const YOU_WON = () => ({
+  five: gettext("You won with five in a row!"),
+  discs: gettext("You won: more discs!"),
+  timeout: gettext("You won: your opponent ran out of time."),
+  resign: gettext("You won: your opponent resigned."),
+});
+const YOU_LOST = () => ({
+  five: gettext("You lost: your opponent made five in a row."),
+  discs: gettext("You lost: fewer discs."),
+  timeout: gettext("You lost: your time ran out."),
+  resign: gettext("You resigned."),
+});
+const SIDE_WON = () => ({
+  five: gettext("%(side)s won with five in a row."),
+  discs: gettext("%(side)s won on discs."),
+  timeout: gettext("%(side)s won: the opponent ran out of time."),
+  resign: gettext("%(side)s won: the opponent resigned."),
+});
+const DRAW = () => ({
+  full_board: gettext("Draw: the board is full."),
+  no_legal_move: gettext("Draw: X has only foul points left."),
+  discs: gettext("Draw: as many discs each."),
+});
+const NOTES = () => ({
+  blocked: gettext("%(from)s–%(to)s does not win: both ends are blocked (blocked two ends rule)."),
+  overline: gettext("%(from)s–%(to)s does not win: it is longer than %(n)s in a row (exact rule)."),
+});
+const foulKind = (kind) => FOUL_KINDS()[kind] || kind;
+const botName = (level) => BOT_NAMES()[level] || level;
 
 function uuid() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -60,8 +96,8 @@ function connect() {
   socket.addEventListener("close", (e) => {
     root.dataset.connected = "0";
     clearTimeout(pongDue);
-    if (e.code === 4404) { setConn(T.no_room); return; }
-    setConn(T.reconnecting);
+    if (e.code === 4404) { setConn(gettext("This room does not exist any more. Create a new one from the home page.")); return; }
+    setConn(gettext("Connection lost. Reconnecting…"));
     const delay = Math.min(8000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
     setTimeout(connect, delay);
   });
@@ -92,7 +128,7 @@ function send(frame, warn = true) {
     socket.send(JSON.stringify(frame));
     return true;
   }
-  if (warn) flash(T.offline);
+  if (warn) flash(gettext("Not connected yet; wait a moment and try again."));
   return false;
 }
 
@@ -109,14 +145,14 @@ function onFrame(f) {
       for (const sq of f.flips || []) state.stones[sq] = f.side;
       state.legal = f.legal || [];
       lastFlips = new Set(f.flips || []);
-      note(f.passed ? fmt(T.passed, { side: sideName(f.passed) }) : "");
+      note(f.passed ? fmt(gettext("%(side)s has no legal move and passes."), { side: sideName(f.passed) }) : "");
       state.ply = f.ply;
       state.turn = f.turn ?? null;
       state.deadline_ms = f.deadline_ms ?? null;
       state.fouls = f.fouls || {};
       state.can_undo = Boolean(f.can_undo);
       if (pending && pending.id === f.id) pending = null;
-      if (f.note) note(fmt(T.note[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
+      if (f.note) note(fmt(NOTES()[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
       render();
       break;
     case "game_over":
@@ -173,18 +209,18 @@ function render() {
     btn.classList.toggle("foul", Boolean(foul));
     btn.classList.toggle("legal", legal.has(sq));
     btn.classList.toggle("flipped", lastFlips.has(sq));
-    let label = `${sq}, ${side ? sideName(side) : T.empty}`;
-    if (sq === last) label += `, ${T.last_move}`;
-    if (line.has(sq)) label += `, ${T.winning_line}`;
-    if (foul) label += `, ${fmt(T.foul, { kind: T.foul_kinds[foul] || foul })}`;
+    let label = `${sq}, ${side ? sideName(side) : gettext("empty")}`;
+    if (sq === last) label += `, ${gettext("last move")}`;
+    if (line.has(sq)) label += `, ${gettext("winning line")}`;
+    if (foul) label += `, ${fmt(gettext("foul point for X (%(kind)s)"), { kind: foulKind(foul) })}`;
     btn.setAttribute("aria-label", label);
     btn.setAttribute("aria-disabled", side || !myTurn() ? "true" : "false");
   }
   root.classList.toggle("my-turn", myTurn());
   for (const side of ["X", "O"]) {
     const p = state.players[side];
-    let name = !p ? T.open_seat : p.bot ? T.bot_names[p.bot] : p.name;
-    if (state.you === side && !state.local) name += ` (${T.you})`;
+    let name = !p ? gettext("free seat") : p.bot ? botName(p.bot) : p.name;
+    if (state.you === side && !state.local) name += ` (${gettext("you")})`;
     $(`name-${side}`).textContent = name;
     if (reversi) $(`count-${side}`).textContent = [...stones.values()].filter((v) => v === side).length;
     root.querySelector(`.player[data-side="${side}"]`).classList.toggle("to-move", state.turn === side);
@@ -196,12 +232,12 @@ function render() {
   const again = $("play-again");
   again.hidden = !(seated && over);
   const offered = state.rematch_offer;
-  again.textContent = offered && offered !== state.you ? T.accept_rematch : T.play_again;
+  again.textContent = offered && offered !== state.you ? gettext("Accept the rematch") : gettext("Play again");
   again.disabled = offered === state.you;
   const levelChoice = root.querySelector(".level-choice");
   if (levelChoice) levelChoice.hidden = !(seated && over);
   $("rematch-note").textContent = !over || !offered ? ""
-    : offered === state.you ? T.rematch_waiting : fmt(T.rematch_offered, { side: sideName(offered) });
+    : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(side)s wants to play again."), { side: sideName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
   $("undo").hidden = !(seated && state.can_undo);
   $("confirm").hidden = !ghost;
@@ -230,7 +266,7 @@ function lineDirection(sqs) {
 
 // "X"/"O" for caro; Black/White (translated) for Reversi.
 function sideName(side) {
-  return reversi ? T.colors[side] : side;
+  return reversi ? (side === "X" ? gettext("Black") : gettext("White")) : side;
 }
 
 function myTurn() {
@@ -243,19 +279,19 @@ function me() {
 }
 
 function statusText(seated) {
-  if (state.status === "waiting") return seated ? T.waiting : T.seat_free;
-  if (state.status === "aborted") return T.aborted;
+  if (state.status === "waiting") return seated ? gettext("Waiting for an opponent: share the link or the code.") : gettext("A seat is free: take it to play, or just watch.");
+  if (state.status === "aborted") return gettext("Game aborted: it ended before both players had moved. Nobody wins or loses.");
   if (state.status === "finished") {
     const term = state.termination;
-    if (!state.winner) return T.draw[term] || T.draw.full_board;
-    if (state.you && !state.local) return (state.you === state.winner ? T.you_won : T.you_lost)[term] || "";
-    return fmt(T.side_won[term] || "", { side: sideName(state.winner) });
+    if (!state.winner) return DRAW()[term] || DRAW().full_board;
+    if (state.you && !state.local) return (state.you === state.winner ? YOU_WON() : YOU_LOST())[term] || "";
+    return fmt(SIDE_WON()[term] || "", { side: sideName(state.winner) });
   }
-  if (state.local) return fmt(T.local_turn, { side: sideName(state.turn) });
-  if (state.bot && state.turn === state.bot.side) return T.thinking;
-  if (state.you && state.turn === state.you) return T.your_turn;
+  if (state.local) return fmt(gettext("%(side)s to move."), { side: sideName(state.turn) });
+  if (state.bot && state.turn === state.bot.side) return gettext("The computer is thinking…");
+  if (state.you && state.turn === state.you) return gettext("Your turn.");
   const p = state.players[state.turn];
-  return fmt(T.to_move, { side: sideName(state.turn), name: p ? (p.bot ? T.bot_names[p.bot] : p.name) : "" });
+  return fmt(gettext("%(side)s to move (%(name)s)."), { side: sideName(state.turn), name: p ? (p.bot ? botName(p.bot) : p.name) : "" });
 }
 
 function tickClocks() {
@@ -300,7 +336,7 @@ function play(sq) {
 function choose(sq) {
   if (!myTurn() || squares.get(sq).dataset.stone) return;
   const foul = (state.fouls || {})[sq];
-  if (foul) { flash(fmt(T.foul, { kind: T.foul_kinds[foul] || foul })); return; }
+  if (foul) { flash(fmt(gettext("foul point for X (%(kind)s)"), { kind: foulKind(foul) })); return; }
   if (confirmToggle.checked && ghost !== sq) { ghost = sq; render(); return; }
   play(sq);
 }
@@ -317,11 +353,11 @@ $("play-again").addEventListener("click", () => {
   if (send(frame)) $("play-again").disabled = true;
 });
 $("undo").addEventListener("click", () => send({ type: "undo" }));
-$("resign").addEventListener("click", () => { if (confirm(T.resign_confirm)) send({ type: "resign" }); });
+$("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) send({ type: "resign" }); });
 for (const btn of document.querySelectorAll('[data-role="copy"]')) {
   btn.addEventListener("click", async () => {
     const input = document.getElementById(btn.dataset.target);
-    try { await navigator.clipboard.writeText(input.value); flash(T.copied); } catch { input.select(); }
+    try { await navigator.clipboard.writeText(input.value); flash(gettext("Link copied.")); } catch { input.select(); }
   });
 }
 
