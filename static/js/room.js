@@ -349,11 +349,13 @@ function startFlash() {
   const tick = () => { on = !on; document.title = on ? gettext("Your turn!") : baseTitle; };
   tick();
   titleFlash = setInterval(tick, 1000);
+  root.dataset.titleFlash = "1";
 }
 
 function stopFlash() {
   clearInterval(titleFlash);
   titleFlash = null;
+  delete root.dataset.titleFlash;
   document.title = steadyTitle();
 }
 document.addEventListener("visibilitychange", () => { if (!document.hidden && titleFlash) stopFlash(); });
