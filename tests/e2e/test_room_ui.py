@@ -140,6 +140,9 @@ def _long_game(n=121, size=15):
     return order
 
 
+# A move list row as text, "12. H8 I9", from its parts (not innerText, which depends on layout).
+ROW_TEXT = "els => els.map(li => [...li.children].map(c => c.textContent.trim()).join(' '))"
+
 # Reversi: after the 8th move (White a3) Black has no legal move and passes; White moves again.
 REVERSI_TO_PASS = ["c4", "c3", "f5", "b4", "a4", "a5", "b2", "a3"]
 
@@ -406,7 +409,7 @@ def test_reversi_passes_appear_in_the_move_list(browser, live_server_url, lang, 
         page.click(f'.sq[data-sq="{REVERSI_TO_PASS[-1]}"]')
         for attempt in range(2):
             page.wait_for_selector(".move-list .mv.pass")
-            rows = page.eval_on_selector_all(".move-list li", "els => els.map(e => e.innerText.split(/\\s+/).join(' '))")
+            rows = page.eval_on_selector_all(".move-list li", ROW_TEXT)
             assert rows[-1] == f"5. {pass_word}", rows  # move 5: Black passes, White moved a3 just before
             assert rows[3] == "4. b2 a3"
             if attempt == 0:
@@ -429,7 +432,7 @@ def test_a_long_move_list_is_numbered_in_pairs_and_scrolls(browser, live_server_
     try:
         page = _open(ctx, live_server_url, user, room, one_tap=False)
         page.wait_for_function("document.querySelectorAll('.move-list li').length === 61")
-        rows = page.eval_on_selector_all(".move-list li", "els => els.map(e => e.innerText.split(/\\s+/).join(' '))")
+        rows = page.eval_on_selector_all(".move-list li", ROW_TEXT)
         assert rows[0] == f"1. {moves[0]} {moves[1]}" and rows[-1] == f"61. {moves[120]}"
         box = page.eval_on_selector(".move-list", "e => ({scroll: e.scrollHeight, client: e.clientHeight, top: e.scrollTop})")
         assert box["scroll"] > box["client"] and box["top"] > 0, "the list scrolls inside its box"
