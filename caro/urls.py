@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from django.views.generic import RedirectView
 
 from caro import views
@@ -10,6 +11,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=False)),
     path("i18n/", include("django.conf.urls.i18n")),
+    # gettext() for the page scripts (static/js), from locale/*/LC_MESSAGES/djangojs.po.
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("", include("caro.rooms.urls")),
     path("", include("caro.tutorials.urls")),

@@ -88,73 +88,9 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "columns": letters,
             "share_url": share_url,
             "rules_line": game_summary(game),
-            "state": snapshot.public_state(game) | {"you": you},
-            "i18n": room_strings(),
+            "state": snapshot.state_for(game, request.user),
         },
     )
-
-
-def room_strings() -> dict:
-    """Translated strings for static/js/room.js (placeholders use the %(name)s form)."""
-    return {
-        "empty": _("empty"),
-        "last_move": _("last move"),
-        "winning_line": _("winning line"),
-        "open_seat": _("free seat"),
-        "you": _("you"),
-        "waiting": _("Waiting for an opponent: share the link or the code."),
-        "seat_free": _("A seat is free: take it to play, or just watch."),
-        "your_turn": _("Your turn."),
-        "thinking": _("The computer is thinking…"),
-        "bot_names": {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"), "hard": _("Computer (Hard)")},
-        "local_turn": _("%(side)s to move."),
-        "colors": {"X": _("Black"), "O": _("White")},
-        "passed": _("%(side)s has no legal move and passes."),
-        "to_move": _("%(side)s to move (%(name)s)."),
-        "you_won": {
-            "five": _("You won with five in a row!"),
-            "discs": _("You won: more discs!"),
-            "timeout": _("You won: your opponent ran out of time."),
-            "resign": _("You won: your opponent resigned."),
-        },
-        "you_lost": {
-            "five": _("You lost: your opponent made five in a row."),
-            "discs": _("You lost: fewer discs."),
-            "timeout": _("You lost: your time ran out."),
-            "resign": _("You resigned."),
-        },
-        "side_won": {
-            "five": _("%(side)s won with five in a row."),
-            "discs": _("%(side)s won on discs."),
-            "timeout": _("%(side)s won: the opponent ran out of time."),
-            "resign": _("%(side)s won: the opponent resigned."),
-        },
-        "draw": {
-            "full_board": _("Draw: the board is full."),
-            "no_legal_move": _("Draw: X has only foul points left."),
-            "discs": _("Draw: as many discs each."),
-        },
-        "aborted": _("Game aborted: it ended before both players had moved. Nobody wins or loses."),
-        "play_again": _("Play again"),
-        "accept_rematch": _("Accept the rematch"),
-        "rematch_waiting": _("Waiting for your opponent to accept…"),
-        "rematch_offered": _("%(side)s wants to play again."),
-        "reconnecting": _("Connection lost. Reconnecting…"),
-        "offline": _("Not connected yet; wait a moment and try again."),
-        "copied": _("Link copied."),
-        "resign_confirm": _("Resign this game?"),
-        "no_room": _("This room does not exist any more. Create a new one from the home page."),
-        "foul": _("foul point for X (%(kind)s)"),
-        "foul_kinds": {
-            "double-three": _("double-three"),
-            "double-four": _("double-four"),
-            "overline": _("overline"),
-        },
-        "note": {
-            "blocked": _("%(from)s–%(to)s does not win: both ends are blocked (blocked two ends rule)."),
-            "overline": _("%(from)s–%(to)s does not win: it is longer than %(n)s in a row (exact rule)."),
-        },
-    }
 
 
 @require_POST

@@ -1,11 +1,13 @@
-"""Guide pages. The URL fixes the guide's language; the site chrome stays in the reader's UI
-language, while the article (and its fixed texts) is rendered in the guide's language."""
+"""Guide pages. The URL fixes the guide's language, and the whole page (the site's frame too) is
+shown in it, so the interface and the guide always agree; the language switch on a guide opens
+the same guide in the other language (the guide list when it has no translation)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 
 from .document import play_url
 from .models import Guide, guide_url, index_url
@@ -16,12 +18,23 @@ def _other_languages(language: str) -> list[str]:
     return [code for code, _name in settings.LANGUAGES if code != language]
 
 
+def _render_in(request: HttpRequest, language: str, template: str, context: dict,
+               language_urls: dict[str, str]) -> HttpResponse:
+    """Render the page entirely in `language`; the language switch goes to `language_urls`."""
+    urls = [(code, language_urls.get(code) or index_url(code)) for code, _name in settings.LANGUAGES]
+    with translation.override(language):
+        response = render(request, template, context | {"language_urls": urls})
+    response.headers["Content-Language"] = language
+    return response
+
+
 def index(request: HttpRequest, language: str) -> HttpResponse:
     """The list of guides in ``language``, with a link to the list in the other language."""
     guides = Guide.objects.filter(language=language, published=True).only(
         "key", "language", "slug", "title", "summary", "order")
     others = [(code, index_url(code)) for code in _other_languages(language)]
-    return render(request, "tutorials/index.html", {"guides": guides, "language": language, "others": others})
+    return _render_in(request, language, "tutorials/index.html",
+                      {"guides": guides, "language": language, "others": others}, dict(others))
 
 
 def guide(request: HttpRequest, language: str, slug: str) -> HttpResponse:
@@ -53,4 +66,5 @@ def guide(request: HttpRequest, language: str, slug: str) -> HttpResponse:
         "play_url": play_url(current.preset),
         "index_url": index_url(language),
     }
-    return render(request, "tutorials/guide.html", context, status=200)
+    return _render_in(request, language, "tutorials/guide.html", context,
+                      dict(translations) | {language: request.get_full_path()})

@@ -1,8 +1,8 @@
 // The room page's game socket: state, moves, clocks, reconnects (docs/protocol.md).
-// One small module, no framework. Strings come translated from the server (#room-i18n).
+// One small module, no framework. Strings come from Django's JavaScript catalogue (/jsi18n/,
+// loaded before this module): gettext() and interpolate() are globals it defines.
 
 const root = document.querySelector(".room");
-const T = JSON.parse(document.getElementById("room-i18n").textContent);
 let state = JSON.parse(document.getElementById("initial-state").textContent);
 let socket = null;
 let retry = 0;
@@ -29,9 +29,45 @@ confirmToggle.addEventListener("change", () => {
   render();
 });
 
+// "%(name)s" placeholders, as in the Python code.
 function fmt(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_, k) => values[k] ?? "");
+  return interpolate(template, values, true);
 }
+
+// Translated texts chosen by a value (each msgid stays a literal, for makemessages).
+const BOT_NAMES = () => ({ easy: gettext("Computer (Easy)"), medium: gettext("Computer (Medium)"),
+  hard: gettext("Computer (Hard)") });
+const FOUL_KINDS = () => ({ "double-three": gettext("double-three"), "double-four": gettext("double-four"),
+  overline: gettext("overline") });
+const YOU_WON = () => ({
+  five: gettext("You won with %(count)s in a row (%(rule)s)!"),
+  discs: gettext("You won: more discs!"),
+  timeout: gettext("You won: your opponent ran out of time."),
+  resign: gettext("You won: your opponent resigned."),
+});
+const YOU_LOST = () => ({
+  five: gettext("You lost: your opponent made %(count)s in a row (%(rule)s)."),
+  discs: gettext("You lost: fewer discs."),
+  timeout: gettext("You lost: your time ran out."),
+  resign: gettext("You resigned."),
+});
+const SIDE_WON = () => ({
+  five: gettext("%(side)s won with %(count)s in a row (%(rule)s)."),
+  discs: gettext("%(side)s won on discs."),
+  timeout: gettext("%(side)s won: the opponent ran out of time."),
+  resign: gettext("%(side)s won: the opponent resigned."),
+});
+const DRAW = () => ({
+  full_board: gettext("Draw: the board is full."),
+  no_legal_move: gettext("Draw: X has only foul points left."),
+  discs: gettext("Draw: as many discs each."),
+});
+const NOTES = () => ({
+  blocked: gettext("%(from)s–%(to)s does not win: both ends are blocked (blocked two ends rule)."),
+  overline: gettext("%(from)s–%(to)s does not win: it is longer than %(n)s in a row (exact rule)."),
+});
+const foulKind = (kind) => FOUL_KINDS()[kind] || kind;
+const botName = (level) => BOT_NAMES()[level] || level;
 
 function uuid() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -60,8 +96,8 @@ function connect() {
   socket.addEventListener("close", (e) => {
     root.dataset.connected = "0";
     clearTimeout(pongDue);
-    if (e.code === 4404) { setConn(T.no_room); return; }
-    setConn(T.reconnecting);
+    if (e.code === 4404) { setConn(gettext("This room does not exist any more. Create a new one from the home page.")); return; }
+    setConn(gettext("Connection lost. Reconnecting…"));
     const delay = Math.min(8000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
     setTimeout(connect, delay);
   });
@@ -92,7 +128,7 @@ function send(frame, warn = true) {
     socket.send(JSON.stringify(frame));
     return true;
   }
-  if (warn) flash(T.offline);
+  if (warn) flash(gettext("Not connected yet; wait a moment and try again."));
   return false;
 }
 
@@ -109,14 +145,15 @@ function onFrame(f) {
       for (const sq of f.flips || []) state.stones[sq] = f.side;
       state.legal = f.legal || [];
       lastFlips = new Set(f.flips || []);
-      note(f.passed ? fmt(T.passed, { side: sideName(f.passed) }) : "");
+      note(f.passed ? fmt(gettext("%(side)s has no legal move and passes."), { side: sideName(f.passed) }) : "");
       state.ply = f.ply;
       state.turn = f.turn ?? null;
       state.deadline_ms = f.deadline_ms ?? null;
       state.fouls = f.fouls || {};
       state.can_undo = Boolean(f.can_undo);
       if (pending && pending.id === f.id) pending = null;
-      if (f.note) note(fmt(T.note[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
+      if (document.hidden && myTurn() && !state.local) startFlash();
+      if (f.note) note(fmt(NOTES()[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
       render();
       break;
     case "game_over":
@@ -173,18 +210,17 @@ function render() {
     btn.classList.toggle("foul", Boolean(foul));
     btn.classList.toggle("legal", legal.has(sq));
     btn.classList.toggle("flipped", lastFlips.has(sq));
-    let label = `${sq}, ${side ? sideName(side) : T.empty}`;
-    if (sq === last) label += `, ${T.last_move}`;
-    if (line.has(sq)) label += `, ${T.winning_line}`;
-    if (foul) label += `, ${fmt(T.foul, { kind: T.foul_kinds[foul] || foul })}`;
+    let label = `${sq}, ${side ? sideName(side) : gettext("empty")}`;
+    if (sq === last) label += `, ${gettext("last move")}`;
+    if (line.has(sq)) label += `, ${gettext("winning line")}`;
+    if (foul) label += `, ${fmt(gettext("foul point for X (%(kind)s)"), { kind: foulKind(foul) })}`;
     btn.setAttribute("aria-label", label);
     btn.setAttribute("aria-disabled", side || !myTurn() ? "true" : "false");
   }
   root.classList.toggle("my-turn", myTurn());
   for (const side of ["X", "O"]) {
-    const p = state.players[side];
-    let name = !p ? T.open_seat : p.bot ? T.bot_names[p.bot] : p.name;
-    if (state.you === side && !state.local) name += ` (${T.you})`;
+    let name = playerName(side);
+    if (state.you === side && !state.local) name += ` (${gettext("you")})`;
     $(`name-${side}`).textContent = name;
     if (reversi) $(`count-${side}`).textContent = [...stones.values()].filter((v) => v === side).length;
     root.querySelector(`.player[data-side="${side}"]`).classList.toggle("to-move", state.turn === side);
@@ -196,25 +232,180 @@ function render() {
   const again = $("play-again");
   again.hidden = !(seated && over);
   const offered = state.rematch_offer;
-  again.textContent = offered && offered !== state.you ? T.accept_rematch : T.play_again;
+  again.textContent = offered && offered !== state.you ? gettext("Accept the rematch") : gettext("Play again");
   again.disabled = offered === state.you;
   const levelChoice = root.querySelector(".level-choice");
   if (levelChoice) levelChoice.hidden = !(seated && over);
   $("rematch-note").textContent = !over || !offered ? ""
-    : offered === state.you ? T.rematch_waiting : fmt(T.rematch_offered, { side: sideName(offered) });
+    : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(side)s wants to play again."), { side: sideName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
   $("undo").hidden = !(seated && state.can_undo);
   $("confirm").hidden = !ghost;
   for (const el of document.querySelectorAll("[data-show-when-waiting]")) {
     el.hidden = state.status !== "waiting" || (el.dataset.showWhenWaiting === "seated") !== seated;
   }
-  const moves = $("moves");
-  moves.replaceChildren(...state.moves.map(([sq, side]) => {
-    const li = document.createElement("li");
-    li.textContent = `${sideName(side)} ${sq}`;
-    return li;
-  }));
+  renderMoves(last);
+  renderWatchHint();
+  renderTitle();
+  renderZoom();
   tickClocks();
+}
+
+// The moves as entries {side, square} in order, with a pass ({side, square: null}) wherever a side
+// moved twice in a row (Reversi: the other side had no legal move; the state and the move event's
+// `passed` agree on it). X always moves first.
+function moveEntries() {
+  const out = [];
+  for (const [square, side] of state.moves) {
+    const prev = out.length ? out[out.length - 1].side : "O";
+    if (prev === side) out.push({ side: side === "X" ? "O" : "X", square: null });
+    out.push({ side, square });
+  }
+  // The side that just moved is to move again: the other one has just passed.
+  const lastSide = out.length ? out[out.length - 1].side : null;
+  if (state.status === "active" && lastSide && state.turn === lastSide) {
+    out.push({ side: lastSide === "X" ? "O" : "X", square: null });
+  }
+  return out;
+}
+
+// Numbered pairs ("12.  H8  I9"), scrolled inside the box so that the last move is in view.
+function renderMoves(last) {
+  const list = $("moves");
+  const entries = moveEntries();
+  const rows = [];
+  for (let i = 0; i < entries.length; i += 2) {
+    const li = document.createElement("li");
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = `${i / 2 + 1}.`;
+    li.append(num);
+    for (const entry of entries.slice(i, i + 2)) {
+      const mv = document.createElement("span");
+      mv.className = "mv";
+      mv.dataset.side = entry.side;
+      if (entry.square) {
+        mv.dataset.sq = entry.square;
+        mv.textContent = entry.square;
+        mv.title = `${sideName(entry.side)} ${entry.square}`;
+      } else {
+        mv.classList.add("pass");
+        mv.textContent = gettext("pass");
+        mv.title = fmt(gettext("%(side)s passes"), { side: sideName(entry.side) });
+      }
+      li.append(mv);
+    }
+    rows.push(li);
+  }
+  const changed = String(entries.length) !== list.dataset.count;
+  list.replaceChildren(...rows);
+  list.dataset.count = entries.length;
+  const played = list.querySelectorAll(".mv[data-sq]");
+  if (played.length && last) played[played.length - 1].classList.add("last");
+  if (changed) list.scrollTop = list.scrollHeight; // inside the box only: the page does not move
+  if (hovered) highlight(hovered);
+}
+
+// Pointing at a move in the list highlights its square on the board, and the other way round.
+let hovered = null;
+function highlight(sq) {
+  hovered = sq;
+  for (const el of root.querySelectorAll(".hl")) el.classList.remove("hl");
+  if (!sq) return;
+  squares.get(sq)?.classList.add("hl");
+  for (const el of $("moves").querySelectorAll(`.mv[data-sq="${sq}"]`)) el.classList.add("hl");
+}
+$("moves").addEventListener("pointerover", (e) => { const mv = e.target.closest(".mv[data-sq]"); highlight(mv ? mv.dataset.sq : null); });
+$("moves").addEventListener("pointerleave", () => highlight(null));
+root.querySelector(".board").addEventListener("pointerover", (e) => {
+  const btn = e.target.closest(".sq");
+  highlight(btn && btn.dataset.stone ? btn.dataset.sq : null);
+});
+root.querySelector(".board").addEventListener("pointerleave", () => highlight(null));
+
+// The tab title says whose turn it is; when the opponent moves while the tab is in the background
+// it flashes "Your turn!" until the tab is looked at again (no notification permission needed).
+const baseTitle = document.title;
+let titleFlash = null;
+
+function steadyTitle() {
+  let words;
+  if (state.status === "waiting") words = gettext("Waiting for an opponent");
+  else if (state.status !== "active") words = gettext("Game over");
+  else if (state.local) words = fmt(gettext("%(side)s to move"), { side: sideName(state.turn) });
+  else if (state.you && state.turn === state.you) words = gettext("Your turn");
+  else words = fmt(gettext("%(side)s to move"), { side: sideName(state.turn) });
+  return `${words} · ${baseTitle}`;
+}
+
+function renderTitle() {
+  if (titleFlash && !myTurn()) stopFlash();
+  if (!titleFlash) document.title = steadyTitle();
+}
+
+function startFlash() {
+  if (titleFlash) return;
+  let on = false;
+  const tick = () => { on = !on; document.title = on ? gettext("Your turn!") : baseTitle; };
+  tick();
+  titleFlash = setInterval(tick, 1000);
+  root.dataset.titleFlash = "1";
+}
+
+function stopFlash() {
+  clearInterval(titleFlash);
+  titleFlash = null;
+  delete root.dataset.titleFlash;
+  document.title = steadyTitle();
+}
+document.addEventListener("visibilitychange", () => { if (!document.hidden && titleFlash) stopFlash(); });
+
+// Big boards on a narrow screen: a zoom button makes the squares large enough to tap, and the board
+// scrolls inside its box with the coordinates kept in view (site.css, .zoomed).
+const MIN_SQUARE_PX = 22; // smaller squares get a zoom button (19×19 on a phone: 17 px)
+let zoomWanted = localStorage.getItem("caro.zoom") === "1"; // the player's last choice
+function renderZoom() {
+  const wrap = $("board-wrap");
+  const small = (wrap.clientWidth - 18) / size < MIN_SQUARE_PX;
+  const zoom = $("zoom");
+  zoom.hidden = !small;
+  const on = small && zoomWanted;
+  const was = root.classList.contains("zoomed");
+  root.classList.toggle("zoomed", on);
+  zoom.setAttribute("aria-pressed", on ? "true" : "false");
+  zoom.textContent = on ? gettext("Whole board") : gettext("Zoom the board");
+  if (on && !was) {
+    const moves = state.moves;
+    const target = squares.get(moves.length ? moves[moves.length - 1][0] : focusSq);
+    const box = target.getBoundingClientRect();
+    const frame = wrap.getBoundingClientRect();
+    wrap.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+    wrap.scrollTop += box.top + box.height / 2 - (frame.top + frame.height / 2);
+  }
+}
+$("zoom").addEventListener("click", () => {
+  const on = !root.classList.contains("zoomed");
+  zoomWanted = on;
+  localStorage.setItem("caro.zoom", on ? "1" : "0");
+  renderZoom();
+});
+addEventListener("resize", () => renderZoom());
+
+// Who plays and who watches, once both seats are taken.
+function renderWatchHint() {
+  const hint = $("watch-hint");
+  if (root.dataset.kind !== "friend") return;
+  if (state.status === "waiting") {
+    hint.textContent = gettext("Anyone with the link can watch; a free seat goes to the first who takes it.");
+  } else {
+    hint.textContent = fmt(gettext("%(x)s and %(o)s are playing; anyone else who opens the link watches."),
+      { x: playerName("X"), o: playerName("O") });
+  }
+}
+
+function playerName(side) {
+  const p = state.players[side];
+  return !p ? gettext("free seat") : p.bot ? botName(p.bot) : p.name;
 }
 
 // "h", "v", "d" (down-right) or "a" (up-right) for a winning line given as square names.
@@ -230,7 +421,7 @@ function lineDirection(sqs) {
 
 // "X"/"O" for caro; Black/White (translated) for Reversi.
 function sideName(side) {
-  return reversi ? T.colors[side] : side;
+  return reversi ? (side === "X" ? gettext("Black") : gettext("White")) : side;
 }
 
 function myTurn() {
@@ -242,20 +433,35 @@ function me() {
   return state.local ? state.turn : state.you;
 }
 
+// The length of the winning run (the stones of `line`), else the rule's count.
+function winCount() {
+  return (state.line || []).length || (state.rules || {}).win_length || 5;
+}
+
+// The winning rule in a few words: "5 or more to win, blocked two ends", "exactly 4 to win", "Renju rules".
+function ruleText() {
+  const r = state.rules || {};
+  if (r.renju) return gettext("Renju rules");
+  const parts = [fmt(r.exact ? gettext("exactly %(n)s to win") : gettext("%(n)s or more to win"), { n: r.win_length || 5 })];
+  if (r.blocked && r.blocked !== "none") parts.push(gettext("not blocked at both ends"));
+  return parts.join(", ");
+}
+
 function statusText(seated) {
-  if (state.status === "waiting") return seated ? T.waiting : T.seat_free;
-  if (state.status === "aborted") return T.aborted;
+  if (state.status === "waiting") return seated ? gettext("Waiting for an opponent: share the link or the code.") : gettext("A seat is free: take it to play, or just watch.");
+  if (state.status === "aborted") return gettext("Game aborted: it ended before both players had moved. Nobody wins or loses.");
   if (state.status === "finished") {
     const term = state.termination;
-    if (!state.winner) return T.draw[term] || T.draw.full_board;
-    if (state.you && !state.local) return (state.you === state.winner ? T.you_won : T.you_lost)[term] || "";
-    return fmt(T.side_won[term] || "", { side: sideName(state.winner) });
+    if (!state.winner) return DRAW()[term] || DRAW().full_board;
+    const values = { side: sideName(state.winner), count: winCount(), rule: ruleText() };
+    if (state.you && !state.local) return fmt((state.you === state.winner ? YOU_WON() : YOU_LOST())[term] || "", values);
+    return fmt(SIDE_WON()[term] || "", values);
   }
-  if (state.local) return fmt(T.local_turn, { side: sideName(state.turn) });
-  if (state.bot && state.turn === state.bot.side) return T.thinking;
-  if (state.you && state.turn === state.you) return T.your_turn;
+  if (state.local) return fmt(gettext("%(side)s to move."), { side: sideName(state.turn) });
+  if (state.bot && state.turn === state.bot.side) return gettext("The computer is thinking…");
+  if (state.you && state.turn === state.you) return gettext("Your turn.");
   const p = state.players[state.turn];
-  return fmt(T.to_move, { side: sideName(state.turn), name: p ? (p.bot ? T.bot_names[p.bot] : p.name) : "" });
+  return fmt(gettext("%(side)s to move (%(name)s)."), { side: sideName(state.turn), name: p ? (p.bot ? botName(p.bot) : p.name) : "" });
 }
 
 function tickClocks() {
@@ -300,7 +506,7 @@ function play(sq) {
 function choose(sq) {
   if (!myTurn() || squares.get(sq).dataset.stone) return;
   const foul = (state.fouls || {})[sq];
-  if (foul) { flash(fmt(T.foul, { kind: T.foul_kinds[foul] || foul })); return; }
+  if (foul) { note(fmt(gettext("%(square)s is a foul point for X: %(kind)s."), { square: sq, kind: foulKind(foul) })); return; }
   if (confirmToggle.checked && ghost !== sq) { ghost = sq; render(); return; }
   play(sq);
 }
@@ -317,11 +523,11 @@ $("play-again").addEventListener("click", () => {
   if (send(frame)) $("play-again").disabled = true;
 });
 $("undo").addEventListener("click", () => send({ type: "undo" }));
-$("resign").addEventListener("click", () => { if (confirm(T.resign_confirm)) send({ type: "resign" }); });
+$("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) send({ type: "resign" }); });
 for (const btn of document.querySelectorAll('[data-role="copy"]')) {
   btn.addEventListener("click", async () => {
     const input = document.getElementById(btn.dataset.target);
-    try { await navigator.clipboard.writeText(input.value); flash(T.copied); } catch { input.select(); }
+    try { await navigator.clipboard.writeText(input.value); flash(gettext("Link copied.")); } catch { input.select(); }
   });
 }
 

@@ -78,7 +78,7 @@ def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_serv
             winners = page.eval_on_selector_all(".sq.win", "els => els.map(e => e.dataset.sq).sort()")
             assert winners == sorted(X_MOVES)
         assert "Bạn thắng" in x.inner_text('[data-role="status"]')
-        assert "You lost: your opponent made five in a row" in o.inner_text('[data-role="status"]')
+        assert "You lost: your opponent made 5 in a row (5 or more to win, not blocked at both ends)" in o.inner_text('[data-role="status"]')
         assert "X thắng" in w.inner_text('[data-role="status"]')
         assert "đường thắng" in x.get_attribute('.sq[data-sq="J8"]', "aria-label")
         assert not w.is_visible('[data-role="play-again"]')  # spectators cannot start games

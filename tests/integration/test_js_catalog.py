@@ -1,0 +1,62 @@
+"""The page scripts take their texts from Django's JavaScript catalogue (djangojs domain), not from a
+view: every gettext() literal in static/js is translated to Vietnamese and compiled."""
+
+import gettext
+import json
+import re
+from pathlib import Path
+
+import polib
+import pytest
+
+from accounts.guests import create_guest
+from caro.rooms import services as rooms
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALE = ROOT / "locale"
+SCRIPTS = sorted((ROOT / "static" / "js").rglob("*.js"))
+CALL = re.compile(r'(?<![\w.])(?:gettext|gettext_noop)\(\s*"((?:[^"\\]|\\.)+)"\s*\)')
+
+
+def _literals() -> set[str]:
+    found = set()
+    for path in SCRIPTS:
+        found |= {m.replace('\\"', '"') for m in CALL.findall(path.read_text(encoding="utf-8"))}
+    return found
+
+
+def test_every_script_string_is_translated_in_the_djangojs_catalogue():
+    po = polib.pofile(str(LOCALE / "vi" / "LC_MESSAGES" / "djangojs.po"))
+    translated = {e.msgid for e in po.translated_entries() if "fuzzy" not in e.flags}
+    literals = _literals()
+    assert len(literals) > 40
+    assert sorted(literals - translated) == [], "run makemessages -d djangojs and translate"
+
+
+def test_the_compiled_djangojs_catalogue_is_current():
+    po = polib.pofile(str(LOCALE / "vi" / "LC_MESSAGES" / "djangojs.po"))
+    with open(LOCALE / "vi" / "LC_MESSAGES" / "djangojs.mo", "rb") as f:
+        mo = gettext.GNUTranslations(f)
+    for entry in po.translated_entries():
+        if not entry.msgid_plural:
+            assert mo.gettext(entry.msgid) == entry.msgstr, f"stale .mo for {entry.msgid!r}"
+
+
+@pytest.mark.django_db
+def test_the_catalogue_view_serves_the_interface_language(client):
+    your_turn = json.dumps("Đến lượt bạn.")  # the catalogue is JSON inside JavaScript
+    vi = client.get("/jsi18n/").content.decode()
+    assert your_turn in vi and "django.gettext" in vi
+    client.cookies["django_language"] = "en"
+    en = client.get("/jsi18n/").content.decode()
+    assert your_turn not in en
+
+
+@pytest.mark.django_db
+def test_the_room_page_loads_the_catalogue_and_no_strings_from_the_view(client):
+    room = rooms.create_room(create_guest())
+    html = client.get(f"/r/{room.code}/").content.decode()
+    assert 'src="/jsi18n/"' in html
+    module = re.search(r"js/room[.\w]*\.js", html)
+    assert module and html.index('src="/jsi18n/"') < module.start()  # gettext exists before the module runs
+    assert "room-i18n" not in html
