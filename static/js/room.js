@@ -44,23 +44,31 @@ const YOU_WON = () => ({
   discs: gettext("You won: more discs!"),
   timeout: gettext("You won: your opponent ran out of time."),
   resign: gettext("You won: your opponent resigned."),
+  left: gettext("You won: your opponent left the table."),
+  absence: gettext("You won: your opponent did not come back."),
 });
 const YOU_LOST = () => ({
   five: gettext("You lost: your opponent made %(count)s in a row (%(rule)s)."),
   discs: gettext("You lost: fewer discs."),
   timeout: gettext("You lost: your time ran out."),
   resign: gettext("You resigned."),
+  left: gettext("You left the table and lost this game."),
+  absence: gettext("You lost: you did not come back in time."),
 });
 const SIDE_WON = () => ({
   five: gettext("%(side)s won with %(count)s in a row (%(rule)s)."),
   discs: gettext("%(side)s won on discs."),
   timeout: gettext("%(side)s won: the opponent ran out of time."),
   resign: gettext("%(side)s won: the opponent resigned."),
+  left: gettext("%(side)s won: %(left)s left the table."),
+  absence: gettext("%(side)s won: %(absent)s did not come back."),
 });
 const DRAW = () => ({
   full_board: gettext("Draw: the board is full."),
   no_legal_move: gettext("Draw: X has only foul points left."),
   discs: gettext("Draw: as many discs each."),
+  agreement: gettext("Draw by agreement."),
+  absence: gettext("Draw: %(absent)s did not come back, and the opponent called it a draw."),
 });
 const NOTES = () => ({
   blocked: gettext("%(from)s–%(to)s does not win: both ends are blocked (blocked two ends rule)."),
@@ -97,6 +105,7 @@ function connect() {
     root.dataset.connected = "0";
     clearTimeout(pongDue);
     if (e.code === 4404) { setConn(gettext("This room does not exist any more. Create a new one from the home page.")); return; }
+    if (e.code === 4429) return; // the room is full of spectators: the error frame said so; no retry
     setConn(gettext("Connection lost. Reconnecting…"));
     const delay = Math.min(8000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
     setTimeout(connect, delay);
@@ -151,6 +160,11 @@ function onFrame(f) {
       state.deadline_ms = f.deadline_ms ?? null;
       state.fouls = f.fouls || {};
       state.can_undo = Boolean(f.can_undo);
+      state.banks = f.banks ?? null;
+      state.draw_offer = f.draw_offer ?? null;
+      state.undo_request = f.undo_request ?? null;
+      if (f.choices) state.choices = f.choices;
+      sounds.move(f.side);
       if (pending && pending.id === f.id) pending = null;
       if (document.hidden && myTurn() && !state.local) startFlash();
       if (f.note) note(fmt(NOTES()[f.note.kind], { from: f.note.line[0], to: f.note.line[f.note.line.length - 1], n: state.rules.win_length }));
@@ -159,9 +173,34 @@ function onFrame(f) {
     case "game_over":
       if (!inOrder(f)) return;
       Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
-        line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [] });
+        line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [],
+        left: f.left ?? null, absent: f.absent ?? null, choices: [], absence: null,
+        draw_offer: null, undo_request: null });
       pending = null;
+      sounds.over();
       render();
+      break;
+    case "draw_offer":
+    case "draw_declined":
+    case "undo_request":
+    case "undo_declined":
+      if (!inOrder(f)) return;
+      if (f.type === "draw_offer") state.draw_offer = f.by;
+      if (f.type === "draw_declined") { state.draw_offer = null; note(f.by === state.you ? "" : gettext("Your draw offer was declined.")); }
+      if (f.type === "undo_request") state.undo_request = f.by;
+      if (f.type === "undo_declined") { state.undo_request = null; note(f.by === state.you ? "" : gettext("Your opponent did not allow the take-back.")); }
+      state.choices = f.choices || [];
+      render();
+      break;
+    case "presence":
+      if (!inOrder(f)) return;
+      state.presence = { ...(state.presence || {}), [f.side]: f.present };
+      state.absence = f.absence;
+      state.choices = f.choices || [];
+      render();
+      break;
+    case "crowd":
+      if (f.game_id === state.game_id) { state.crowd = f.count; renderCrowd(); }
       break;
     case "rematch_offer":
       if (!inOrder(f)) return;
@@ -200,8 +239,8 @@ function render() {
   for (const [sq, btn] of squares) {
     const side = stones.get(sq) || "";
     const preview = !side && (sq === ghost || (pending && pending.square === sq));
-    btn.dataset.stone = side;
-    btn.textContent = side || (preview ? me() : "");
+    btn.dataset.stone = side ? markOf(side) : "";
+    btn.textContent = side ? markOf(side) : (preview ? markOf(me()) : "");
     btn.classList.toggle("last", sq === last);
     btn.classList.toggle("win", line.has(sq));
     if (line.has(sq)) btn.dataset.win = dir; else delete btn.dataset.win;
@@ -239,6 +278,10 @@ function render() {
   $("rematch-note").textContent = !over || !offered ? ""
     : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(side)s wants to play again."), { side: sideName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
+  renderOffers(seated);
+  renderThrows();
+  renderCrowd();
+  renderMarks();
   $("undo").hidden = !(seated && state.can_undo);
   $("confirm").hidden = !ghost;
   for (const el of document.querySelectorAll("[data-show-when-waiting]")) {
@@ -419,9 +462,15 @@ function lineDirection(sqs) {
   return (c2 - c1) * (r2 - r1) > 0 ? "d" : "a";
 }
 
-// "X"/"O" for caro; Black/White (translated) for Reversi.
+// The mark a side's stones are drawn with: in caro each person keeps their mark (X or O) for the
+// whole room, so the first mover may draw O; Reversi: the side itself (Black is "X").
+function markOf(side) {
+  return reversi ? side : ((state.marks || {})[side] || side);
+}
+
+// "X"/"O" (the mark that side's player holds) for caro; Black/White (translated) for Reversi.
 function sideName(side) {
-  return reversi ? (side === "X" ? gettext("Black") : gettext("White")) : side;
+  return reversi ? (side === "X" ? gettext("Black") : gettext("White")) : markOf(side);
 }
 
 function myTurn() {
@@ -449,11 +498,14 @@ function ruleText() {
 
 function statusText(seated) {
   if (state.status === "waiting") return seated ? gettext("Waiting for an opponent: share the link or the code.") : gettext("A seat is free: take it to play, or just watch.");
+  if (state.status === "aborted" && state.termination === "abandoned") return gettext("Game abandoned: nobody played in it for a long time.");
   if (state.status === "aborted") return gettext("Game aborted: it ended before both players had moved. Nobody wins or loses.");
   if (state.status === "finished") {
     const term = state.termination;
-    if (!state.winner) return DRAW()[term] || DRAW().full_board;
-    const values = { side: sideName(state.winner), count: winCount(), rule: ruleText() };
+    const absent = state.absent ? playerName(state.absent) : "";
+    if (!state.winner) return fmt(DRAW()[term] || DRAW().full_board, { absent });
+    const values = { side: sideName(state.winner), count: winCount(), rule: ruleText(),
+      left: state.left ? playerName(state.left) : "", absent };
     if (state.you && !state.local) return fmt((state.you === state.winner ? YOU_WON() : YOU_LOST())[term] || "", values);
     return fmt(SIDE_WON()[term] || "", values);
   }
@@ -464,19 +516,26 @@ function statusText(seated) {
   return fmt(gettext("%(side)s to move (%(name)s)."), { side: sideName(state.turn), name: p ? (p.bot ? botName(p.bot) : p.name) : "" });
 }
 
+// "m:ss" for a number of milliseconds (rounded up: a clock never shows less time than it has).
+function mmss(ms) {
+  const s = Math.ceil(Math.max(0, ms) / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The clocks beside the names: the player to move's counts down to the server's deadline; with
+// total-time banks the other player's bank stands still. Under 10 s a clock turns red.
 function tickClocks() {
+  const now = Date.now() + clockOffset;
   for (const side of ["X", "O"]) {
     const el = $(`clock-${side}`);
-    if (state.turn === side && state.deadline_ms != null) {
-      const ms = Math.max(0, state.deadline_ms - (Date.now() + clockOffset));
-      const s = Math.ceil(ms / 1000);
-      el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-      el.classList.toggle("low", ms < 10000);
-    } else {
-      el.textContent = "";
-      el.classList.remove("low");
-    }
+    let ms = null;
+    if (state.turn === side && state.deadline_ms != null) ms = state.deadline_ms - now;
+    else if (state.banks && state.status === "active") ms = state.banks[side];
+    el.textContent = ms == null ? "" : mmss(ms);
+    el.classList.toggle("low", ms != null && ms < 10000 && state.turn === side);
+    if (ms != null && state.turn === side && side === state.you && !state.local) sounds.lowTime(ms);
   }
+  renderAbsence(now);
 }
 setInterval(tickClocks, 250);
 
@@ -490,6 +549,140 @@ function flash(message) {
 function setConn(message) { $("conn").textContent = message; }
 // A rule notice (a five that does not win, a pass): stays until the next move.
 function note(message) { $("note").textContent = message; }
+
+// ------------------------------------------------------------------ offers, absence, crowd
+
+// What each choice the server offers is called on its button, and the question asked before the
+// ones that end the game.
+const CHOICES = () => ({
+  offer_draw: [gettext("Offer a draw")],
+  accept_draw: [gettext("Accept the draw")],
+  decline_draw: [gettext("Decline the draw")],
+  request_undo: [gettext("Ask to take back")],
+  accept_undo: [gettext("Allow the take-back")],
+  decline_undo: [gettext("Refuse the take-back")],
+  wait: [gettext("Wait one more minute")],
+  claim_win: [gettext("Claim the win"), gettext("Claim the win now?")],
+  claim_draw: [gettext("Call it a draw"), gettext("End the game as a draw?")],
+  leave: [gettext("Leave the table"), gettext("Leave the table? You lose this game.")],
+});
+
+// The offer buttons sit in their own box below the notices, away from the board (no misclicks on
+// a phone); spectators never get any (their `choices` are always empty).
+function renderOffers(seated) {
+  const box = $("offers");
+  const choices = seated && state.status === "active" ? (state.choices || []).filter((c) => c !== "resign") : [];
+  const labels = CHOICES();
+  box.replaceChildren(...choices.filter((c) => labels[c]).map((c) => {
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = c.startsWith("accept") || c === "claim_win" ? "btn btn-primary" : "btn";
+    btn.dataset.frame = c;
+    btn.dataset.testid = `choice-${c}`;
+    btn.textContent = labels[c][0];
+    if (labels[c][1]) btn.dataset.confirm = labels[c][1];
+    return btn;
+  }));
+  box.hidden = choices.length === 0;
+  const offer = [];
+  if (state.status === "active" && state.draw_offer) {
+    offer.push(state.draw_offer === state.you ? gettext("You offered a draw; waiting for the answer.")
+      : fmt(gettext("%(name)s offers a draw."), { name: playerName(state.draw_offer) }));
+  }
+  if (state.status === "active" && state.undo_request) {
+    offer.push(state.undo_request === state.you ? gettext("You asked to take back your last move; waiting for the answer.")
+      : fmt(gettext("%(name)s asks to take back their last move."), { name: playerName(state.undo_request) }));
+  }
+  $("offer-note").textContent = offer.join(" ");
+}
+
+// "… lost the connection — 0:42 left", ticking; when the grace ran out, what happens now.
+function renderAbsence(now) {
+  const el = $("absence");
+  const a = state.status === "active" ? state.absence : null;
+  if (!a) { el.textContent = ""; el.hidden = true; return; }
+  const name = playerName(a.side);
+  el.hidden = false;
+  if (!a.expired) {
+    el.textContent = fmt(gettext("%(name)s lost the connection — %(time)s left to come back."),
+      { name, time: mmss(a.deadline_ms - now) });
+  } else if (state.you && state.you !== a.side) {
+    el.textContent = fmt(gettext("%(name)s did not come back. Wait one more minute, claim the win, or call it a draw."), { name });
+  } else {
+    el.textContent = fmt(gettext("%(name)s did not come back; the opponent is choosing what happens now."), { name });
+  }
+}
+
+// Rock-paper-scissors that decided who moves first in this room: every round, both throws.
+function renderThrows() {
+  const el = $("throws");
+  const rounds = state.throws || [];
+  if (!rounds.length) { el.hidden = true; return; }
+  const name = { rock: gettext("rock"), paper: gettext("paper"), scissors: gettext("scissors") };
+  const parts = rounds.map((r) => ["X", "O"].map((side) => `${playerName(side)}: ${name[r[side]]}`).join(" – "));
+  el.textContent = fmt(gettext("Rock-paper-scissors: %(rounds)s. %(name)s moves first."),
+    { rounds: parts.join("; "), name: playerName("X") });
+  el.hidden = false;
+}
+
+function renderCrowd() {
+  const n = state.crowd || 0;
+  const el = $("crowd");
+  el.textContent = n ? fmt(ngettext("%(n)s spectator", "%(n)s spectators", n), { n }) : "";
+}
+
+// In caro the marks beside the names follow the people: the first mover may hold O.
+function renderMarks() {
+  if (reversi) return;
+  for (const side of ["X", "O"]) {
+    const player = root.querySelector(`.player[data-side="${side}"]`);
+    const mark = markOf(side);
+    player.querySelector(".mark").className = `mark mark-${mark.toLowerCase()}`;
+    player.querySelector(".side-mark").textContent = mark;
+  }
+}
+
+// ------------------------------------------------------------------ sounds
+
+// Short tones made by the browser (no files): a move, your turn, low time, game over. On by
+// default; one switch turns them off, remembered in this browser.
+const sounds = (() => {
+  const toggle = $("sound-toggle");
+  toggle.checked = localStorage.getItem("caro.sound") !== "off";
+  toggle.addEventListener("change", () => localStorage.setItem("caro.sound", toggle.checked ? "on" : "off"));
+  let ctx = null;
+  let warned = null;
+  const unlock = () => {
+    if (!ctx && window.AudioContext) ctx = new AudioContext();
+    if (ctx && ctx.state === "suspended") ctx.resume();
+  };
+  document.addEventListener("pointerdown", unlock, { once: false, passive: true });
+  document.addEventListener("keydown", unlock, { once: false, passive: true });
+  function tone(freq, ms, delay = 0) {
+    if (!toggle.checked || !ctx || ctx.state !== "running") return;
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    const t = ctx.currentTime + delay / 1000;
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.12, t);
+    gain.gain.exponentialRampToValueAtTime(0.001, t + ms / 1000);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(t);
+    osc.stop(t + ms / 1000);
+    root.dataset.lastSound = String(freq);
+  }
+  return {
+    move(side) {
+      tone(520, 70);
+      if (state.you && side !== state.you && !state.local) tone(780, 120, 90); // your turn
+    },
+    lowTime(ms) {
+      const key = `${state.game_id}:${state.ply}`;
+      if (ms < 10000 && ms > 0 && warned !== key) { warned = key; tone(880, 150); }
+    },
+    over() { tone(660, 160); tone(440, 260, 170); },
+  };
+})();
 
 // ------------------------------------------------------------------ input
 
@@ -523,6 +716,12 @@ $("play-again").addEventListener("click", () => {
   if (send(frame)) $("play-again").disabled = true;
 });
 $("undo").addEventListener("click", () => send({ type: "undo" }));
+$("offers").addEventListener("click", (e) => {
+  const btn = e.target.closest("button[data-frame]");
+  if (!btn) return;
+  if (btn.dataset.confirm && !confirm(btn.dataset.confirm)) return;
+  if (send({ type: btn.dataset.frame })) btn.disabled = true;
+});
 $("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) send({ type: "resign" }); });
 for (const btn of document.querySelectorAll('[data-role="copy"]')) {
   btn.addEventListener("click", async () => {
