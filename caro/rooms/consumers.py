@@ -20,11 +20,20 @@ from caro.games import services as games
 from caro.games.errors import GameError
 from caro.games.models import Game
 from caro.rooms import services as rooms
+from caro.rooms.limits import SocketSlot, client_address
 from caro.rooms.models import Room
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 2048
+#: Frames up to this size (bytes) over MAX_FRAME_BYTES are answered `too_large`; a bigger one closes
+#: the socket with CLOSE_TOO_BIG. Daphne's own limit (--websocket-max-message-size in compose.yaml
+#: and the Dockerfile) is set to the same number, so the server never buffers more than this.
+CLOSE_FRAME_BYTES = 4 * MAX_FRAME_BYTES
+#: RFC 6455 close code "message too big".
+CLOSE_TOO_BIG = 1009
+#: Close code for a socket over a per-address or per-session limit (after a `too_many_sockets` error).
+CLOSE_TOO_MANY = 4429
 #: Token bucket: at most BURST frames at once, refilled at RATE frames per second.
 RATE, BURST = 10.0, 20.0
 #: Close code for a room that does not exist (the client stops reconnecting).
@@ -48,6 +57,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
+        self.seat = None  # "X"/"O" or None (spectator), refreshed by every `state` this socket gets
+        self.slot = SocketSlot(self.channel_name, client_address(self.scope),
+                               self.user.pk if getattr(self.user, "is_authenticated", False) else None,
+                               self.code)
+        if not await self.slot.acquire():
+            self.group = None
+            await self.accept()  # accept first, so the browser sees the message and the close code
+            await self.send_error("too_many_sockets")
+            await self.close(code=CLOSE_TOO_MANY)
+            return
         # Join the group before reading the current game, so a new game started in between is
         # announced to this socket rather than missed.
         self.group = Room(code=self.code).group_name
@@ -64,6 +83,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_state()
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "slot", None) is not None:
+            await self.slot.release()
         group = getattr(self, "group", None)
         if group:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -75,7 +96,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return await self.send_error("rate_limited")
         if bytes_data is not None or text_data is None:
             return await self.send_error("malformed")
-        if len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+        size = len(text_data.encode("utf-8", "surrogatepass"))
+        if size > CLOSE_FRAME_BYTES:
+            return await self.close(code=CLOSE_TOO_BIG)
+        if size > MAX_FRAME_BYTES:
             return await self.send_error("too_large")
         try:
             frame = json.loads(text_data)
@@ -112,6 +136,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         move_id = _uuid_or_none(move_id)
         if move_id is None:
             raise GameError("malformed")
+        self._require_seat()
         result = await db(games.play_move)(self.game_id, self.user, square, ply, move_id)
         if result.duplicate:  # answered, not applied again (the original was already broadcast)
             move = result.move
@@ -123,6 +148,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_state()
 
     async def on_resign(self, frame: dict) -> None:
+        self._require_seat()
         await db(games.resign)(self.game_id, self.user)
 
     async def on_play_again(self, frame: dict) -> None:
@@ -132,9 +158,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         game_id = frame.get("game_id")
         if game_id is not None and (not isinstance(game_id, int) or isinstance(game_id, bool)):
             raise GameError("malformed")
-        await db(rooms.play_again)(self.code, self.user, level, game_id)
+        game = await db(rooms.play_again)(self.code, self.user, level, game_id)
+        if game_id is not None and game is not None and game.pk != game_id:
+            await self.send_state()  # the room had moved on: the current game is the answer
 
     async def on_undo(self, frame: dict) -> None:
+        self._require_seat()
         await db(games.undo)(self.game_id, self.user)
 
     async def on_ping(self, frame: dict) -> None:
@@ -163,6 +192,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def send_state(self) -> None:
         state = await db(_state_for)(self.game_id, self.user)
+        self.seat = state["you"]
         await self.send_json({"type": "state", **state})
 
     async def send_error(self, code: str, ref: str | None = None, detail: str | None = None) -> None:
@@ -180,6 +210,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps(data))  # ASCII escapes: never an unencodable surrogate
         except Exception:  # the client left while an event was on its way: nothing to deliver
             log.debug("room %s: send after close dropped", self.code)
+
+    def _require_seat(self) -> None:
+        """Refuse a player action from a spectator's socket here, before the service locks the row.
+
+        The seat comes from the last `state` this socket received (sent on connect, on a new game
+        and whenever a seat is taken), so a spectator's flood never waits on the game's lock.
+        """
+        if self.seat is None:
+            raise GameError("not_a_player")
 
     def _take_token(self) -> bool:
         now = time.monotonic()
