@@ -60,7 +60,9 @@ if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", HSTS_SECONDS_DEFAULT))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = _env_bool("HSTS_PRELOAD", False)
+    # The `preload` directive only consents to the browsers' preload list (joining it takes a
+    # submission); HSTS_PRELOAD=0 for a domain whose subdomains cannot all serve HTTPS.
+    SECURE_HSTS_PRELOAD = _env_bool("HSTS_PRELOAD", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
