@@ -27,11 +27,13 @@ log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 2048
 #: Frames up to this size (bytes) over MAX_FRAME_BYTES are answered `too_large`; a bigger one closes
-#: the socket with CLOSE_TOO_BIG. Daphne's own limit (--websocket-max-message-size in compose.yaml
-#: and the Dockerfile) is set to the same number, so the server never buffers more than this.
+#: the socket with CLOSE_TOO_BIG. Daphne's own limit (--websocket-max-message-size 65536 in
+#: compose.yaml and the Dockerfile; its default is 1 MiB) is higher: beyond it, Daphne drops the
+#: connection without a close frame, before the message reaches this consumer.
 CLOSE_FRAME_BYTES = 4 * MAX_FRAME_BYTES
-#: RFC 6455 close code "message too big".
-CLOSE_TOO_BIG = 1009
+#: Close code for a frame over CLOSE_FRAME_BYTES ("too large", as HTTP 413). Not RFC 6455's 1009:
+#: Daphne's websocket library lets an application close only with 1000 or 3000-4999.
+CLOSE_TOO_BIG = 4413
 #: Close code for a socket over a per-address or per-session limit (after a `too_many_sockets` error).
 CLOSE_TOO_MANY = 4429
 #: Token bucket: at most BURST frames at once, refilled at RATE frames per second.
