@@ -188,8 +188,11 @@ def test_healthz_says_only_unavailable_when_redis_is_down():
 
 
 def _run_settings(extra: dict, *args: str) -> subprocess.CompletedProcess:
+    # Production's environment: none of the test run's own switches (the browser fixture sets
+    # DJANGO_ALLOW_ASYNC_UNSAFE in this process, which check --deploy rightly refuses).
     env = {key: value for key, value in os.environ.items()
-           if key not in ("DEBUG", "HTTPS", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "CARO_ALLOW_DEV_SECRET")}
+           if key not in ("DEBUG", "HTTPS", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "CARO_ALLOW_DEV_SECRET",
+                          "DJANGO_ALLOW_ASYNC_UNSAFE")}
     env.update(DJANGO_SETTINGS_MODULE="caro.settings", SECRET_KEY=secrets.token_urlsafe(50), **extra)
     return subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
 
