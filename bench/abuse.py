@@ -252,6 +252,12 @@ def phase(url: str, args, flood: bool) -> tuple[list[float], list[str], dict]:
     return latencies, errors, dict(answers)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far, seconds (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def report(name: str, latencies: list[float]) -> float:
     p99 = percentile(latencies, 99)
     print(f"{name:>6}: moves={len(latencies)} p50={percentile(latencies, 50):.1f} p95={percentile(latencies, 95):.1f} "
@@ -292,10 +298,16 @@ def main() -> int:
             if time.monotonic() - started > args.max_seconds:
                 raise SystemExit(f"stopped after --max-seconds {args.max_seconds:g}")
 
+        t0, cpu0 = time.monotonic(), cpu_seconds(daphne.pid)
         quiet, quiet_errors, _ = phase(url, args, flood=False)
+        t1, cpu1 = time.monotonic(), cpu_seconds(daphne.pid)
         over_time()
         flooded, flood_errors, answers = phase(url, args, flood=True)
+        t2, cpu2 = time.monotonic(), cpu_seconds(daphne.pid)
         p99_quiet, p99_flood = report("quiet", quiet), report("flood", flooded)
+        print(f"Daphne CPU: quiet {cpu1 - cpu0:.1f} s in {t1 - t0:.0f} s, flood {cpu2 - cpu1:.1f} s in {t2 - t1:.0f} s "
+              f"({1e6 * (cpu2 - cpu1 - (cpu1 - cpu0)) / max(1, answers.get('sent', 0)):.0f} µs per spectator frame); "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         print(f"spectators' frames: {answers}")
         print(f"player errors: quiet {quiet_errors or 'none'}, flood {flood_errors or 'none'}")
         ratio = p99_flood / p99_quiet if p99_quiet else float("inf")
