@@ -134,12 +134,13 @@ def start_daphne(env: dict, log) -> tuple[subprocess.Popen, str]:
 # ---------------------------------------------------------------- the flood (another process)
 
 
-def flood_process(url: str, code: str, spectators: int, rate: float, seconds: float, ready, result) -> None:
-    """Open `spectators` anonymous sockets in room `code`; each sends `rate` move frames per second."""
-    result.put(asyncio.run(_flood(url, code, spectators, rate, seconds, ready)))
+def flood_process(url: str, code: str, spectators: int, rate: float, seconds: float, ready, stop, result) -> None:
+    """Open `spectators` anonymous sockets in room `code`; each sends `rate` move frames per second
+    until `stop` is set or `seconds` have passed."""
+    result.put(asyncio.run(_flood(url, code, spectators, rate, seconds, ready, stop)))
 
 
-async def _flood(url: str, code: str, spectators: int, rate: float, seconds: float, ready) -> dict:
+async def _flood(url: str, code: str, spectators: int, rate: float, seconds: float, ready, stop) -> dict:
     answers: Counter = Counter()
     ws_url = url.replace("http://", "ws://") + f"/ws/room/{code}/"
     sockets = [await websockets.connect(ws_url, additional_headers={"Origin": url}, open_timeout=60,
@@ -154,7 +155,7 @@ async def _flood(url: str, code: str, spectators: int, rate: float, seconds: flo
 
     async def sender(ws) -> None:
         await asyncio.sleep(random.uniform(0, 1 / rate))
-        while time.monotonic() < stop_at:
+        while time.monotonic() < stop_at and not stop.is_set():
             await ws.send(json.dumps({"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())}))
             answers["sent"] += 1
             await asyncio.sleep(1 / rate)
@@ -237,16 +238,17 @@ def phase(url: str, args, flood: bool) -> tuple[list[float], list[str], dict]:
         proc = None
         if flood:
             ctx = multiprocessing.get_context("spawn")
-            ready, result = ctx.Event(), ctx.Queue()
-            # Long enough to cover the whole game; the process stops by itself.
-            seconds = 2 + len(SEQUENCE) * (args.think_max_ms / 1000 + 0.5)
-            proc = ctx.Process(target=flood_process, args=(url, code, args.spectators, args.rate, seconds, ready, result))
+            ready, stop, result = ctx.Event(), ctx.Event(), ctx.Queue()
+            # A bound only: the flood stops when the game is over (or after this, by itself).
+            seconds = 60 + len(SEQUENCE) * (args.think_max_ms / 1000 + 1.0)
+            proc = ctx.Process(target=flood_process, args=(url, code, args.spectators, args.rate, seconds, ready, stop, result))
             proc.start()
             if not ready.wait(120):
                 raise SystemExit("the spectators could not connect")
             time.sleep(1.0)  # let the flood reach its rate before the first move
         asyncio.run(play_one(url, code, x, o, think, latencies, errors))
         if proc is not None:
+            stop.set()
             answers.update(result.get(timeout=seconds + 120))
             proc.join(30)
     return latencies, errors, dict(answers)

@@ -69,6 +69,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error("too_many_sockets")
             await self.close(code=CLOSE_TOO_MANY)
             return
+        try:
+            await self._join()
+        except BaseException:  # the consumer dies without `disconnect`: give the place back now
+            await self.slot.release()
+            raise
+
+    async def _join(self) -> None:
         # Join the group before reading the current game, so a new game started in between is
         # announced to this socket rather than missed.
         self.group = Room(code=self.code).group_name
