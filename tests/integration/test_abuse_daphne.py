@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -27,43 +28,52 @@ DAPHNE_FLAGS = ["--websocket-max-message-size", str(DAPHNE_MAX_MESSAGE_BYTES)]
 TIMEOUT_S = 10
 
 
+def _start_daphnes(env: dict, count: int, tmp_path_factory, host: str | None = None):
+    """Start `count` Daphnes with `env`; return [(process, log path, base URL)] once /healthz answers
+    (sent with `host` as the Host header, when given)."""
+    started = []
+    for i in range(count):
+        port = free_port()
+        log = tmp_path_factory.mktemp("daphne") / f"daphne{i}.log"
+        with open(log, "wb") as out:
+            started.append((subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS,
+                 "caro.asgi:application"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            ), log, f"http://127.0.0.1:{port}"))
+    for proc, log, url in started:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                request = urllib.request.Request(url + "/healthz", headers={"Host": host} if host else {})
+                with urllib.request.urlopen(request, timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                for p, _log, _url in started:
+                    _stop(p)
+                pytest.fail("daphne did not start:\n" + log.read_text(errors="replace")[-3000:])
+            time.sleep(0.2)
+    return started
+
+
 @pytest.fixture(scope="module")
 def two_daphnes(django_db_setup, django_db_blocker, tmp_path_factory):
     """Two Daphne processes on the test database and Redis; yields their base URLs."""
     with django_db_blocker.unblock():
         env = _child_env()
     env["CARO_WS_PER_SESSION_ROOM"] = str(SESSION_ROOM_LIMIT)
-    procs, urls = [], []
-    for i in range(2):
-        port = free_port()
-        log = tmp_path_factory.mktemp("daphne") / f"daphne{i}.log"
-        with open(log, "wb") as out:
-            procs.append((subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS,
-                 "caro.asgi:application"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            ), log))
-        urls.append(f"http://127.0.0.1:{port}")
+    started = _start_daphnes(env, 2, tmp_path_factory)
     try:
-        for (proc, log), url in zip(procs, urls):
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("daphne did not start:\n" + log.read_text(errors="replace")[-3000:])
-                time.sleep(0.2)
-        yield urls
+        yield [url for _proc, _log, url in started]
     finally:
-        for proc, _log in procs:
+        for proc, _log, _url in started:
             _stop(proc)
 
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
@@ -96,6 +106,7 @@ async def _closed_with(ws) -> int:
         return exc.rcvd.code if exc.rcvd else None
 
 
+@pytest.mark.asyncio
 async def test_the_socket_limit_holds_across_two_daphne_processes(two_daphnes):
     a, b = two_daphnes
     room, cookie = await _room_and_cookie()
@@ -124,6 +135,7 @@ async def test_the_socket_limit_holds_across_two_daphne_processes(two_daphnes):
             await ws.close()
 
 
+@pytest.mark.asyncio
 async def test_over_the_multiple_the_socket_is_closed_with_4413_and_beyond_daphnes_limit_dropped(two_daphnes):
     base = two_daphnes[0]
     room, cookie = await _room_and_cookie()
@@ -145,3 +157,40 @@ async def test_over_the_multiple_the_socket_is_closed_with_4413_and_beyond_daphn
         assert await _closed_with(ws) is None  # Daphne's limit: the connection is dropped
     finally:
         await ws.close()
+
+
+def test_with_production_settings_the_compose_healthcheck_passes_and_pages_redirect_to_https(
+        django_db_setup, django_db_blocker, tmp_path_factory):
+    """HTTPS on (DEBUG off, a real host): the container healthcheck still gets "ok" over plain HTTP
+    with compose.yaml's own command line, and everything else redirects to https."""
+    import secrets
+
+    import yaml
+
+    with django_db_blocker.unblock():
+        env = _child_env()
+    env.update(DEBUG="0", ALLOWED_HOSTS="caro.example.com", SECRET_KEY=secrets.token_urlsafe(50))
+    env.pop("HTTPS", None)
+    [(proc, _log, url)] = _start_daphnes(env, 1, tmp_path_factory, host="caro.example.com")
+    try:
+        web = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["web"]
+        check = web["healthcheck"]["test"][3].replace("http://localhost:8000", url)
+        result = subprocess.run([sys.executable, "-c", check], env=env, timeout=60)
+        assert result.returncode == 0
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):
+                return None
+
+        opener = urllib.request.build_opener(NoRedirect)
+        with pytest.raises(urllib.error.HTTPError) as redirect:
+            opener.open(urllib.request.Request(url + "/guides/", headers={"Host": "caro.example.com"}), timeout=10)
+        assert redirect.value.code == 301
+        assert redirect.value.headers["Location"] == "https://caro.example.com/guides/"
+        secure = urllib.request.Request(url + "/healthz", headers={"Host": "caro.example.com",
+                                                                   "X-Forwarded-Proto": "https"})
+        with opener.open(secure, timeout=10) as response:  # through the TLS proxy: HSTS
+            assert response.read() == b"ok"
+            assert "max-age=" in response.headers["Strict-Transport-Security"]
+    finally:
+        _stop(proc)
