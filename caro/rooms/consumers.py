@@ -11,6 +11,7 @@ import logging
 import time
 import uuid
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
@@ -90,6 +91,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.game_id = room.current_game_id
         await self.accept()
         await self.send_state()
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch without its per-message `close_old_connections` call.
+
+        Channels 4.2+ runs that call through the ONE shared sync thread before every message (each
+        frame and each group event), so a spectators' flood queued a player's frame behind hundreds
+        of thread hops a second. Every ORM call here goes through `db()`, whose worker thread closes
+        stale connections before and after itself, so the extra call does nothing for us.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "slot", None) is not None:
