@@ -5,7 +5,15 @@ REDIS_URL     redis://host:port/db                 (channel layer and Celery bro
 SECRET_KEY    required when DEBUG is off
 DEBUG         1/0 (default 0)
 ALLOWED_HOSTS comma-separated (default "localhost,127.0.0.1" with DEBUG, else required)
-CSRF_TRUSTED_ORIGINS comma-separated origins, for a site behind a proxy
+CSRF_TRUSTED_ORIGINS comma-separated origins (scheme://host[:port]), for a site behind a proxy; the
+              websocket Origin check accepts these and the request's own scheme and host
+HTTPS         1/0: HSTS, SSL redirect, Secure cookies, trust X-Forwarded-Proto (default: on when
+              DEBUG is off and ALLOWED_HOSTS names a host other than localhost/127.0.0.1/[::1];
+              plain-HTTP local runs such as `dev.py run` are off by that default, or set HTTPS=0)
+Limits (0 turns one off; see caro/rooms/limits.py): CARO_WS_PER_ADDRESS, CARO_WS_PER_ADDRESS_ROOM,
+CARO_WS_PER_SESSION, CARO_WS_PER_SESSION_ROOM (websockets open at once), CARO_ROOMS_PER_MINUTE_PER_ADDRESS,
+CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
+(a room where nobody ever moved is deleted after this long)
 """
 
 from pathlib import Path
@@ -36,8 +44,27 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
-ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+#: Host names of a machine talking to itself: a site serving only these runs locally (plain HTTP).
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", ",".join(LOOPBACK_HOSTS))
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS")
+
+# HTTPS (manage.py check --deploy): secure by default when DEBUG is off and the site has a real host
+# name; behind a TLS-terminating proxy that sets X-Forwarded-Proto (and overwrites a client's own).
+HTTPS = _env_bool("HTTPS", not DEBUG and any(h not in LOOPBACK_HOSTS for h in ALLOWED_HOSTS))
+#: HSTS lifetime when HTTPS is on, seconds (one year; HSTS_SECONDS overrides, 0 turns HSTS off).
+HSTS_SECONDS_DEFAULT = 365 * 24 * 3600
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container healthcheck talks plain HTTP inside
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", HSTS_SECONDS_DEFAULT))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    # The `preload` directive only consents to the browsers' preload list (joining it takes a
+    # submission); HSTS_PRELOAD=0 for a domain whose subdomains cannot all serve HTTPS.
+    SECURE_HSTS_PRELOAD = _env_bool("HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
     "daphne",
@@ -51,6 +78,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "caro.apps.SiteConfig",
+    "django_ratelimit",
     "accounts",
     "caro.games",
     "caro.rooms",
@@ -126,6 +154,21 @@ CHANNEL_LAYERS = {
     }
 }
 
+# The cache holds the HTTP rate-limit counters (django-ratelimit), shared by every web process.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "caro",
+        "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
+    }
+}
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_FAIL_OPEN = True  # a cache outage must not refuse everyone (caro/rooms/limits.py)
+# django-ratelimit 4.1 lists only django-redis and memcached as supported; Django's own RedisCache
+# increments atomically too (Redis INCR), which is all the library needs.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -149,6 +192,9 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-bot-turns": {"task": "caro.games.tasks.sweep_bot_turns", "schedule": 5.0},
     "sweep-presence": {"task": "caro.games.tasks.sweep_presence", "schedule": 5.0},
     "abandon-idle-games": {"task": "caro.games.tasks.abandon_idle_games", "schedule": 600.0},
+    # Hourly, so a flood's rooms are gone (and their creators eligible for the guest purge) long
+    # before the daily guest purge runs.
+    "purge-abandoned-rooms": {"task": "caro.rooms.tasks.purge_abandoned_rooms", "schedule": 3600.0},
 }
 # The computer's moves (up to CARO_BOT_BUDGET_MS of thinking each) have their own queue, so they
 # never delay the clock tasks; a worker consumes both (`-Q celery,bots`), or run one per queue.
@@ -199,3 +245,15 @@ LOGGING = {
 # Game defaults (milliseconds).
 CARO_FRIEND_MOVE_TIME_MS = int(os.environ.get("CARO_FRIEND_MOVE_TIME_MS", 60_000))
 CARO_BOT_BUDGET_MS = int(os.environ.get("CARO_BOT_BUDGET_MS", 1_000))
+
+# Limits per address and per session (caro/rooms/limits.py); 0 turns a limit off. Many people can
+# share one address (a school, a café, a mobile operator's NAT): the address limits are generous.
+CARO_WS_PER_ADDRESS = int(os.environ.get("CARO_WS_PER_ADDRESS", 100))  # sockets open at once
+CARO_WS_PER_ADDRESS_ROOM = int(os.environ.get("CARO_WS_PER_ADDRESS_ROOM", 20))  # in one room
+CARO_WS_PER_SESSION = int(os.environ.get("CARO_WS_PER_SESSION", 30))  # one visitor (guest or account)
+CARO_WS_PER_SESSION_ROOM = int(os.environ.get("CARO_WS_PER_SESSION_ROOM", 8))  # tabs in one room
+CARO_ROOMS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("CARO_ROOMS_PER_MINUTE_PER_ADDRESS", 30))
+CARO_ROOMS_PER_MINUTE_PER_SESSION = int(os.environ.get("CARO_ROOMS_PER_MINUTE_PER_SESSION", 10))
+CARO_GUESTS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("CARO_GUESTS_PER_MINUTE_PER_ADDRESS", 30))
+#: A room where nobody ever moved is deleted this long after it was created (caro/rooms/tasks.py).
+CARO_ROOM_ABANDONED_HOURS = float(os.environ.get("CARO_ROOM_ABANDONED_HOURS", 24))

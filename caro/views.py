@@ -1,5 +1,7 @@
 """Site-wide pages: home and health check."""
 
+import logging
+
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -11,6 +13,8 @@ from caro.engine.caro import DEFAULT_PRESET, PRESETS, SIZES, WIN_LENGTHS
 from caro.games.display import choice_summary
 from caro.games.kinds import RULE_CHOICES, kind_for_choice
 from caro.rooms.forms import ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
+
+log = logging.getLogger(__name__)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -48,13 +52,17 @@ def _int_choice(value: str | None, allowed, default: int) -> int:
 
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
-    """200 "ok" when PostgreSQL and Redis answer, 503 otherwise (compose healthcheck)."""
+    """200 "ok" when PostgreSQL and Redis answer, 503 "unavailable" otherwise (compose healthcheck).
+
+    The body never names the failure (no exception class, host or message): details go to the log.
+    """
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
         import redis
 
         redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2).ping()
-    except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
-        return HttpResponse(f"unhealthy: {type(exc).__name__}", status=503, content_type="text/plain")
+    except Exception:  # noqa: BLE001 - any failure means unhealthy
+        log.warning("healthz: unavailable", exc_info=True)
+        return HttpResponse("unavailable", status=503, content_type="text/plain")
     return HttpResponse("ok", content_type="text/plain")

@@ -11,6 +11,7 @@ import logging
 import time
 import uuid
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
@@ -22,17 +23,28 @@ from caro.games.models import Game
 from caro.games.services import presence
 from caro.games.snapshot import state_for
 from caro.rooms import services as rooms
+from caro.rooms.limits import SocketSlot, client_address
 from caro.rooms.models import Room
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 2048
+#: Frames up to this size (bytes) over MAX_FRAME_BYTES are answered `too_large`; a bigger one closes
+#: the socket with CLOSE_TOO_BIG. Daphne's own limit (--websocket-max-message-size 65536 in
+#: compose.yaml and the Dockerfile; its default is 1 MiB) is higher: beyond it, Daphne drops the
+#: connection without a close frame, before the message reaches this consumer.
+CLOSE_FRAME_BYTES = 4 * MAX_FRAME_BYTES
+#: Close code for a frame over CLOSE_FRAME_BYTES ("too large", as HTTP 413). Not RFC 6455's 1009:
+#: Daphne's websocket library lets an application close only with 1000 or 3000-4999.
+CLOSE_TOO_BIG = 4413
+#: Close code for a socket over a per-address or per-session limit (after a `too_many_sockets` error).
+CLOSE_TOO_MANY = 4429
 #: Token bucket: at most BURST frames at once, refilled at RATE frames per second.
 RATE, BURST = 10.0, 20.0
 #: Close code for a room that does not exist (the client stops reconnecting).
 CLOSE_NO_ROOM = 4404
-#: Close code for a spectator refused because the room is full (the client stops reconnecting).
-CLOSE_CROWD_FULL = 4429
+#: A spectator refused because the room is full gets the same close as a socket over a limit.
+CLOSE_CROWD_FULL = CLOSE_TOO_MANY
 #: At most this many spectators per room; the next one is refused with a message (issue rule).
 MAX_SPECTATORS = 50
 
@@ -55,6 +67,23 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
         self.game_group = None
+        self.side = None  # "X"/"O" or None (spectator), refreshed by every `state` this socket gets
+        self.slot = SocketSlot(self.channel_name, client_address(self.scope),
+                               self.user.pk if getattr(self.user, "is_authenticated", False) else None,
+                               self.code)
+        if not await self.slot.acquire():
+            self.group = None
+            await self.accept()  # accept first, so the browser sees the message and the close code
+            await self.send_error("too_many_sockets")
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        try:
+            await self._join()
+        except BaseException:  # the consumer dies without `disconnect`: give the place back now
+            await self.slot.release()
+            raise
+
+    async def _join(self) -> None:
         # Join the room's group before reading its current game, so a new game started in between
         # is announced to this socket rather than missed; likewise the game's group before its state.
         self.group = Room(code=self.code).group_name
@@ -66,7 +95,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.accept()  # accept first, so the browser sees the close code, not a 403
             await self.close(code=CLOSE_NO_ROOM)
             return
-        self.side = None
         try:
             await self.follow_game(room.current_game_id, max_spectators=MAX_SPECTATORS)
         except GameError as exc:
@@ -77,7 +105,22 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.send_state()
 
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch without its per-message `close_old_connections` call.
+
+        Channels 4.2+ runs that call through the ONE shared sync thread before every message (each
+        frame and each group event), so a spectators' flood queued a player's frame behind hundreds
+        of thread hops a second. Every ORM call here goes through `db()`, whose worker thread closes
+        stale connections before and after itself, so the extra call does nothing for us.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "slot", None) is not None:
+            await self.slot.release()
         for group in (getattr(self, "group", None), getattr(self, "game_group", None)):
             if group:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -105,7 +148,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return await self.send_error("rate_limited")
         if bytes_data is not None or text_data is None:
             return await self.send_error("malformed")
-        if len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+        size = len(text_data.encode("utf-8", "surrogatepass"))
+        if size > CLOSE_FRAME_BYTES:
+            return await self.close(code=CLOSE_TOO_BIG)
+        if size > MAX_FRAME_BYTES:
             return await self.send_error("too_large")
         try:
             frame = json.loads(text_data)
@@ -143,6 +189,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         move_id = _uuid_or_none(move_id)
         if move_id is None:
             raise GameError("malformed")
+        self._require_seat()
         result = await db(games.play_move)(self.game_id, self.user, square, ply, move_id)
         if result.duplicate:  # answered, not applied again (the original was already broadcast)
             move = result.move
@@ -154,6 +201,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_state()
 
     async def on_resign(self, frame: dict) -> None:
+        self._require_seat()
         await db(games.resign)(self.game_id, self.user)
 
     async def on_play_again(self, frame: dict) -> None:
@@ -163,13 +211,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
         game_id = frame.get("game_id")
         if game_id is not None and (not isinstance(game_id, int) or isinstance(game_id, bool)):
             raise GameError("malformed")
-        await db(rooms.play_again)(self.code, self.user, level, game_id)
+        game = await db(rooms.play_again)(self.code, self.user, level, game_id)
+        if game_id is not None and game is not None and game.pk != game_id:
+            await self.send_state()  # the room had moved on: the current game is the answer
 
     async def on_undo(self, frame: dict) -> None:
+        self._require_seat()
         await db(games.undo)(self.game_id, self.user)
 
     async def on_game_action(self, frame: dict) -> None:
         """Offers, answers, leaving and absence choices: one service call each (GAME_ACTIONS)."""
+        self._require_seat()
         action, *args = GAME_ACTIONS[frame["type"]]
         await db(action)(self.game_id, self.user, *args)
 
@@ -220,6 +272,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps(data))  # ASCII escapes: never an unencodable surrogate
         except Exception:  # the client left while an event was on its way: nothing to deliver
             log.debug("room %s: send after close dropped", self.code)
+
+    def _require_seat(self) -> None:
+        """Refuse a player action from a spectator's socket here, before the service locks the row.
+
+        The seat comes from the last `state` this socket received (sent on connect, on a new game
+        and whenever a seat is taken), so a spectator's flood never waits on the game's lock.
+        """
+        if self.side is None:
+            raise GameError("not_a_player")
 
     def _take_token(self) -> bool:
         now = time.monotonic()

@@ -88,14 +88,19 @@ def play_again(room_code: str, user, bot_level: str | None = None, game_id: int 
     Returns the new game (the loser of the last game moves first), or None while the request is
     an offer waiting for the opponent. Against the computer it starts at once, at `bot_level` if
     given (the level can change between games). `game_id`, when given, is the game the request is
-    about: if the room has already moved on, the request is answered with the current game.
+    about: if the room has already moved on (any other integer), a player of the current game is
+    answered with the current game and changes nothing; anyone else gets `not_a_player`.
     Raises GameError `not_a_player` / `not_over`.
     Two players pressing at once get one new game.
     """
     with transaction.atomic():
         room = Room.objects.select_for_update().get(code=room_code)
         if game_id is not None and room.current_game_id != game_id:
-            return room.current_game  # that game already has its successor (a double click, two tabs)
+            # That game already has its successor (a double click, two tabs), or never was this
+            # room's: only a player of the current game is answered with it.
+            if room.current_game.seat_of(user) is None:
+                raise GameError("not_a_player")
+            return room.current_game
         game = games.create_rematch(room.current_game_id, user, bot_level=bot_level)
         if game is not None and room.current_game_id != game.pk:
             room.current_game = game

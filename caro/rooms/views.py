@@ -14,6 +14,7 @@ from caro.games import snapshot, state
 from caro.games.display import game_summary
 from caro.games.errors import GameError
 from caro.games.kinds import kind_of
+from caro.rooms.limits import http_limited
 from caro.games.models import Game
 from caro.rooms import services as rooms
 from caro.rooms.forms import ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
@@ -30,6 +31,9 @@ def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpRespo
         # Back to the home page with the choices kept and the rules panel open.
         kept = {k: v for k in ("preset", "size", "win_length") if (v := request.POST.get(k, "")[:20])}
         return redirect(f"{reverse('home')}?{urlencode({**kept, 'rules': 'open'})}")
+    refused = _over_limit(request, "room")
+    if refused is not None:
+        return refused
     user = ensure_player(request)
     data = form.cleaned_data
     extra = {}
@@ -100,6 +104,9 @@ def join_room(request: HttpRequest, code: str) -> HttpResponse:
     room = Room.objects.filter(code=code).first() if code else None
     if room is None:
         raise Http404
+    refused = _over_limit(request, None, code=room.code)
+    if refused is not None:
+        return refused
     user = ensure_player(request)
     try:
         rooms.join(room, user)
@@ -108,3 +115,29 @@ def join_room(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
+#: HTTP status of a request refused by a per-minute limit (Too Many Requests).
+TOO_MANY_REQUESTS = 429
+
+
+def _over_limit(request: HttpRequest, action: str | None, code: str | None = None) -> HttpResponse | None:
+    """None when the request may go on; else the page again, with a translated message, as 429.
+
+    Counts one `action` ("room") and, for a visitor who would get a new guest, one guest; the
+    limits are per address and per session (caro/rooms/limits.py). Nothing is created when refused.
+    """
+    message = None
+    if action == "room" and http_limited(request, "room"):
+        message = _("You have created many rooms in the last minute. Wait a minute, then try again.")
+    elif not request.user.is_authenticated and http_limited(request, "guest"):
+        message = _("Many new players have come from your network in the last minute. Wait a minute, then try again.")
+    if message is None:
+        return None
+    messages.error(request, message)
+    if code is not None:
+        response = room(request, code)
+    else:
+        from caro.views import home
+
+        response = home(request)
+    response.status_code = TOO_MANY_REQUESTS
+    return response

@@ -164,3 +164,27 @@ def test_a_draw_offer_and_its_acceptance_between_two_browsers(browser, live_serv
     finally:
         ctx_x.close()
         ctx_o.close()
+
+
+def test_sounds_play_on_a_move_and_the_mute_switch_is_remembered(browser, live_server_url):
+    room, x, o = _room(["H8"])
+    ctx_x, ctx_o = _context(browser, "en", 1280), _context(browser, "en", 1280)
+    try:
+        page_x = _open(ctx_x, live_server_url, x, room)
+        page_o = _open(ctx_o, live_server_url, o, room)
+        page_x.click('[data-role="moves"]')  # any gesture lets the page make sounds
+        page_o.click('.sq[data-sq="H9"]')
+        page_x.wait_for_function("document.querySelector('.room').dataset.lastSound === '780'")  # your turn
+        page_x.uncheck('[data-role="sound-toggle"]')
+        page_x.reload()
+        page_x.wait_for_selector('.room[data-connected="1"]')
+        assert not page_x.is_checked('[data-role="sound-toggle"]')
+        page_x.click('[data-role="moves"]')
+        page_x.locator('[data-role="confirm-toggle"]').set_checked(False)
+        page_x.click('.sq[data-sq="I8"]')
+        page_o.wait_for_selector('.sq[data-sq="I8"][data-stone="X"]')
+        page_x.wait_for_selector('.sq[data-sq="I8"][data-stone="X"]')
+        assert page_x.evaluate("document.querySelector('.room').dataset.lastSound") is None
+    finally:
+        ctx_x.close()
+        ctx_o.close()

@@ -192,3 +192,25 @@ def test_a_real_worker_applies_the_absence_rule_when_the_grace_runs_out(celery_w
     assert _wait_for(ended)
     assert (game.status, game.winner, game.termination) == ("finished", "X", "absence")
     assert time.monotonic() - started >= 1.4
+
+
+@pytest.mark.asyncio
+async def test_the_spectator_count_reaches_the_players_at_most_once_a_second(celery_worker_process):
+    room, cookies = await _room()
+    x, _ = await _connect(room, cookies["X"])
+    watchers = []
+    try:
+        for _ in range(3):  # three spectators within a fraction of a second
+            extra = await sync_to_async(lambda: _cookie_for(create_guest()))()
+            watchers.append((await _connect(room, extra))[0])
+        crowd = await _receive(x, "crowd", timeout=20)
+        counts = [crowd["count"]]
+        try:
+            while True:
+                counts.append((await _receive(x, "crowd", timeout=2.5))["count"])
+        except asyncio.TimeoutError:
+            pass
+        assert counts[-1] == 3 and len(counts) <= 2  # one update for the burst (two if it straddled)
+    finally:
+        for comm in (x, *watchers):
+            await comm.disconnect()

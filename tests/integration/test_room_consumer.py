@@ -223,7 +223,7 @@ async def test_sync_returns_the_full_state():
 
 @pytest.mark.parametrize("path", ["/ws/room/QQQQQQ/", "/ws/room/qqqqqq/", "/ws/room/TOOLONG7/", "/ws/nope/", "/"])
 async def test_unknown_rooms_and_paths_are_closed_with_4404(path):
-    comm = Communicator(application, path, headers=[(b"origin", b"http://localhost")])
+    comm = Communicator(application, path, headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
     connected, _ = await comm.connect()
     assert connected  # accepted, so a browser sees the close code (not a bare 403 or a 500)
     assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}

@@ -1,0 +1,161 @@
+"""Limits per address and per session: websockets open at once, rooms and guests created per minute.
+
+Every limit is a setting read from the environment (caro/settings.py, "Limits"); 0 turns one off.
+
+- Websockets: counted in Redis, so several Daphne processes share one count. Each open socket is a
+  member (its channel name) of a sorted set per address, per address and room, per user and per
+  user and room, scored by the moment its lease ends (Unix seconds). The consumer renews its lease
+  every `WS_LEASE_RENEW_S` while it is open and removes itself when it closes; a socket of a process
+  that died stops counting when its lease ends (`WS_LEASE_S`). Checking and adding is one Lua script,
+  so two processes cannot both take the last place.
+- Rooms and guests per minute: django-ratelimit's fixed windows in the Redis cache (CACHES).
+
+When Redis does not answer, the limits let the request through (logged): the site keeps working with
+the database alone rather than refusing everyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+from django.http import HttpRequest
+from django_ratelimit.core import is_ratelimited
+
+log = logging.getLogger(__name__)
+
+#: Lease of one open socket in the Redis count, seconds (a crashed process's sockets stop counting
+#: after at most this long).
+WS_LEASE_S = 90
+#: How often an open socket renews its lease, seconds (well under WS_LEASE_S).
+WS_LEASE_RENEW_S = 30
+#: Prefix of the Redis keys of the socket counts.
+WS_KEY_PREFIX = "caro:ws"
+
+# KEYS: the sorted sets; ARGV: now, lease end, member, lease seconds, then one limit per key.
+# Returns 0 when the socket was added to every set, else the 1-based index of the first full set.
+_ACQUIRE = """
+local now, expires, member, lease = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  local limit = tonumber(ARGV[4 + i])
+  if redis.call('ZSCORE', key, member) == false and redis.call('ZCARD', key) >= limit then
+    return i
+  end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, expires, member)
+  redis.call('EXPIRE', key, lease)
+end
+return 0
+"""
+
+_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _client() -> aioredis.Redis:
+    """One asyncio Redis client per event loop (a client cannot move between loops)."""
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None:
+        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
+        _clients[loop] = client
+    return client
+
+
+def client_address(scope: dict) -> str | None:
+    """The peer address of an ASGI connection (behind a proxy: run Daphne with --proxy-headers)."""
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+class SocketSlot:
+    """The place of one open websocket in the Redis counts (see the module docstring)."""
+
+    def __init__(self, member: str, address: str | None, user_id: int | None, room: str) -> None:
+        self.member = member
+        limits = []  # (key, limit): only the limits that apply and are switched on
+        if address:
+            limits += [(f"{WS_KEY_PREFIX}:addr:{address}", settings.CARO_WS_PER_ADDRESS),
+                       (f"{WS_KEY_PREFIX}:addr:{address}:{room}", settings.CARO_WS_PER_ADDRESS_ROOM)]
+        if user_id is not None:
+            limits += [(f"{WS_KEY_PREFIX}:user:{user_id}", settings.CARO_WS_PER_SESSION),
+                       (f"{WS_KEY_PREFIX}:user:{user_id}:{room}", settings.CARO_WS_PER_SESSION_ROOM)]
+        self.limits = [(key, limit) for key, limit in limits if limit > 0]
+        self._renewer: asyncio.Task | None = None
+
+    async def acquire(self) -> bool:
+        """Take a place in every count; False (and nothing taken) when one is full."""
+        if not self.limits:
+            return True
+        now = time.time()
+        try:
+            full = await _client().eval(
+                _ACQUIRE, len(self.limits), *(key for key, _ in self.limits),
+                now, now + WS_LEASE_S, self.member, WS_LEASE_S, *(limit for _, limit in self.limits),
+            )
+        except (redis.RedisError, OSError):
+            log.warning("socket limits: Redis unavailable, socket let through", exc_info=True)
+            return True
+        if full:
+            return False
+        self._renewer = asyncio.ensure_future(self._renew())
+        return True
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(WS_LEASE_RENEW_S)
+            try:
+                pipe = _client().pipeline(transaction=False)
+                for key, _limit in self.limits:
+                    pipe.zadd(key, {self.member: time.time() + WS_LEASE_S}, xx=True)
+                    pipe.expire(key, WS_LEASE_S)
+                await pipe.execute()
+            except (redis.RedisError, OSError):
+                log.warning("socket limits: could not renew a lease", exc_info=True)
+
+    async def release(self) -> None:
+        """Leave every count (the socket closed)."""
+        if self._renewer is None:
+            return
+        self._renewer.cancel()
+        self._renewer = None
+        try:
+            pipe = _client().pipeline(transaction=False)
+            for key, _limit in self.limits:
+                pipe.zrem(key, self.member)
+            await pipe.execute()
+        except (redis.RedisError, OSError):
+            log.warning("socket limits: could not release a place (its lease will end)", exc_info=True)
+
+
+def http_limited(request: HttpRequest, action: str) -> bool:
+    """Count one `action` ("room" or "guest") for this request; True when over a per-minute limit.
+
+    "room": CARO_ROOMS_PER_MINUTE_PER_ADDRESS and, for a signed-in visitor or a guest,
+    CARO_ROOMS_PER_MINUTE_PER_SESSION; "guest": CARO_GUESTS_PER_MINUTE_PER_ADDRESS.
+    """
+    checks = []
+    if action == "room":
+        checks.append(("ip", settings.CARO_ROOMS_PER_MINUTE_PER_ADDRESS))
+        if request.user.is_authenticated:
+            checks.append(("user", settings.CARO_ROOMS_PER_MINUTE_PER_SESSION))
+    elif action == "guest":
+        checks.append(("ip", settings.CARO_GUESTS_PER_MINUTE_PER_ADDRESS))
+    else:  # pragma: no cover - programming error
+        raise ValueError(action)
+    limited = False
+    for key, per_minute in checks:
+        if per_minute <= 0:
+            continue
+        try:
+            limited |= is_ratelimited(request, group=f"caro.{action}.{key}", key=key,
+                                      rate=f"{per_minute}/m", increment=True)
+        except (redis.RedisError, OSError):
+            log.warning("rate limits: Redis unavailable, request let through", exc_info=True)
+    return limited
