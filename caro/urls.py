@@ -5,9 +5,10 @@ from django.views.i18n import JavaScriptCatalog
 from django.views.generic import RedirectView
 
 from caro import views
+from caro.rooms import views as room_views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", room_views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=False)),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -327,8 +327,16 @@ def cmd_test(root: Path, pytest_args: list[str]) -> int:
             [sys.executable, "-m", "pytest", *pytest_args], env=env, cwd=str(root), preexec_fn=set_parent_death_signal,
         )
         signal.signal(signal.SIGINT, lambda *_: None)
-        signal.signal(signal.SIGTERM, lambda *_: pytest.send_signal(signal.SIGTERM))
+
+        def forward_sigterm(*_):
+            log(f"SIGTERM received (sender pid unknown); stopping pytest (pid {pytest.pid})")
+            pytest.send_signal(signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, forward_sigterm)
         code = pytest.wait()
+        if code < 0:
+            log(f"pytest was stopped by signal {-code} ({signal.Signals(-code).name})")
+            code = 128 - code
         if code == 5:
             log("pytest collected no tests: treating that as a failure")
             code = 1

@@ -2,6 +2,7 @@
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -10,14 +11,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
+from caro.engine.caro import DEFAULT_PRESET, PRESETS, SIZES, WIN_LENGTHS
 from caro.games import snapshot, state
-from caro.games.display import game_summary
+from caro.games.display import choice_summary, game_summary
 from caro.games.errors import GameError
-from caro.games.kinds import kind_of
-from caro.rooms.limits import http_limited
+from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.models import Game
 from caro.rooms import services as rooms
 from caro.rooms.forms import ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
+from caro.rooms.limits import http_limited
 from caro.rooms.models import Room
 
 
@@ -136,8 +138,39 @@ def _over_limit(request: HttpRequest, action: str | None, code: str | None = Non
     if code is not None:
         response = room(request, code)
     else:
-        from caro.views import home
-
         response = home(request)
     response.status_code = TOO_MANY_REQUESTS
     return response
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The home page: how to play right now (friend room first in this release).
+
+    `?preset=<slug>` (the guides' "play now with these rules") preselects that rule set.
+    """
+    slug = request.GET.get("preset")
+    slug = slug if slug in RULE_CHOICES else DEFAULT_PRESET
+    # The size and win length fields start from the chosen caro preset (the site's default for Reversi).
+    rules = PRESETS[slug if kind_for_choice(slug).has_options else DEFAULT_PRESET].rules
+    size = _int_choice(request.GET.get("size"), SIZES, rules.size)
+    win_length = _int_choice(request.GET.get("win_length"), WIN_LENGTHS, rules.win_length)
+    return render(
+        request,
+        "home.html",
+        {
+            "join_form": JoinByCodeForm(),
+            "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
+            "computer_form": ComputerRoomForm(),
+            "friend_form": FriendRoomForm(),
+            "rules_open": request.GET.get("rules") == "open",
+            "rules_line": choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS),
+        },
+    )
+
+
+def _int_choice(value: str | None, allowed, default: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return default
+    return number if number in allowed else default

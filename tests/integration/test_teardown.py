@@ -5,9 +5,7 @@ A module-scoped witness wraps the flush command, so it sees the state at the ver
 flush in this module; the `test_at_the_flush_...` checks run after the tests they look back on
 (pytest runs a module's tests in file order)."""
 
-import os
 import threading
-import time
 
 import pytest
 from django.core.management.commands import flush
