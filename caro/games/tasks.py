@@ -33,7 +33,7 @@ def enforce_move_deadline(game_id: int, ply: int) -> bool:
 
 @shared_task(name="caro.games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat job (every 5 s): enforce every expired deadline a lost task missed. Returns the count."""
+    """Beat job (every second): enforce every expired deadline a lost task missed. Returns the count."""
     ended = sum(1 for game_id in services.expired_game_ids() if services.enforce_deadline(game_id))
     if ended:
         log.info("sweep ended %d game(s) on time", ended)
