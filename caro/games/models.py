@@ -44,6 +44,10 @@ class Seat(models.TextChoices):
 class GameQuerySet(models.QuerySet):
     """Games in the domain's words."""
 
+    def imported(self):
+        """Records uploaded or pasted by visitors (never rated, nobody seated)."""
+        return self.exclude(imported={})
+
     def active(self):
         return self.filter(status=Game.Status.ACTIVE)
 
@@ -137,6 +141,11 @@ class Game(models.Model):
         "self", verbose_name=_("rematch of"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="rematches",
     )
+    imported = models.JSONField(
+        _("imported record"), default=dict, blank=True,
+        help_text='{} for a game played here; for an imported record {"format": "psq"|"ggf"|"moves"|'
+                  '"squares", "names": {"X": str, "O": str}} (never rated, nobody seated)',
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -159,6 +168,11 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def is_imported(self) -> bool:
+        """A record read from a file or pasted text, not a game played on the site."""
+        return bool(self.imported)
 
     @property
     def is_local(self) -> bool:
