@@ -183,7 +183,7 @@ def read(text: str, choice: str = "caro-vn", size: int | None = None) -> Importe
     try:
         record = kind.read_record(fmt, text, rules)
     except IllegalMove as exc:
-        raise _record_error(exc, text, fmt) from None
+        raise _record_error(exc, text, fmt, lambda part: kind.read_record(fmt, part, rules)) from None
     if not record.squares:
         raise RecordError(_("The record has no moves."))
     return Imported(kind_name, fmt, record)
@@ -193,10 +193,11 @@ _LINE = re.compile(r"\bline (\d+)")
 _MOVE = re.compile(r"\bmove (\d+)")
 
 
-def _record_error(exc: IllegalMove, text: str, fmt: str) -> RecordError:
-    """A translated RecordError for the engine's refusal `exc` of `text` read as `fmt`."""
+def _record_error(exc: IllegalMove, text: str, fmt: str, reread) -> RecordError:
+    """A translated RecordError for the engine's refusal `exc` of `text` read as `fmt`;
+    `reread(part)` reads a part of the text the same way (to find the line at fault)."""
     message = str(exc)
-    line = _line_of(message, text, fmt)
+    line = 1 if "unsupported board" in message else _line_of(message, text, fmt, reread)
     where = (_("Line %(line)d: ") % {"line": line}) if line else ""
     square = exc.square or ""
     if "unsupported board" in message:
@@ -229,27 +230,30 @@ def _format_name(fmt: str) -> str:
     return fmt
 
 
-def _line_of(message: str, text: str, fmt: str) -> int | None:
+def _line_of(message: str, text: str, fmt: str, reread) -> int | None:
     """The 1-based line of `text` that the engine's `message` is about: PSQ messages name the
-    line; the others name the move number, found here by counting the moves line by line."""
+    line; for a GGF game, the move number counts its B[]/W[] properties; for a plain list, the
+    first line at which the text read up to that line is refused (a binary search: the text is
+    refused from the bad move on, as the moves are read in order)."""
     match = _LINE.search(message)
     if match:
         return int(match.group(1))
+    if fmt != GGF.slug:
+        lines = text.splitlines()
+        lo, hi = 1, len(lines)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            try:
+                reread("\n".join(lines[:mid]))
+            except IllegalMove:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo if lines else None
     match = _MOVE.search(message)
     if match is None:
         return None
     wanted = int(match.group(1))
-    if fmt == GGF.slug:
-        moves = (m.start() for m in re.finditer(r"(?<![A-Z])[BW]\[", text))
-        offset = next((pos for n, pos in enumerate(moves, start=1) if n == wanted), None)
-        return None if offset is None else text.count("\n", 0, offset) + 1
-    seen = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if fmt == "moves":
-            count = len(re.sub(r"[\s,]+", "", line)) // 2 + (len(re.sub(r"[\s,]+", "", line)) % 2)
-        else:
-            count = len([t for t in re.split(r"[\s,;]+", line.strip()) if t and not re.fullmatch(r"[0-9]+\.", t)])
-        seen += count
-        if seen >= wanted:
-            return number
-    return None
+    moves = (m.start() for m in re.finditer(r"(?<![A-Z])[BW]\[", text))
+    offset = next((pos for n, pos in enumerate(moves, start=1) if n == wanted), None)
+    return None if offset is None else text.count("\n", 0, offset) + 1

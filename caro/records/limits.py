@@ -45,9 +45,9 @@ def allow_import(key: str) -> bool:
     name = KEY_PREFIX + key
     try:
         pipe = _redis().pipeline()
+        pipe.set(name, 0, ex=WINDOW_S, nx=True)  # the window starts with the first import
         pipe.incr(name)
-        pipe.expire(name, WINDOW_S, nx=True)
-        count, _ = pipe.execute()
+        _, count = pipe.execute()
     except redis.RedisError:  # pragma: no cover - Redis down: do not refuse imports for it
         log.warning("import rate limit unavailable", exc_info=True)
         return True

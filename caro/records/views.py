@@ -8,6 +8,7 @@ Thin views: the replay and the formats are `caro.games.records`, every write goe
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -44,6 +45,17 @@ def _page_language(request: HttpRequest, language: str) -> str:
     return chosen if chosen in dict(settings.LANGUAGES) else language
 
 
+def in_page_language(view):
+    """Run `view` in the page's language (`_page_language`), from the URL's `language` kwarg."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args, language: str, **kwargs) -> HttpResponse:
+        with translation.override(_page_language(request, language)):
+            return view(request, *args, language=language, **kwargs)
+
+    return wrapped
+
+
 def _game(game_id: int) -> Game:
     game = Game.objects.select_related("host", "guest").filter(pk=game_id).first()
     if game is None:
@@ -55,19 +67,20 @@ def _moves(game: Game) -> list[Move]:
     return list(Move.objects.filter(game=game).order_by("ply").only("ply", "side", "square", "think_ms"))
 
 
-def player_names(game: Game) -> dict[str, str]:
-    """The name shown for each side: the player's, the computer's level, the record's names."""
+def player_names(game: Game, placeholders: bool = True) -> dict[str, str]:
+    """The name shown for each side: the player's, the computer's level, the record's names;
+    "" for an unknown player or a free seat when `placeholders` is False (for files)."""
     names = {}
     for side in (Side.X, Side.O):
         seat = game.seat_playing(side)
         if game.is_imported:
-            names[side] = game.imported.get("names", {}).get(side) or _("unknown player")
+            names[side] = game.imported.get("names", {}).get(side) or (_("unknown player") if placeholders else "")
         elif game.bot_seat == seat:
             names[side] = {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"),
                            "hard": _("Computer (Hard)")}.get(game.bot_level, _("Computer"))
         else:
             user = game.player_in(seat)
-            names[side] = user.public_name if user is not None else _("free seat")
+            names[side] = user.public_name if user is not None else (_("free seat") if placeholders else "")
     return names
 
 
@@ -139,14 +152,11 @@ def _board_rows(game: Game, position: records.Position, steps: list[records.Step
     return rows
 
 
+@in_page_language
 def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """The record page of any game at `?ply=N` (default: the last move): board, players, rules,
     result, the move list with times, replay controls, share link, downloads, "continue"."""
-    with translation.override(_page_language(request, language)):
-        return _record(request, _game(game_id), language)
-
-
-def _record(request: HttpRequest, game: Game, language: str) -> HttpResponse:
+    game = _game(game_id)
     kind = kind_of(game)
     moves = _moves(game)
     steps = records.steps(game, moves)
@@ -227,26 +237,27 @@ def _record(request: HttpRequest, game: Game, language: str) -> HttpResponse:
     return render(request, "records/record.html", context)
 
 
+@in_page_language
 def image(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """The position at `?ply=N` as an SVG image (link previews, "save picture")."""
-    with translation.override(_page_language(request, language)):
-        game = _game(game_id)
-        moves = _moves(game)
-        ply = records.clamp_ply(request.GET.get("ply"), len(moves))
-        svg = position_svg(game, records.position_at(game, moves, ply), names=player_names(game))
+    game = _game(game_id)
+    moves = _moves(game)
+    ply = records.clamp_ply(request.GET.get("ply"), len(moves))
+    svg = position_svg(game, records.position_at(game, moves, ply), names=player_names(game))
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Cache-Control"] = "public, max-age=86400" if game.is_over else "no-cache"
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response
 
 
+@in_page_language
 def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpResponse:
     """Download the record in `fmt` (PSQ / coordinate list for caro; GGF / move string /
     coordinate list for Reversi). 404 for a format the game's kind does not write."""
     game = _game(game_id)
     moves = _moves(game)
     try:
-        name, text, content_type = records.export(game, moves, fmt, player_names(game))
+        name, text, content_type = records.export(game, moves, fmt, player_names(game, placeholders=False))
     except KeyError:
         raise Http404("no such format") from None
     response = HttpResponse(text, content_type=content_type)
@@ -254,6 +265,7 @@ def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpR
     return response
 
 
+@in_page_language
 def import_record(request: HttpRequest, language: str) -> HttpResponse:
     """Upload or paste a record (PSQ, GGF, a move string or a coordinate list) and view it as a
     game page. Errors are shown on the form, translated, with the line; nothing is stored then."""
@@ -284,6 +296,7 @@ def import_record(request: HttpRequest, language: str) -> HttpResponse:
                   status=status)
 
 
+@in_page_language
 def my_games(request: HttpRequest, language: str) -> HttpResponse:
     """The visitor's recent games (their session's user) and the records they imported."""
     games = []
@@ -311,6 +324,7 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
 
 
 @require_POST
+@in_page_language
 def continue_game(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """Open a computer room from the game's position at the posted ply, same rules; the visitor
     (a guest if not signed in) plays the side to move there."""
