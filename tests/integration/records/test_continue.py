@@ -46,8 +46,8 @@ def test_continuing_a_reversi_game_where_white_is_to_move(reversi_vectors):
 
 def test_the_end_of_a_finished_game_cannot_be_continued(caro_game):
     game, _x, _o = caro_game
-    assert 'data-testid="continue"' not in Client().get(f"/van/{game.pk}/").content.decode()
-    assert 'data-testid="continue"' in Client().get(f"/van/{game.pk}/?ply=8").content.decode()
+    assert 'data-role="continue" hidden' in Client().get(f"/van/{game.pk}/").content.decode()
+    assert 'data-role="continue">' in Client().get(f"/van/{game.pk}/?ply=8").content.decode()
     rooms_before = Room.objects.count()
     client = Client()
     response = client.post(f"/en/game/{game.pk}/continue", {"ply": "9", "level": "easy"})
