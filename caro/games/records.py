@@ -74,6 +74,20 @@ def position_at(game: Game, moves: list[Move], ply: int) -> Position:
     return Position(ply, kind.stones(board), moves[ply - 1].square if ply else None, line, line_direction(line))
 
 
+def position_from_steps(game: Game, steps: list[Step], ply: int) -> Position:
+    """The position after `ply` of the already replayed `steps` (no second replay): each move
+    places its stone and turns its flips over. Same result as `position_at`."""
+    kind = kind_of(game)
+    stones = kind.stones(kind.board(game.rules, []))  # the start position (Reversi's four discs)
+    for step in steps[:ply]:
+        stones[step.square] = step.side
+        for square in step.flips:
+            stones[square] = step.side
+    final = ply == len(steps) and game.is_over
+    line = list(game.win_line or []) if final else []
+    return Position(ply, stones, steps[ply - 1].square if ply else None, line, line_direction(line))
+
+
 def line_direction(line: list[str]) -> str:
     """"h", "v", "d" (down-right) or "a" (up-right) for a line of square names; "" if shorter than 2."""
     if len(line) < 2:

@@ -9,7 +9,6 @@ Thin views: the replay and the formats are `caro.games.records`, every write goe
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib import messages
@@ -26,7 +25,7 @@ from caro.games.errors import GameError
 from caro.games.kinds import kind_of
 from caro.games.models import Game, Move, Side
 from caro.games.services.records import store_imported
-from caro.records import limits
+from caro.records import html, limits
 from caro.records.forms import ContinueForm, ImportForm
 from caro.records.image import position_svg
 from caro.records.links import record_url, url_language
@@ -117,39 +116,14 @@ def result_text(game: Game, moves: list[Move] | None = None) -> str:
     return text
 
 
-def seconds_label(ms: int) -> str:
-    """A thinking time for people: "4,2 s" under a minute, "1:05" from there (localised)."""
+def seconds_label(ms: int, decimal: str | None = None) -> str:
+    """A thinking time for people: "4,2 s" under a minute, "1:05" from there, with the active
+    language's decimal separator (or `decimal`, looked up once by callers formatting many)."""
     if ms < 60_000:
-        return f"{formats.number_format(ms / 1000, 1)} s"
+        tenths = round(ms / 100)
+        return f"{tenths // 10}{decimal or formats.get_format('DECIMAL_SEPARATOR')}{tenths % 10} s"
     seconds = round(ms / 1000)
     return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-@dataclass
-class Cell:
-    square: str
-    stone: str
-    last: bool
-    win: bool
-    number: int | None
-
-
-def _board_rows(game: Game, position: records.Position, steps: list[records.Step]):
-    """Rows of cells for the template: `{"number": 1, "cells": [Cell, ...]}` top to bottom."""
-    kind = kind_of(game)
-    size = kind.size(game.rules)
-    placed = {}
-    for step in steps[:position.ply]:
-        placed[step.square] = step.ply
-    win = set(position.line)
-    rows = []
-    for r in range(1, size + 1):
-        cells = []
-        for letter in kind.column_letters(size):
-            sq = f"{letter}{r}"
-            cells.append(Cell(sq, position.stones.get(sq, ""), sq == position.last, sq in win, placed.get(sq)))
-        rows.append({"number": r, "cells": cells})
-    return rows
 
 
 @in_page_language
@@ -162,7 +136,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     steps = records.steps(game, moves)
     total = len(steps)
     ply = records.clamp_ply(request.GET.get("ply"), total)
-    position = records.position_at(game, moves, ply)
+    position = records.position_from_steps(game, steps, ply)
     numbers = request.GET.get("numbers") == "1"
     names = player_names(game)
     used = {side: sum(s.think_ms for s in steps if s.side == side) for side in (Side.X, Side.O)}
@@ -173,16 +147,16 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     page_lang = url_language()
     share_url = request.build_absolute_uri(record_url(game.pk, page_lang, ply))
     image_url = request.build_absolute_uri(record_url(game.pk, page_lang, ply, "image"))
-    step_rows = []
-    for step in steps:
-        step_rows.append({"step": step, "time": seconds_label(step.think_ms),
-                          "passed": kind.side_label(step.passed) if step.passed else ""})
+    decimal = formats.get_format("DECIMAL_SEPARATOR")
+    times = [seconds_label(s.think_ms, decimal) for s in steps]
+    labels = {side: kind.side_label(side) for side in (Side.X, Side.O)}
+    move_rows = [(s.ply, s.square, t, labels[s.passed] if s.passed else "") for s, t in zip(steps, times)]
     current = steps[ply - 1] if ply else None
     ply_label = _("Start position")
     if current is not None:
         ply_label = _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)") % {
             "n": ply, "total": total, "side": kind.side_label(current.side), "square": current.square,
-            "time": seconds_label(current.think_ms)}
+            "time": times[ply - 1]}
         if current.passed:
             ply_label += " · " + _("%(side)s has no legal move and passes.") % {"side": kind.side_label(current.passed)}
     context = {
@@ -194,8 +168,9 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
         "result": result_text(game, moves),
         "room": room,
-        "rows": _board_rows(game, position, steps),
-        "columns": kind.column_letters(kind.size(game.rules)),
+        "board": html.board(kind.column_letters(kind.size(game.rules)), position.stones, position.last,
+                            position.line, position.line_dir, {s.square: s.ply for s in steps[:ply]}),
+        "move_list": html.move_list(move_rows, ply, numbers, _("%(side)s passes")),
         "size": kind.size(game.rules),
         "line_dir": position.line_dir,
         "ply": ply,
@@ -204,14 +179,14 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "ply_label": ply_label,
         "import_url": record_url(None, page_lang, None, "import"),
         "mine_url": record_url(None, page_lang, None, "mine"),
-        "steps": step_rows,
+        "has_moves": bool(steps),
         "nav": {"first": 0, "prev": max(0, ply - 1), "next": min(total, ply + 1), "last": total},
         "share_url": share_url,
         "image_url": image_url,
         "page_url": record_url(game.pk, page_lang),
         "exports": [(f, record_url(game.pk, page_lang, None, "export", f.slug)) for f in records.formats(game)],
         "can_continue": not ended_here,
-        "continue_form": ContinueForm(initial={"ply": ply, "level": "medium"}),
+        "levels": Game.BotLevel.choices,
         "continue_url": record_url(game.pk, page_lang, None, "continue"),
         "alternates": [(code, request.build_absolute_uri(record_url(game.pk, code, ply)))
                        for code, _name in settings.LANGUAGES],
@@ -224,8 +199,8 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
             "kind": game.kind,
             "page": record_url(game.pk, page_lang),
             "image": record_url(game.pk, page_lang, None, "image"),
-            "times": [seconds_label(s.think_ms) for s in steps],
-            "labels": {side: kind.side_label(side) for side in (Side.X, Side.O)},
+            "times": times,
+            "labels": labels,
             "i18n": {
                 "start": _("Start position"),
                 "move": _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)"),
