@@ -139,3 +139,24 @@ def test_a_resigned_game_says_so():
     game, x, _o = play_game(["H8", "I9", "J10"])
     services.resign(game.pk, x)
     assert "O thắng: đối thủ chịu thua." in _page(f"/van/{game.pk}/")
+
+
+def test_the_position_from_the_replayed_steps_is_the_engines_at_every_ply(reversi_vectors):
+    from caro.games import records
+    from caro.games.models import Move
+
+    text = reversi_vectors["full_game"]["moves"].lower()
+    for game in (play_game([text[k:k + 2] for k in range(0, len(text), 2)], kind="reversi")[0],
+                 play_game(["H8", "A1", "I8", "A2", "J8", "A3", "K8", "A4", "L8"])[0]):
+        moves = list(Move.objects.filter(game=game).order_by("ply"))
+        steps = records.steps(game, moves)
+        for ply in range(len(moves) + 1):
+            assert records.position_from_steps(game, steps, ply) == records.position_at(game, moves, ply), ply
+
+
+@pytest.mark.parametrize("line, direction", [(["H8", "L8"], "h"), (["H8", "H12"], "v"), (["A1", "E5"], "d"),
+                                             (["A5", "E1"], "a"), (["H8"], "")])
+def test_the_winning_line_direction(line, direction):
+    from caro.games.records import line_direction
+
+    assert line_direction(line) == direction
