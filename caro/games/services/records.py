@@ -21,6 +21,8 @@ from caro.games.services.seating import create_game
 
 #: Longest name kept from a record's header (GGF PB/PW).
 NAME_LENGTH = 40
+#: A thinking time read from a file is kept up to a day (ms): PSQ allows absurd numbers.
+MAX_THINK_MS = 86_400_000
 
 
 def _replay(kind_name: str, rules: dict, squares: list[str]) -> tuple[list[tuple[str, str]], Played | None, str]:
@@ -47,10 +49,11 @@ def store_imported(kind: str, rules: dict, squares: list[str], times: list[int],
     """Store a record read from a file as a finished, unrated game with nobody seated.
 
     `rules` is a `Game.rules` dict, `squares` the moves (X first), `times` the thinking time of
-    each move in ms (0 if unknown), `fmt` the format slug it was read as, `names` the players'
-    names by side from the file (cut to NAME_LENGTH). When the record ends the game (five, full
-    board, disc count) the result is stored; a record that stops earlier has no winner and no
-    termination. Raises GameError for an illegal move or a move after the end (nothing stored),
+    each move in ms (0 if unknown; kept within 0..MAX_THINK_MS), `fmt` the format slug it was
+    read as, `names` the players' names by side from the file (cut to NAME_LENGTH). When the
+    record ends the game (five, full board, disc count) the result is stored; a record that
+    stops earlier has no winner and no termination. Raises GameError for an illegal move or a
+    move after the end (nothing stored),
     ValueError when `times` does not have one entry per move.
     """
     if len(times) != len(squares):
@@ -68,7 +71,7 @@ def store_imported(kind: str, rules: dict, squares: list[str], times: list[int],
             finished_at=now,
         )
         Move.objects.bulk_create(
-            Move(game=game, ply=ply, side=side, square=square, think_ms=max(0, int(ms)))
+            Move(game=game, ply=ply, side=side, square=square, think_ms=min(MAX_THINK_MS, max(0, int(ms))))
             for ply, ((side, square), ms) in enumerate(zip(played, times), start=1)
         )
     return game

@@ -182,3 +182,9 @@ def test_imports_are_rate_limited_per_client():
     response = _import(client, "H8 I9 J10")
     assert response.status_code == 429 and "Wait a few minutes" in response.content.decode()
     assert Game.objects.count() == before
+
+
+def test_absurd_psq_times_are_kept_within_a_day():
+    text = "Piskvorky 15x15, 11:11, 0\n8,8,999999999999\n9,9,-5\n-1\n"
+    game = _imported_game(_import(Client(), text))
+    assert list(game.moves.order_by("ply").values_list("think_ms", flat=True)) == [86_400_000, 0]
