@@ -15,7 +15,9 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 
@@ -159,6 +161,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        """The game's record page (caro.records) in the active language: /van/<id>/ or /en/game/<id>/."""
+        language = "en" if (get_language() or "vi").startswith("en") else "vi"
+        return reverse(f"records:game_{language}", kwargs={"game_id": self.pk})
 
     @property
     def group_name(self) -> str:

@@ -9,10 +9,12 @@ from django.utils.safestring import SafeString, mark_safe
 
 
 def board(columns: list[str], stones: dict[str, str], last: str | None, line: list[str], line_dir: str,
-          placed: dict[str, int]) -> SafeString:
+          placed: dict[str, int], words: dict[str, str]) -> SafeString:
     """The `<thead>` and `<tbody>` of the board table: one `span.sq` per square with `data-sq`,
     `data-stone` ("X", "O" or ""), `last` / `win` classes and, for stones, an `i.n` holding the
-    move number that placed it (`placed`: {square: ply}); CSS shows the numbers on demand."""
+    move number that placed it (`placed`: {square: ply}); CSS shows the numbers on demand. Each
+    cell is labelled for screen readers ("H8, X, last move"): `words` holds the translated
+    "X", "O", "empty", "last_move" and "winning_line"."""
     win = set(line)
     head = "<thead><tr><td></td>" + "".join(f'<th scope="col" aria-hidden="true">{c}</th>' for c in columns)
     out = [head, "</tr></thead><tbody>"]
@@ -24,7 +26,13 @@ def board(columns: list[str], stones: dict[str, str], last: str | None, line: li
             classes = "sq" + (" last" if sq == last else "") + (" win" if sq in win else "")
             attrs = f' data-win="{line_dir}"' if sq in win else ""
             number = f'<i class="n">{placed[sq]}</i>' if stone and sq in placed else ""
-            out.append(f'<td><span class="{classes}" data-sq="{sq}" data-stone="{stone}"{attrs}>{number}</span></td>')
+            label = f"{sq}, {words[stone] if stone else words['empty']}"
+            if sq == last:
+                label += f", {words['last_move']}"
+            if sq in win:
+                label += f", {words['winning_line']}"
+            out.append(f'<td role="gridcell" aria-label="{escape(label)}"><span class="{classes}" data-sq="{sq}" '
+                       f'data-stone="{stone}"{attrs}>{number}</span></td>')
         out.append("</tr>")
     out.append("</tbody>")
     return mark_safe("".join(out))

@@ -152,6 +152,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     labels = {side: kind.side_label(side) for side in (Side.X, Side.O)}
     move_rows = [(s.ply, s.square, t, labels[s.passed] if s.passed else "") for s, t in zip(steps, times)]
     current = steps[ply - 1] if ply else None
+    words = {**labels, "empty": _("empty"), "last_move": _("last move"), "winning_line": _("winning line")}
     ply_label = _("Start position")
     if current is not None:
         ply_label = _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)") % {
@@ -169,7 +170,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "result": result_text(game, moves),
         "room": room,
         "board": html.board(kind.column_letters(kind.size(game.rules)), position.stones, position.last,
-                            position.line, position.line_dir, {s.square: s.ply for s in steps[:ply]}),
+                            position.line, position.line_dir, {s.square: s.ply for s in steps[:ply]}, words),
         "move_list": html.move_list(move_rows, ply, numbers, _("%(side)s passes")),
         "size": kind.size(game.rules),
         "line_dir": position.line_dir,
@@ -206,6 +207,8 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
                 "move": _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)"),
                 "passed": _("%(side)s has no legal move and passes."),
                 "empty": _("empty"),
+                "last_move": _("last move"),
+                "winning_line": _("winning line"),
             },
         },
     }

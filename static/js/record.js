@@ -50,6 +50,10 @@ function render(n, push = true) {
     if (line.has(sq)) el.dataset.win = data.line_dir; else delete el.dataset.win;
     const number = placed.get(sq);
     el.innerHTML = number && stone ? `<i class="n">${number}</i>` : "";
+    let said = `${sq}, ${stone ? data.labels[stone] : T.empty}`;
+    if (sq === last) said += `, ${T.last_move}`;
+    if (line.has(sq)) said += `, ${T.winning_line}`;
+    el.parentElement.setAttribute("aria-label", said);
   }
   if (ply) {
     const [square, side, , passed] = data.steps[ply - 1];

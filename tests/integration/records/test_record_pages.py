@@ -160,3 +160,15 @@ def test_the_winning_line_direction(line, direction):
     from caro.games.records import line_direction
 
     assert line_direction(line) == direction
+
+
+def test_every_square_is_labelled_for_screen_readers_and_games_know_their_page(caro_game):
+    from django.utils import translation
+
+    game, _x, _o = caro_game
+    html = _page(f"/van/{game.pk}/")
+    assert 'aria-label="L8, X, nước vừa đi, đường thắng"' in html and 'aria-label="B2, trống"' in html
+    with translation.override("en"):
+        assert game.get_absolute_url() == f"/en/game/{game.pk}/"
+    with translation.override("vi"):
+        assert game.get_absolute_url() == f"/van/{game.pk}/"
