@@ -17,4 +17,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("caro.rooms.urls")),
     path("", include("caro.tutorials.urls")),
+    path("", include("caro.records.urls")),
 ]

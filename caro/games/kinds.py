@@ -9,11 +9,14 @@ vocabulary and the site's. Sides are "X" (moves first) and "O"; in Reversi X pla
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from caro.engine import caro as caro_engine
+from caro.engine import records
 from caro.engine import reversi as reversi_engine
 from caro.engine.caro import PRESETS, Opening
 from caro.engine.errors import IllegalMove
@@ -35,6 +38,35 @@ class Played:
     termination: str = ""
     line: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """A file format a game record is written in: `slug` (in URLs), translated `label`, file
+    `extension` (without the dot) and the `content_type` of a download."""
+
+    slug: str
+    label: str
+    extension: str
+    content_type: str = "text/plain; charset=utf-8"
+
+
+@dataclass
+class ReadRecord:
+    """A record read from text by `Kind.read_record`: `rules` (a `Game.rules` dict), `squares`
+    (every move, legal), `times` (thinking time per move in ms; 0 when the file has none) and
+    `names` ({"X": str, "O": str}, empty strings when the file has none)."""
+
+    rules: dict
+    squares: list[str]
+    times: list[int]
+    names: dict[str, str] = field(default_factory=lambda: {"X": "", "O": ""})
+
+
+PSQ = RecordFormat("psq", gettext_lazy("PSQ (Piskvork, Gomocup)"), "psq")
+GGF = RecordFormat("ggf", gettext_lazy("GGF (Othello programs)"), "ggf")
+MOVE_STRING = RecordFormat("moves", gettext_lazy("Move string (f5d6c3)"), "txt")
+SQUARE_LIST = RecordFormat("squares", gettext_lazy("Coordinate list"), "txt")
 
 
 class Caro:
@@ -110,6 +142,14 @@ class Caro:
     def undo_allowed(self, bot_level: str) -> bool:
         return bot_level in self.UNDO_LEVELS
 
+    def stone_colors(self, stones: dict[str, str]) -> dict[str, str]:
+        """`stones` ({square: "X"/"O"}) in the words of diagrams and records: caro keeps X and O."""
+        return dict(stones)
+
+    def side_label(self, side: str) -> str:
+        """How pages name a side: "X" / "O" in caro."""
+        return side
+
     def describe(self, rules: dict) -> list[str]:
         """The translated parts of the one-line rules summary ("15×15 · chặn hai đầu")."""
         rules = caro_engine.Rules.from_dict(rules)
@@ -127,6 +167,45 @@ class Caro:
         elif rules.win_length != 5:
             parts.append(_("%(n)d in a row") % {"n": rules.win_length})
         return parts
+
+    # game records (caro.engine.records)
+
+    #: Export formats, the first being the usual one; the plain list is read by default on import.
+    RECORD_FORMATS = (PSQ, SQUARE_LIST)
+    PLAIN_FORMAT = SQUARE_LIST
+
+    def write_record(self, fmt: str, rules: dict, squares: list[str], times: list[int],
+                     names: dict[str, str]) -> str:
+        """The text of a record in format `fmt` ("psq" or "squares"); KeyError for another format.
+        Names are not part of either format."""
+        if fmt == PSQ.slug:
+            return records.format_psq(squares, self.size(rules), times)
+        if fmt == SQUARE_LIST.slug:
+            return records.format_squares(squares) + "\n"
+        raise KeyError(fmt)
+
+    def read_record(self, fmt: str, text: str, rules: dict) -> ReadRecord:
+        """Read `text` in format `fmt` under `rules` (a PSQ file's own board size wins over the
+        size in `rules`). Raises IllegalMove (see `caro.engine.records`), KeyError for a format
+        of the other game."""
+        engine_rules = caro_engine.Rules.from_dict(rules)
+        if fmt == PSQ.slug:
+            size = _psq_size(text)
+            if size in caro_engine.SIZES and size != engine_rules.size:
+                engine_rules = dataclasses.replace(engine_rules, size=size)
+            game = records.parse_psq(text, engine_rules if size in caro_engine.SIZES else None)
+            return ReadRecord(engine_rules.to_dict(), list(game.moves), list(game.times))
+        if fmt == SQUARE_LIST.slug:
+            board = records.parse_squares(text, engine_rules)
+            return ReadRecord(engine_rules.to_dict(), list(board.moves), [0] * board.ply)
+        raise KeyError(fmt)
+
+
+
+def _psq_size(text: str) -> int | None:
+    """The board width a PSQ header announces ("Piskvorky 15x15, ..."), or None."""
+    match = re.match(r"\s*Piskvorky[ \t]+([0-9]{1,3})[ \t]*x", text, re.IGNORECASE)
+    return int(match.group(1)) if match else None
 
 
 class Reversi:
@@ -191,8 +270,46 @@ class Reversi:
         """Take back is allowed at every level: Reversi positions are hard to read for beginners."""
         return True
 
+    def stone_colors(self, stones: dict[str, str]) -> dict[str, str]:
+        """`stones` ({square: "X"/"O"}) in the words of diagrams and records: "black" / "white"."""
+        return {square: COLOR_OF_SIDE[side] for square, side in stones.items()}
+
+    def side_label(self, side: str) -> str:
+        """How pages name a side: Black (X, moves first) or White, translated."""
+        return _("Black") if side == "X" else _("White")
+
     def describe(self, rules: dict) -> list[str]:
         return [_("Reversi"), f"{self.SIZE}×{self.SIZE}"]
+
+    # game records (caro.engine.records)
+
+    RECORD_FORMATS = (GGF, MOVE_STRING, SQUARE_LIST)
+    PLAIN_FORMAT = MOVE_STRING
+
+    def write_record(self, fmt: str, rules: dict, squares: list[str], times: list[int],
+                     names: dict[str, str]) -> str:
+        """The text of a record in format `fmt` ("ggf", "moves" or "squares"); KeyError for
+        another format. GGF carries the players' names (PB Black = X, PW White = O)."""
+        if fmt == GGF.slug:
+            board = self.board(rules, squares)
+            return records.format_ggf(board, black=names.get("X", ""), white=names.get("O", "")) + "\n"
+        if fmt == MOVE_STRING.slug:
+            return records.format_reversi(self.board(rules, squares)) + "\n"
+        if fmt == SQUARE_LIST.slug:
+            return records.format_squares(squares) + "\n"
+        raise KeyError(fmt)
+
+    def read_record(self, fmt: str, text: str, rules: dict) -> ReadRecord:
+        """Read `text` in format `fmt` (a move string and a coordinate list read alike).
+        Raises IllegalMove (see `caro.engine.records`), KeyError for a format of the other game."""
+        if fmt == GGF.slug:
+            game = records.parse_ggf(text)
+            names = {"X": game.tags.get("PB", ""), "O": game.tags.get("PW", "")}
+            return ReadRecord({}, list(game.board.moves), [0] * game.board.ply, names)
+        if fmt in (MOVE_STRING.slug, SQUARE_LIST.slug):
+            board = records.parse_reversi(text)
+            return ReadRecord({}, list(board.moves), [0] * board.ply)
+        raise KeyError(fmt)
 
 
 KINDS = {"caro": Caro(), "reversi": Reversi()}

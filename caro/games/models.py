@@ -15,7 +15,9 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 
@@ -66,6 +68,10 @@ class Takeback(models.TextChoices):
 
 class GameQuerySet(models.QuerySet):
     """Games in the domain's words."""
+
+    def imported(self):
+        """Records uploaded or pasted by visitors (never rated, nobody seated)."""
+        return self.exclude(imported={})
 
     def active(self):
         return self.filter(status=Game.Status.ACTIVE)
@@ -206,6 +212,11 @@ class Game(models.Model):
         "self", verbose_name=_("rematch of"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="rematches",
     )
+    imported = models.JSONField(
+        _("imported record"), default=dict, blank=True,
+        help_text='{} for a game played here; for an imported record {"format": "psq"|"ggf"|"moves"|'
+                  '"squares", "names": {"X": str, "O": str}} (never rated, nobody seated)',
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -220,6 +231,11 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.get_status_display()})"
 
+    def get_absolute_url(self) -> str:
+        """The game's record page (caro.records) in the active language: /van/<id>/ or /en/game/<id>/."""
+        language = "en" if (get_language() or "vi").startswith("en") else "vi"
+        return reverse(f"records:game_{language}", kwargs={"game_id": self.pk})
+
     @property
     def group_name(self) -> str:
         """The Channels group that receives this game's events (whatever room, if any, shows it)."""
@@ -228,6 +244,11 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def is_imported(self) -> bool:
+        """A record read from a file or pasted text, not a game played on the site."""
+        return bool(self.imported)
 
     @property
     def is_local(self) -> bool:

@@ -11,8 +11,9 @@ from django.db import IntegrityError, transaction
 from caro.games import outbox
 from caro.games import services as games
 from caro.games.errors import GameError
-from caro.games.kinds import kind_for_choice
+from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takeback
+from caro.games.services.records import create_from_position
 from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
 
 def new_code() -> str:
@@ -77,6 +78,46 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
     raise RuntimeError("could not allocate a room code")
 
 
+def continue_against_computer(user, game: Game, ply: int, bot_level: str) -> Room:
+    """A computer room whose first game starts from `game`'s position after `ply` moves, under
+    the same rules and without a clock: `user` plays the side to move there, the computer (at
+    `bot_level`) the other. Later games in the room start from the empty board.
+
+    Raises GameError `game_over` when that position is already over, ValueError for a bad level
+    or a ply outside 0..game.ply.
+    """
+    if not 0 <= ply <= game.ply:
+        raise ValueError(f"ply {ply} is not in 0..{game.ply}")
+    squares = list(game.moves.order_by("ply").values_list("square", flat=True)[:ply])
+    kind = kind_of(game)
+    side = kind.turn(kind.board(game.rules, squares))
+    preset = _preset_of(game)
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(code=new_code(), created_by=user, preset=preset, move_time_ms=0,
+                                           kind=Room.Kind.COMPUTER)
+                room.current_game = create_from_position(
+                    kind=game.kind, rules=game.rules, squares=squares, host=user, host_side=side,
+                    bot_seat=Seat.GUEST, bot_level=bot_level,
+                )
+                room.save(update_fields=["current_game"])
+                return room
+        except IntegrityError:  # pragma: no cover - code collision; try another
+            continue
+    raise RuntimeError("could not allocate a room code")
+
+
+def _preset_of(game: Game) -> str:
+    """The rule choice whose rules (size aside) are `game`'s, for the room's record; "caro-vn" if none."""
+    for choice in RULE_CHOICES:
+        kind = kind_for_choice(choice)
+        if kind.name == game.kind and (not kind.has_options or {**kind.rules_for(choice), "size": 0}
+                                       == {**game.rules, "size": 0}):
+            return choice
+    return "caro-vn"
+
+
 def join(room: Room, user) -> str:
     """Seat `user` in the room's current game if a seat is open; return the seat or raise GameError."""
     return games.take_seat(room.current_game_id, user)
@@ -114,4 +155,4 @@ def _announce_new_game(group: str, game_id: int) -> None:
     outbox.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
 
 
-__all__ = ["GameError", "create_room", "join", "normalize_code", "play_again"]
+__all__ = ["GameError", "continue_against_computer", "create_room", "join", "normalize_code", "play_again"]

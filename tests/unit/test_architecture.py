@@ -24,8 +24,10 @@ ALLOWED = {
     "caro.tutorials": {"caro.engine"},
     "ranking": {"caro.engine", "caro.games", "accounts"},
     "caro.rooms": {"caro.engine", "caro.games", "accounts"},
+    # Record pages link a live game to its room and draw positions with the guides' renderer.
+    "caro.records": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "accounts"},
     # The project package: settings, URLs, ASGI/Celery apps and the site-wide pages wire the apps.
-    "caro": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "accounts", "ranking"},
+    "caro": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "caro.records", "accounts", "ranking"},
     "devstack": set(),
 }
 PURE = {"caro.engine", "caro.bots"}

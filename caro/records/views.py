@@ -1,0 +1,324 @@
+"""Game record pages: the replay of any game (live or finished, played here or imported), its
+downloads and position image, importing a record, a guest's recent games, and continuing a
+position against the computer.
+
+Thin views: the replay and the formats are `caro.games.records`, every write goes through
+`caro.games.services` (imports) or `caro.rooms.services` (a computer room from a position).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.guests import ensure_player
+from caro.games import records
+from caro.games.display import game_summary
+from caro.games.errors import GameError
+from caro.games.kinds import kind_of
+from caro.games.models import Game, Move, Side
+from caro.games.services.records import store_imported
+from caro.records import html, limits
+from caro.records.forms import ContinueForm, ImportForm
+from caro.records.image import position_svg
+from caro.records.links import record_url, url_language
+from caro.rooms import services as rooms
+from caro.rooms.models import Room
+
+#: Imported games remembered in a visitor's session, for "my games".
+SESSION_IMPORTS = "records_imported"
+SESSION_IMPORTS_KEPT = 20
+RECENT_GAMES = 30
+
+
+def _page_language(request: HttpRequest, language: str) -> str:
+    """The URL's language, unless the reader picked another with the language switch (cookie)."""
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    return chosen if chosen in dict(settings.LANGUAGES) else language
+
+
+def in_page_language(view):
+    """Run `view` in the page's language (`_page_language`), from the URL's `language` kwarg."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args, language: str, **kwargs) -> HttpResponse:
+        with translation.override(_page_language(request, language)):
+            return view(request, *args, language=language, **kwargs)
+
+    return wrapped
+
+
+def _game(game_id: int) -> Game:
+    game = Game.objects.select_related("host", "guest").filter(pk=game_id).first()
+    if game is None:
+        raise Http404("no such game")
+    return game
+
+
+def _moves(game: Game) -> list[Move]:
+    return list(Move.objects.filter(game=game).order_by("ply").only("ply", "side", "square", "think_ms"))
+
+
+def player_names(game: Game, placeholders: bool = True) -> dict[str, str]:
+    """The name shown for each side: the player's, the computer's level, the record's names;
+    "" for an unknown player or a free seat when `placeholders` is False (for files)."""
+    names = {}
+    for side in (Side.X, Side.O):
+        seat = game.seat_playing(side)
+        if game.is_imported:
+            names[side] = game.imported.get("names", {}).get(side) or (_("unknown player") if placeholders else "")
+        elif game.bot_seat == seat:
+            names[side] = {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"),
+                           "hard": _("Computer (Hard)")}.get(game.bot_level, _("Computer"))
+        else:
+            user = game.player_in(seat)
+            names[side] = user.public_name if user is not None else (_("free seat") if placeholders else "")
+    return names
+
+
+def result_text(game: Game, moves: list[Move] | None = None) -> str:
+    """Who won and why, in words ("X won with five in a row."), or how the game stands; with
+    the stored `moves`, a Reversi result adds the disc count ("(35–29)")."""
+    kind = kind_of(game)
+    side = kind.side_label(game.winner) if game.winner else ""
+    if game.status == Game.Status.ABORTED:
+        return _("Game aborted: it ended before both players had moved. Nobody wins or loses.")
+    if game.status == Game.Status.WAITING:
+        return _("Waiting for an opponent: share the link or the code.")
+    if game.status == Game.Status.ACTIVE:
+        return _("Game in progress.")
+    if not game.termination:
+        return _("The record stops here, before the end of the game.")
+    wins = {
+        "five": _("%(side)s won with five in a row."),
+        "discs": _("%(side)s won on discs."),
+        "timeout": _("%(side)s won: the opponent ran out of time."),
+        "resign": _("%(side)s won: the opponent resigned."),
+    }
+    draws = {
+        "full_board": _("Draw: the board is full."),
+        "no_legal_move": _("Draw: X has only foul points left."),
+        "discs": _("Draw: as many discs each."),
+    }
+    text = (wins.get(game.termination, _("%(side)s won.")) % {"side": side} if game.winner
+            else draws.get(game.termination, _("Draw.")))
+    if game.termination == "discs" and moves:
+        stones = kind.stones(kind.board(game.rules, [m.square for m in moves]))
+        counts = [sum(1 for v in stones.values() if v == s) for s in (Side.X, Side.O)]
+        text += f" ({counts[0]}–{counts[1]})"
+    return text
+
+
+def seconds_label(ms: int, decimal: str | None = None) -> str:
+    """A thinking time for people: "4,2 s" under a minute, "1:05" from there, with the active
+    language's decimal separator (or `decimal`, looked up once by callers formatting many)."""
+    if ms < 60_000:
+        tenths = round(ms / 100)
+        return f"{tenths // 10}{decimal or formats.get_format('DECIMAL_SEPARATOR')}{tenths % 10} s"
+    seconds = round(ms / 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@in_page_language
+def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
+    """The record page of any game at `?ply=N` (default: the last move): board, players, rules,
+    result, the move list with times, replay controls, share link, downloads, "continue"."""
+    game = _game(game_id)
+    kind = kind_of(game)
+    moves = _moves(game)
+    steps = records.steps(game, moves)
+    total = len(steps)
+    ply = records.clamp_ply(request.GET.get("ply"), total)
+    position = records.position_from_steps(game, steps, ply)
+    numbers = request.GET.get("numbers") == "1"
+    names = player_names(game)
+    used = {side: sum(s.think_ms for s in steps if s.side == side) for side in (Side.X, Side.O)}
+    room = None
+    if not game.is_over:
+        room = Room.objects.filter(current_game=game).only("code").first()
+    ended_here = ply == total and game.is_over and bool(game.termination)
+    page_lang = url_language()
+    share_url = request.build_absolute_uri(record_url(game.pk, page_lang, ply))
+    image_url = request.build_absolute_uri(record_url(game.pk, page_lang, ply, "image"))
+    decimal = formats.get_format("DECIMAL_SEPARATOR")
+    times = [seconds_label(s.think_ms, decimal) for s in steps]
+    labels = {side: kind.side_label(side) for side in (Side.X, Side.O)}
+    move_rows = [(s.ply, s.square, t, labels[s.passed] if s.passed else "") for s, t in zip(steps, times)]
+    current = steps[ply - 1] if ply else None
+    words = {**labels, "empty": _("empty"), "last_move": _("last move"), "winning_line": _("winning line")}
+    ply_label = _("Start position")
+    if current is not None:
+        ply_label = _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)") % {
+            "n": ply, "total": total, "side": kind.side_label(current.side), "square": current.square,
+            "time": times[ply - 1]}
+        if current.passed:
+            ply_label += " · " + _("%(side)s has no legal move and passes.") % {"side": kind.side_label(current.passed)}
+    context = {
+        "game": game,
+        "kind": kind,
+        "names": names,
+        "sides": [{"side": side, "label": kind.side_label(side), "name": names[side],
+                   "used": seconds_label(used[side]), "winner": game.winner == side} for side in (Side.X, Side.O)],
+        "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
+        "result": result_text(game, moves),
+        "room": room,
+        "board": html.board(kind.column_letters(kind.size(game.rules)), position.stones, position.last,
+                            position.line, position.line_dir, {s.square: s.ply for s in steps[:ply]}, words),
+        "move_list": html.move_list(move_rows, ply, numbers, _("%(side)s passes")),
+        "size": kind.size(game.rules),
+        "line_dir": position.line_dir,
+        "ply": ply,
+        "total": total,
+        "numbers": numbers,
+        "ply_label": ply_label,
+        "import_url": record_url(None, page_lang, None, "import"),
+        "mine_url": record_url(None, page_lang, None, "mine"),
+        "has_moves": bool(steps),
+        "nav": {"first": 0, "prev": max(0, ply - 1), "next": min(total, ply + 1), "last": total},
+        "share_url": share_url,
+        "image_url": image_url,
+        "page_url": record_url(game.pk, page_lang),
+        "exports": [(f, record_url(game.pk, page_lang, None, "export", f.slug)) for f in records.formats(game)],
+        "can_continue": not ended_here,
+        "levels": Game.BotLevel.choices,
+        "continue_url": record_url(game.pk, page_lang, None, "continue"),
+        "alternates": [(code, request.build_absolute_uri(record_url(game.pk, code, ply)))
+                       for code, _name in settings.LANGUAGES],
+        "data": {
+            "steps": [[s.square, s.side, s.flips, s.passed] for s in steps],
+            "ply": ply,
+            "line": list(game.win_line or []) if game.is_over else [],
+            "line_dir": records.line_direction(list(game.win_line or [])),
+            "ended": game.is_over and bool(game.termination),
+            "kind": game.kind,
+            "page": record_url(game.pk, page_lang),
+            "image": record_url(game.pk, page_lang, None, "image"),
+            "times": times,
+            "labels": labels,
+            "i18n": {
+                "start": _("Start position"),
+                "move": _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)"),
+                "passed": _("%(side)s has no legal move and passes."),
+                "empty": _("empty"),
+                "last_move": _("last move"),
+                "winning_line": _("winning line"),
+            },
+        },
+    }
+    return render(request, "records/record.html", context)
+
+
+@in_page_language
+def image(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
+    """The position at `?ply=N` as an SVG image (link previews, "save picture")."""
+    game = _game(game_id)
+    moves = _moves(game)
+    ply = records.clamp_ply(request.GET.get("ply"), len(moves))
+    svg = position_svg(game, records.position_at(game, moves, ply), names=player_names(game))
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=86400" if game.is_over else "no-cache"
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
+@in_page_language
+def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpResponse:
+    """Download the record in `fmt` (PSQ / coordinate list for caro; GGF / move string /
+    coordinate list for Reversi). 404 for a format the game's kind does not write."""
+    game = _game(game_id)
+    moves = _moves(game)
+    try:
+        name, text, content_type = records.export(game, moves, fmt, player_names(game, placeholders=False))
+    except KeyError:
+        raise Http404("no such format") from None
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@in_page_language
+def import_record(request: HttpRequest, language: str) -> HttpResponse:
+    """Upload or paste a record (PSQ, GGF, a move string or a coordinate list) and view it as a
+    game page. Errors are shown on the form, translated, with the line; nothing is stored then."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        if not limits.allow_import(limits.client_key(request)):
+            form.add_error(None, _("You have imported many records in a short time. Wait a few minutes and try again."))
+            status = 429
+        elif form.is_valid():
+            data = form.cleaned_data
+            try:
+                text = records.decode(data["file"].read()) if data.get("file") else data["text"]
+                parsed = records.read(text, data["rules"], data["size"])
+                game = store_imported(parsed.kind, parsed.record.rules, parsed.record.squares,
+                                      parsed.record.times, fmt=parsed.format, names=parsed.record.names)
+            except records.RecordError as exc:
+                form.add_error(None, exc.message)
+            except GameError as exc:  # pragma: no cover - the record was replayed by read() already
+                form.add_error(None, exc.message)
+            else:
+                kept = [game.pk] + [pk for pk in request.session.get(SESSION_IMPORTS, []) if pk != game.pk]
+                request.session[SESSION_IMPORTS] = kept[:SESSION_IMPORTS_KEPT]
+                return redirect(record_url(game.pk, url_language()))
+        if status == 200 and form.errors:
+            status = 400
+    return render(request, "records/import.html", {"form": form, "max_mb": records.MAX_RECORD_BYTES // 1_000_000},
+                  status=status)
+
+
+@in_page_language
+def my_games(request: HttpRequest, language: str) -> HttpResponse:
+    """The visitor's recent games (their session's user) and the records they imported."""
+    games = []
+    if request.user.is_authenticated:
+        games = list(Game.objects.of_player(request.user).select_related("host", "guest")
+                     .order_by("-created_at")[:RECENT_GAMES])
+    imported_ids = request.session.get(SESSION_IMPORTS, [])
+    imported = sorted(Game.objects.filter(pk__in=imported_ids), key=lambda g: imported_ids.index(g.pk))
+    lang = url_language()
+    rows = []
+    for game in games + imported:
+        names = player_names(game)
+        rows.append({
+            "game": game, "url": record_url(game.pk, lang), "names": names,
+            "rules": " · ".join(kind_of(game).describe(game.rules)),
+            "result": result_text(game),
+            "labels": {side: kind_of(game).side_label(side) for side in (Side.X, Side.O)},
+            "you": game.side_of_user(request.user) if not game.is_imported else None,
+        })
+    return render(request, "records/mine.html", {
+        "played": [r for r in rows if not r["game"].is_imported],
+        "imported": [r for r in rows if r["game"].is_imported],
+        "import_url": record_url(None, lang, None, "import"),
+    })
+
+
+@require_POST
+@in_page_language
+def continue_game(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
+    """Open a computer room from the game's position at the posted ply, same rules; the visitor
+    (a guest if not signed in) plays the side to move there."""
+    game = _game(game_id)
+    form = ContinueForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Some choices were not valid: pick them from the lists."))
+        return redirect(record_url(game.pk, url_language()))
+    ply = min(form.cleaned_data["ply"], game.ply)
+    user = ensure_player(request)
+    try:
+        room = rooms.continue_against_computer(user, game, ply, form.cleaned_data["level"])
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect(record_url(game.pk, url_language(), ply))
+    return redirect("room", code=room.code)
+
+
+__all__ = ["continue_game", "export", "image", "import_record", "my_games", "record"]

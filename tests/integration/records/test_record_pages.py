@@ -1,0 +1,174 @@
+"""The record page of every game: board, players, rules, result, times, replay per ply without
+JavaScript, the live room link, the position picture, languages."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from caro.games import services
+from caro.games.models import Game
+from caro.rooms import services as rooms
+
+from .conftest import play_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(url, client=None, **headers):
+    response = (client or Client(headers=headers)).get(url)
+    assert response.status_code == 200, response.content[:2000]
+    return response.content.decode()
+
+
+def _stones(html):
+    return dict(re.findall(r'data-sq="(\w+)" data-stone="([XO])"', html))
+
+
+def test_a_finished_game_shows_board_players_rules_result_and_times(caro_game):
+    game, x, o = caro_game
+    html = _page(f"/van/{game.pk}/")
+    assert x.public_name in html and o.public_name in html
+    assert "15×15 · chặn hai đầu · 1 phút/nước" in html
+    assert "X thắng với 5 quân liên tiếp." in html
+    assert len(_stones(html)) == 9
+    # The winning line is drawn at the last move, across the five stones, in the row's direction.
+    assert len(re.findall(r'class="sq[^"]* win" data-sq="[A-L]8" data-stone="X" data-win="h"', html)) == 5
+    assert 'class="sq last win" data-sq="L8"' in html
+    # The move list: coordinates, each with the time the mover used.
+    moves = re.findall(r'data-ply="(\d+)"[^>]*><span class="sqname">(\w+)</span> <span class="t">([^<]+)</span>', html)
+    assert [m[1] for m in moves] == ["H8", "A1", "I8", "A2", "J8", "A3", "K8", "A4", "L8"]
+    assert all(re.fullmatch(r"\d+,\d s", m[2]) for m in moves)  # Vietnamese decimal comma
+
+
+def test_names_are_escaped():
+    game, _x, _o = play_game(["H8"], names=('<script>alert("x")</script>', "O&<b>"))
+    html = _page(f"/en/game/{game.pk}/")
+    assert "<script>alert" not in html and "&lt;script&gt;alert" in html
+    assert "O&amp;&lt;b&gt;" in html
+
+
+def test_each_ply_is_its_own_page_without_javascript(caro_game):
+    game, _x, _o = caro_game
+    html = _page(f"/van/{game.pk}/?ply=3")
+    assert _stones(html) == {"H8": "X", "A1": "O", "I8": "X"}
+    assert 'class="sq last" data-sq="I8"' in html and "win" not in re.findall(r'class="sq[^"]*"', html)
+    assert 'href="?ply=2"' in html and 'href="?ply=4"' in html and 'href="?ply=0"' in html
+    assert 'href="?ply=9"' in html and 'aria-current="step"' in html
+    assert re.search(r"Nước 3/9: X I8 \(\d+,\d s\)", html)
+    assert _stones(_page(f"/van/{game.pk}/?ply=0")) == {}
+    assert len(_stones(_page(f"/van/{game.pk}/?ply=zzz"))) == 9  # unreadable: the last ply
+    assert len(_stones(_page(f"/van/{game.pk}/?ply=999"))) == 9
+
+
+def test_move_numbers_on_the_stones_on_demand(caro_game):
+    game, _x, _o = caro_game
+    html = _page(f"/van/{game.pk}/?ply=5&numbers=1")
+    assert "record-board numbers" in html
+    assert re.search(r'data-sq="J8" data-stone="X"><i class="n">5</i>', html)
+    assert "record-board numbers" not in _page(f"/van/{game.pk}/?ply=5")
+
+
+def test_a_live_game_links_to_its_room():
+    user = play_game([])[1]
+    room = rooms.create_room(user)
+    html = _page(f"/van/{room.current_game_id}/")
+    assert f'href="/r/{room.code}/"' in html and 'data-testid="room-link"' in html
+    assert "Vào phòng để chơi hoặc xem" in html
+
+
+def test_a_reversi_game_shows_passes_and_the_disc_count(reversi_vectors):
+    case = reversi_vectors["forced_pass"][0]
+    moves = [case["moves"][k:k + 2] for k in range(0, len(case["moves"]), 2)]
+    game, _x, _o = play_game(moves, kind="reversi")
+    html = _page(f"/en/game/{game.pk}/")
+    assert "White passes" not in html and "Black passes" in html  # Black had no move after c1
+    assert "Reversi · 8×8" in html
+    assert re.findall(r'<span class="sqname">(\w+)</span>', html) == moves  # lowercase like d3
+    data = json.loads(re.search(r'id="record-data" type="application/json">(.*?)</script>', html).group(1))
+    assert data["steps"][-1][3] == "X"  # the pass is recorded on the move that caused it
+
+
+def test_the_full_championship_game_shows_the_result_with_discs(reversi_vectors):
+    text = reversi_vectors["full_game"]["moves"].lower()
+    moves = [text[k:k + 2] for k in range(0, len(text), 2)]
+    game, _x, _o = play_game(moves, kind="reversi")
+    assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "X", "discs")
+    html = _page(f"/van/{game.pk}/")
+    assert "Đen thắng nhờ nhiều quân hơn. (35–29)" in html
+
+
+def test_the_picture_of_a_position_is_an_svg_of_that_ply(caro_game):
+    game, _x, _o = caro_game
+    response = Client().get(f"/van/{game.pk}/anh.svg?ply=4")
+    assert response.status_code == 200 and response["Content-Type"].startswith("image/svg+xml")
+    svg = response.content.decode()
+    assert svg.count('class="x"') == 2 and svg.count('class="o"') == 2 and 'class="win"' not in svg
+    final = Client().get(f"/en/game/{game.pk}/image.svg").content.decode()
+    assert final.count('class="x"') == 5 and 'class="win"' in final
+    html = _page(f"/van/{game.pk}/?ply=4")
+    assert f'property="og:image" content="http://testserver/van/{game.pk}/anh.svg?ply=4"' in html
+
+
+def test_the_url_language_is_the_page_language_unless_the_reader_chose_one(caro_game):
+    game, _x, _o = caro_game
+    assert "X won with five in a row." in _page(f"/en/game/{game.pk}/")
+    assert "X thắng với 5 quân liên tiếp." in _page(f"/van/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    client = Client()
+    client.cookies["django_language"] = "vi"
+    assert "X thắng với 5 quân liên tiếp." in _page(f"/en/game/{game.pk}/", client)
+
+
+def test_unknown_games_and_formats_are_404(caro_game):
+    game, _x, _o = caro_game
+    assert Client().get("/van/999999/").status_code == 404
+    assert Client().get(f"/van/{game.pk}/tai/ggf").status_code == 404  # a Reversi format
+
+
+def test_my_games_lists_the_sessions_games():
+    game, x, _o = play_game(["H8", "I9"])
+    client = Client()
+    client.force_login(x, backend="django.contrib.auth.backends.ModelBackend")
+    html = _page("/van/cua-toi/", client)
+    assert f'href="/van/{game.pk}/"' in html
+    assert f'href="/van/{game.pk}/"' not in _page("/van/cua-toi/")  # another visitor
+
+
+def test_a_resigned_game_says_so():
+    game, x, _o = play_game(["H8", "I9", "J10"])
+    services.resign(game.pk, x)
+    assert "O thắng: đối thủ chịu thua." in _page(f"/van/{game.pk}/")
+
+
+def test_the_position_from_the_replayed_steps_is_the_engines_at_every_ply(reversi_vectors):
+    from caro.games import records
+    from caro.games.models import Move
+
+    text = reversi_vectors["full_game"]["moves"].lower()
+    for game in (play_game([text[k:k + 2] for k in range(0, len(text), 2)], kind="reversi")[0],
+                 play_game(["H8", "A1", "I8", "A2", "J8", "A3", "K8", "A4", "L8"])[0]):
+        moves = list(Move.objects.filter(game=game).order_by("ply"))
+        steps = records.steps(game, moves)
+        for ply in range(len(moves) + 1):
+            assert records.position_from_steps(game, steps, ply) == records.position_at(game, moves, ply), ply
+
+
+@pytest.mark.parametrize("line, direction", [(["H8", "L8"], "h"), (["H8", "H12"], "v"), (["A1", "E5"], "d"),
+                                             (["A5", "E1"], "a"), (["H8"], "")])
+def test_the_winning_line_direction(line, direction):
+    from caro.games.records import line_direction
+
+    assert line_direction(line) == direction
+
+
+def test_every_square_is_labelled_for_screen_readers_and_games_know_their_page(caro_game):
+    from django.utils import translation
+
+    game, _x, _o = caro_game
+    html = _page(f"/van/{game.pk}/")
+    assert 'aria-label="L8, X, nước vừa đi, đường thắng"' in html and 'aria-label="B2, trống"' in html
+    with translation.override("en"):
+        assert game.get_absolute_url() == f"/en/game/{game.pk}/"
+    with translation.override("vi"):
+        assert game.get_absolute_url() == f"/van/{game.pk}/"
