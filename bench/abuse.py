@@ -5,8 +5,8 @@ Run (loopback only; bounded by --max-seconds, stops by itself):
     .venv/bin/python bench/abuse.py                       # 40 spectators x 10 frames/s
     .venv/bin/python bench/abuse.py --spectators 80 --games 6
 
-It starts its own site: the embedded PostgreSQL and Redis of `caro.devstack` (in `.data/bench-abuse`)
-unless DATABASE_URL / REDIS_URL are set, a throw-away database (migrated, dropped at the end), and one
+It starts its own site (bench/stack.py): the embedded PostgreSQL and Redis unless DATABASE_URL /
+REDIS_URL are set, a throw-away database (migrated, dropped at the end), and one
 Daphne on a free loopback port with no move clock and the per-address limits off (the spectators
 stand for 40 different attackers; one address would hit CARO_WS_PER_ADDRESS_ROOM first).
 
@@ -30,13 +30,8 @@ import json
 import multiprocessing
 import os
 import random
-import secrets
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.parse
-import urllib.request
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -47,89 +42,22 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from stack import Site  # noqa: E402
 from ws_relay import SEQUENCE, Player, percentile  # noqa: E402
 
 #: The issue's target: p99 with the flood at most this many times p99 without.
 TARGET_RATIO = 1.5
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 # ---------------------------------------------------------------- the site
 
 
-def start_services(stack: list) -> tuple[str, str]:
-    """DATABASE_URL and REDIS_URL: from the environment, else embedded servers (stopped at exit)."""
-    db_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
-    if db_url and redis_url:
-        return db_url, redis_url
-    from caro.devstack import services
-
-    data = ROOT / ".data" / "bench-abuse"
-    data.mkdir(parents=True, exist_ok=True)
-    if not db_url:
-        pg = services.start_postgres(services.usable_pg_datadir(data / "pg"), None)
-        stack.append(pg)
-        db_url = pg.url
-    if not redis_url:
-        redis = services.start_redis(None, data / "redis")
-        stack.append(redis)
-        redis_url = redis.url
-    return db_url, redis_url
-
-
-def with_database(url: str, name: str) -> str:
-    parts = urllib.parse.urlsplit(url)
-    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
-
-
-def admin_sql(url: str, sql: str) -> None:
-    import psycopg
-
-    parts = urllib.parse.urlsplit(url)
-    with psycopg.connect(host=parts.hostname, port=parts.port or 5432, user=parts.username,
-                         password=urllib.parse.unquote(parts.password or "") or None,
-                         dbname=parts.path.lstrip("/") or "postgres", autocommit=True) as conn:
-        conn.execute(sql)
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def site_env(db_url: str, redis_url: str) -> dict:
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="caro.settings", DATABASE_URL=db_url, REDIS_URL=redis_url, DEBUG="1",
-        SECRET_KEY=secrets.token_urlsafe(40), ALLOWED_HOSTS="127.0.0.1", PYTHONUNBUFFERED="1",
-        CARO_FRIEND_MOVE_TIME_MS="0",  # no clock: no deadline tasks left in the broker
-        CARO_WS_PER_ADDRESS="0", CARO_WS_PER_ADDRESS_ROOM="0",
-        CARO_ROOMS_PER_MINUTE_PER_ADDRESS="0", CARO_GUESTS_PER_MINUTE_PER_ADDRESS="0",
-    )
-    return env
-
-
-def start_daphne(env: dict, log) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "--websocket-max-message-size", "65536", "caro.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
-                if r.status == 200:
-                    return proc, url
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("daphne did not start (see its log)")
+#: The site for this bench: no move clock (no deadline tasks left in the broker) and the per-address
+#: limits off (the spectators stand for 40 different attackers on one loopback address).
+SITE_ENV = {
+    "CARO_FRIEND_MOVE_TIME_MS": "0", "CARO_WS_PER_ADDRESS": "0", "CARO_WS_PER_ADDRESS_ROOM": "0",
+    "CARO_ROOMS_PER_MINUTE_PER_ADDRESS": "0", "CARO_GUESTS_PER_MINUTE_PER_ADDRESS": "0",
+}
 
 
 # ---------------------------------------------------------------- the flood (another process)
@@ -283,24 +211,12 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=600, help="the whole run stops after this")
     args = parser.parse_args()
 
-    stack: list = []
-    db_name = f"bench_abuse_{os.getpid()}"
-    daphne = None
-    log = tempfile.NamedTemporaryFile(prefix="bench-abuse-daphne-", suffix=".log", delete=False)
     started = time.monotonic()
-    db_url = None
-    try:
-        db_url, redis_url = start_services(stack)
-        host = urllib.parse.urlsplit(redis_url).hostname
-        if host not in LOOPBACK or urllib.parse.urlsplit(db_url).hostname not in LOOPBACK:
-            raise SystemExit("bench/abuse.py runs on loopback servers only")
-        admin_sql(db_url, f'CREATE DATABASE "{db_name}"')
-        env = site_env(with_database(db_url, db_name), redis_url)
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                       check=True, timeout=300)
-        daphne, url = start_daphne(env, log)
-        print(f"site: {url} (Daphne log {log.name}); {args.spectators} spectators x {args.rate:g} frames/s; "
-              f"{args.games} games x {len(SEQUENCE)} moves per phase")
+    with Site("bench-abuse", extra_env=SITE_ENV) as site:
+        url = site.url
+        daphne = site.procs["web"]
+        print(f"site: {url} (Daphne log {site.logs / 'web.log'}); {args.spectators} spectators x {args.rate:g} "
+              f"frames/s; {args.games} games x {len(SEQUENCE)} moves per phase")
 
         def over_time() -> None:
             if time.monotonic() - started > args.max_seconds:
@@ -327,20 +243,6 @@ def main() -> int:
         print(f"p99 flood / p99 quiet = {ratio:.2f} (target <= {TARGET_RATIO}): {'met' if ok else 'NOT met'}; "
               f"p99 flood / p99 watched by silent spectators = {ratio_watched:.2f}")
         return 0 if ok else 1
-    finally:
-        if daphne is not None:
-            daphne.terminate()
-            try:
-                daphne.wait(10)
-            except subprocess.TimeoutExpired:
-                daphne.kill()
-        if db_url:
-            try:
-                admin_sql(db_url, f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
-            except Exception as exc:  # noqa: BLE001 - clean-up must not hide the result
-                print(f"could not drop {db_name}: {exc}", file=sys.stderr)
-        for server in reversed(stack):
-            server.stop()
 
 
 if __name__ == "__main__":

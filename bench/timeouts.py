@@ -40,7 +40,8 @@ from ws_relay import percentile  # noqa: E402
 #: The issue's target for the p99 lateness of the game-over event (ms).
 TARGET_P99_MS = 500
 #: Per-address socket limits are switched off: every bench socket comes from 127.0.0.1.
-SITE_ENV = {"CARO_WS_PER_ADDRESS": "100000", "CARO_WS_PER_ADDRESS_ROOM": "100000"}
+SITE_ENV = {"CARO_WS_PER_ADDRESS": "0", "CARO_WS_PER_ADDRESS_ROOM": "0", "CARO_WS_PER_SESSION": "0",
+            "CARO_WS_PER_SESSION_ROOM": "0"}  # 0: that limit is off
 
 
 def make_games(count: int, *, deadline_in_s: float | None, absence: bool):

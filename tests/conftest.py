@@ -31,6 +31,7 @@ from devstack.cli import daphne_argv
 ROOT = Path(__file__).resolve().parent.parent
 QUIET_TIMEOUT = 60.0
 """Seconds `quiet_database` waits for other connections to finish their transactions."""
+
 os.environ.setdefault("CARO_INSECURE_HTTP", "1")  # as `dev.py test` exports it (plain-HTTP test servers)
 
 
@@ -53,9 +54,38 @@ def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, plus a clean-up just before it is dropped, which PostgreSQL
     refuses while the connection pool still holds connections to it. (Only tests that use the
     database instantiate this, so pure unit runs need no database.)"""
+    _retry_flush_on_deadlock()
     yield
     with django_db_blocker.unblock():
         _close_everything()
+
+
+#: How often the flush after a transactional test is tried when PostgreSQL picks it as a deadlock's
+#: victim: a live server's socket handler (a page closing as its test ends) can start a transaction
+#: just after `quiet_database` saw none, and then the TRUNCATE and that transaction deadlock.
+FLUSH_ATTEMPTS = 4
+
+
+def _retry_flush_on_deadlock() -> None:
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+    if getattr(original, "retries_deadlocks", False):
+        return
+
+    def teardown(self):
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                return original(self)
+            except Exception as exc:  # flush wraps the database error in a CommandError
+                causes = [exc, exc.__cause__, exc.__context__]
+                if attempt == FLUSH_ATTEMPTS or not any("deadlock" in str(c).lower() for c in causes if c):
+                    raise
+                print(f"flush: deadlock on attempt {attempt}; trying again", file=sys.stderr)
+                time.sleep(0.5 * attempt)
+
+    teardown.retries_deadlocks = True
+    TransactionTestCase._fixture_teardown = teardown
 
 
 def _other_backends(conn, busy_only: bool) -> list[tuple]:
@@ -295,3 +325,34 @@ def browser():
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def start_daphnes(env: dict, count: int, tmp_path_factory, host: str | None = None, flags=()):
+    """Start `count` Daphnes with `env` (and Daphne command-line `flags`); return [(process, log path, base URL)] once /healthz answers
+    (sent with `host` as the Host header, when given)."""
+    started = []
+    for i in range(count):
+        port = free_port()
+        log = tmp_path_factory.mktemp("daphne") / f"daphne{i}.log"
+        with open(log, "wb") as out:
+            started.append((subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *flags,
+                 "caro.asgi:application"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            ), log, f"http://127.0.0.1:{port}"))
+    for proc, log, url in started:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                request = urllib.request.Request(url + "/healthz", headers={"Host": host} if host else {})
+                with urllib.request.urlopen(request, timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                for p, _log, _url in started:
+                    _stop(p)
+                pytest.fail("daphne did not start:\n" + log.read_text(errors="replace")[-3000:])
+            time.sleep(0.2)
+    return started

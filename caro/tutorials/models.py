@@ -30,11 +30,11 @@ class Guide(models.Model):
     preset = models.CharField(_("rules for \"play now\""), max_length=30, default="caro-vn")
     body = models.TextField(_("body"))
     published = models.BooleanField(_("published"), default=True)
-    seeded_sha = models.CharField(max_length=64, blank=True, editable=False)
-    html = models.TextField(blank=True, editable=False)
-    toc = models.JSONField(default=list, blank=True, editable=False)
-    render_key = models.CharField(max_length=64, blank=True, editable=False)
-    updated_at = models.DateTimeField(auto_now=True)
+    seeded_sha = models.CharField(_("seeded version"), max_length=64, blank=True, editable=False)
+    html = models.TextField(_("rendered page"), blank=True, editable=False)
+    toc = models.JSONField(_("table of contents"), default=list, blank=True, editable=False)
+    render_key = models.CharField(_("render key"), max_length=64, blank=True, editable=False)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         ordering = ["language", "order", "key"]

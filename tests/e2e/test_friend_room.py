@@ -83,7 +83,7 @@ def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_serv
         assert "đường thắng" in x.get_attribute('.sq[data-sq="J8"]', "aria-label")
         assert not w.is_visible('[data-role="play-again"]')  # spectators cannot start games
 
-        # Play again needs both players; the loser (O) then moves first.
+        # Play again needs both players; the loser (O) then moves first, still drawing O.
         o.click('[data-role="play-again"]')
         x.wait_for_function("document.querySelector('[data-role=rematch-note]').textContent.includes('O')")
         assert o.is_disabled('[data-role="play-again"]')
@@ -92,8 +92,8 @@ def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_serv
             page.wait_for_function("document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length === 0")
         o.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('Your turn')")
         o.click('.sq[data-sq="G7"]')
-        for page in (x, o, w):
-            _stone(page, "G7", "X")
+        for page in (x, o, w):  # O moves first now and keeps their mark for the whole room
+            _stone(page, "G7", "O")
     finally:
         for ctx in (ctx_x, ctx_o, ctx_w):
             ctx.close()

@@ -18,6 +18,7 @@ from accounts.guests import create_guest
 from caro.engine.caro import PRESETS, Board
 from caro.engine.reversi import Board as ReversiBoard
 from caro.games import services as games
+from caro.games import snapshot
 from caro.games.models import Game
 from caro.rooms import services as rooms
 from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _login, _off_loop, _open
@@ -229,7 +230,7 @@ def test_the_win_message_says_the_real_count_and_rule(browser, live_server_url, 
 def test_clicking_a_renju_foul_point_says_why(browser, live_server_url, lang, expected):
     """Point 7: J8 would make two open threes for X (H8-I8-J8 and J8-J9-J10)."""
     room, user = _local_room("renju", ["H8", "A1", "I8", "A3", "J9", "A5", "J10", "A7"])
-    assert games.public_state(Game.objects.get(pk=room.current_game_id))["fouls"].get("J8") == "double-three"
+    assert snapshot.public_state(Game.objects.get(pk=room.current_game_id))["fouls"].get("J8") == "double-three"
     ctx = _context(browser, lang, 1280)
     try:
         page = _open(ctx, live_server_url, user, room)

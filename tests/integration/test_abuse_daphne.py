@@ -18,7 +18,7 @@ from django.test import Client
 from accounts.guests import create_guest
 from caro.rooms import services as rooms
 from caro.rooms.consumers import CLOSE_FRAME_BYTES, CLOSE_TOO_BIG, CLOSE_TOO_MANY, MAX_FRAME_BYTES
-from tests.conftest import ROOT, _child_env, _stop, free_port
+from tests.conftest import ROOT, _child_env, _stop, start_daphnes
 
 #: Per session and room, for this test's Daphnes only.
 SESSION_ROOM_LIMIT = 2
@@ -28,44 +28,13 @@ DAPHNE_FLAGS = ["--websocket-max-message-size", str(DAPHNE_MAX_MESSAGE_BYTES)]
 TIMEOUT_S = 10
 
 
-def _start_daphnes(env: dict, count: int, tmp_path_factory, host: str | None = None):
-    """Start `count` Daphnes with `env`; return [(process, log path, base URL)] once /healthz answers
-    (sent with `host` as the Host header, when given)."""
-    started = []
-    for i in range(count):
-        port = free_port()
-        log = tmp_path_factory.mktemp("daphne") / f"daphne{i}.log"
-        with open(log, "wb") as out:
-            started.append((subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS,
-                 "caro.asgi:application"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            ), log, f"http://127.0.0.1:{port}"))
-    for proc, log, url in started:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                request = urllib.request.Request(url + "/healthz", headers={"Host": host} if host else {})
-                with urllib.request.urlopen(request, timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                for p, _log, _url in started:
-                    _stop(p)
-                pytest.fail("daphne did not start:\n" + log.read_text(errors="replace")[-3000:])
-            time.sleep(0.2)
-    return started
-
-
 @pytest.fixture(scope="module")
 def two_daphnes(django_db_setup, django_db_blocker, tmp_path_factory):
     """Two Daphne processes on the test database and Redis; yields their base URLs."""
     with django_db_blocker.unblock():
         env = _child_env()
     env["CARO_WS_PER_SESSION_ROOM"] = str(SESSION_ROOM_LIMIT)
-    started = _start_daphnes(env, 2, tmp_path_factory)
+    started = start_daphnes(env, 2, tmp_path_factory, flags=DAPHNE_FLAGS)
     try:
         yield [url for _proc, _log, url in started]
     finally:
@@ -171,7 +140,7 @@ def test_with_production_settings_the_compose_healthcheck_passes_and_pages_redir
         env = _child_env()
     env.update(DEBUG="0", ALLOWED_HOSTS="caro.example.com", SECRET_KEY=secrets.token_urlsafe(50))
     env.pop("HTTPS", None)
-    [(proc, _log, url)] = _start_daphnes(env, 1, tmp_path_factory, host="caro.example.com")
+    [(proc, _log, url)] = start_daphnes(env, 1, tmp_path_factory, host="caro.example.com", flags=DAPHNE_FLAGS)
     try:
         web = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["web"]
         check = web["healthcheck"]["test"][3].replace("http://localhost:8000", url)
