@@ -2,6 +2,8 @@
 
 import uuid
 
+from django.test import Client
+
 from accounts.guests import create_guest
 from caro.games import services
 from caro.games.models import Game
@@ -34,3 +36,10 @@ def play_sequence(game, x, o, squares):
     for i, sq in enumerate(squares):
         result = play(game, x if i % 2 == 0 else o, sq)
     return result
+
+
+def session_cookie(user) -> bytes:
+    """A `sessionid=...` cookie of `user` signed in (for websocket tests), as bytes."""
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return f"sessionid={client.cookies['sessionid'].value}".encode()

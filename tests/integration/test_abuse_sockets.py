@@ -19,6 +19,7 @@ from caro.games.models import Game, Move
 from caro.rooms import services as rooms
 from caro.rooms.consumers import CLOSE_FRAME_BYTES, CLOSE_TOO_BIG, CLOSE_TOO_MANY, MAX_FRAME_BYTES
 from caro.rooms.models import Room
+from tests.integration.helpers import session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -31,12 +32,6 @@ def _cleanup(close_db_connections):
     yield
 
 
-def _cookie_for(user) -> bytes:
-    client = Client()
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
 def _test_address() -> str:
     """A documentation address (RFC 5737) no other test uses, so Redis counts never collide."""
     return f"198.51.{random.randint(0, 255)}.{random.randint(1, 254)}"
@@ -47,7 +42,7 @@ def _room_with_players():
     x, o, watcher = create_guest(), create_guest(), create_guest()
     room = rooms.create_room(x)
     rooms.join(room, o)
-    return room, {"x": _cookie_for(x), "o": _cookie_for(o), "watcher": _cookie_for(watcher)}
+    return room, {"x": session_cookie(x), "o": session_cookie(o), "watcher": session_cookie(watcher)}
 
 
 @sync_to_async
@@ -156,7 +151,7 @@ async def test_a_player_who_takes_a_seat_can_move_from_the_same_socket():
     x = await sync_to_async(create_guest)()
     o = await sync_to_async(create_guest)()
     room = await sync_to_async(rooms.create_room)(x)
-    x_cookie, o_cookie = await sync_to_async(_cookie_for)(x), await sync_to_async(_cookie_for)(o)
+    x_cookie, o_cookie = await sync_to_async(session_cookie)(x), await sync_to_async(session_cookie)(o)
     xs, _ = await _open(room, x_cookie)
     os_, state = await _open(room, o_cookie)
     try:

@@ -10,12 +10,12 @@ import uuid
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from django.test import Client
 
 from accounts.guests import create_guest
 from caro.games.models import Game
 from caro.rooms import services as rooms
 from tests.conftest import _child_env, _stop, start_daphnes
+from tests.integration.helpers import session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 TIMEOUT_S = 15
@@ -39,9 +39,7 @@ def _cleanup(close_db_connections):
 
 
 def _cookie(user) -> str:
-    client = Client()
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-    return f"sessionid={client.cookies['sessionid'].value}; django_language=en"
+    return session_cookie(user).decode() + "; django_language=en"
 
 
 @sync_to_async

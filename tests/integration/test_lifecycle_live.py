@@ -8,7 +8,6 @@ import uuid
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from accounts.guests import create_guest
 from caro.asgi import application
@@ -16,6 +15,7 @@ from caro.games import state
 from caro.games.models import Game
 from caro.rooms import consumers
 from caro.rooms import services as rooms
+from tests.integration.helpers import session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -25,12 +25,6 @@ def _cleanup(close_db_connections):
     yield
 
 
-def _cookie_for(user) -> bytes:
-    client = Client()
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
 @sync_to_async
 def _room(**options):
     host, guest, watcher = create_guest(), create_guest(), create_guest()
@@ -38,7 +32,7 @@ def _room(**options):
     rooms.join(room, guest)
     game = Game.objects.get(pk=room.current_game_id)
     x, o = (host, guest) if game.x_player == host else (guest, host)
-    return room, {"X": _cookie_for(x), "O": _cookie_for(o), "watcher": _cookie_for(watcher)}
+    return room, {"X": session_cookie(x), "O": session_cookie(o), "watcher": session_cookie(watcher)}
 
 
 async def _connect(room, cookie: bytes, expect_state: bool = True):
@@ -128,7 +122,7 @@ async def test_the_spectator_over_the_limit_gets_a_message_and_no_socket(monkeyp
     monkeypatch.setattr(consumers, "MAX_SPECTATORS", 1)
     room, cookies = await _room()
     w1, _ = await _connect(room, cookies["watcher"])
-    extra = await sync_to_async(lambda: _cookie_for(create_guest()))()
+    extra = await sync_to_async(lambda: session_cookie(create_guest()))()
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", extra + b"; django_language=vi")]
     w2 = WebsocketCommunicator(application, f"/ws/room/{room.code}/", headers=headers)
     try:
@@ -201,7 +195,7 @@ async def test_the_spectator_count_reaches_the_players_at_most_once_a_second(cel
     watchers = []
     try:
         for _ in range(3):  # three spectators within a fraction of a second
-            extra = await sync_to_async(lambda: _cookie_for(create_guest()))()
+            extra = await sync_to_async(lambda: session_cookie(create_guest()))()
             watchers.append((await _connect(room, extra))[0])
         crowd = await _receive(x, "crowd", timeout=20)
         counts = [crowd["count"]]

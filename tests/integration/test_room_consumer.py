@@ -7,12 +7,12 @@ import uuid
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from caro.asgi import application
 from caro.games.models import Game, Move
 from caro.rooms import services as rooms
 from accounts.guests import create_guest
+from tests.integration.helpers import session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -33,18 +33,12 @@ def _cleanup(close_db_connections):
     yield
 
 
-def _cookie_for(user) -> bytes:
-    client = Client()
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
 @sync_to_async
 def _room_with_players():
     x, o, watcher = create_guest(), create_guest(), create_guest()
     room = rooms.create_room(x)
     rooms.join(room, o)
-    return room, {"x": _cookie_for(x), "o": _cookie_for(o), "watcher": _cookie_for(watcher)}
+    return room, {"x": session_cookie(x), "o": session_cookie(o), "watcher": session_cookie(watcher)}
 
 
 @sync_to_async
