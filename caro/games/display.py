@@ -37,4 +37,6 @@ def clock_label(move_time_ms: int) -> str:
 
 def bank_label(bank_ms: int, increment_ms: int) -> str:
     """"5 min + 2 s" (total time per player, plus the time added after each move)."""
+    if not increment_ms:
+        return _("%(min)d min in all") % {"min": bank_ms // 60_000}
     return _("%(min)d min + %(inc)d s") % {"min": bank_ms // 60_000, "inc": increment_ms // 1000}

@@ -21,6 +21,8 @@ MESSAGES = {
     "seat_taken": _("Both seats are taken; you are watching this game."),
     "undo_refused": _("You cannot take back a move now. Taking back is for games against the computer (in caro at Easy and Medium), while the game is on."),
     "offer_refused": _("You cannot offer a draw now: wait until 20 more moves have been played since your last offer."),
+    "offer_pending": _("Your draw offer is still waiting for an answer."),
+    "takeback_refused": _("You cannot ask to take back now: this room does not allow it, a request is already waiting, you have no move to take back yet, or your last request was refused less than 10 moves ago."),
     "no_offer": _("There is no offer to answer any more."),
     "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
     "crowd_full": _("This room already has 50 spectators. Try again a little later."),

@@ -91,6 +91,10 @@ class Caro:
         rules = dataclasses.replace(rules, size=size or rules.size, win_length=win_length or rules.win_length)
         return rules.to_dict()
 
+    def stored_rules(self, rules: dict | None) -> dict:
+        """`Game.rules` for `rules` (a Rules dict), or the site's default rules when None."""
+        return rules or caro_engine.Rules().to_dict()
+
     def size(self, rules: dict) -> int:
         return caro_engine.Rules.from_dict(rules).size
 
@@ -142,13 +146,18 @@ class Caro:
     def undo_allowed(self, bot_level: str) -> bool:
         return bot_level in self.UNDO_LEVELS
 
-    def stone_colors(self, stones: dict[str, str]) -> dict[str, str]:
-        """`stones` ({square: "X"/"O"}) in the words of diagrams and records: caro keeps X and O."""
-        return dict(stones)
+    def stone_colors(self, stones: dict[str, str], marks: dict[str, str] | None = None) -> dict[str, str]:
+        """`stones` ({square: side}) in the words of diagrams and records: each side's mark
+        (`Game.marks()`: in a room each person keeps X or O, so the first mover may draw O)."""
+        return {square: (marks or {}).get(side, side) for square, side in stones.items()}
 
-    def side_label(self, side: str) -> str:
-        """How pages name a side: "X" / "O" in caro."""
-        return side
+    def shown_stones(self, stones: dict[str, str], marks: dict[str, str] | None = None) -> dict[str, str]:
+        """`stones` as the board draws them (`data-stone`): the marks."""
+        return self.stone_colors(stones, marks)
+
+    def side_label(self, side: str, marks: dict[str, str] | None = None) -> str:
+        """How pages name a side: the mark its player draws ("X" / "O")."""
+        return (marks or {}).get(side, side)
 
     def describe(self, rules: dict) -> list[str]:
         """The translated parts of the one-line rules summary ("15×15 · chặn hai đầu")."""
@@ -222,6 +231,9 @@ class Reversi:
         """Reversi has one rule set: nothing to choose."""
         return {}
 
+    def stored_rules(self, rules: dict | None) -> dict:
+        return {}
+
     def size(self, rules: dict) -> int:
         return self.SIZE
 
@@ -270,11 +282,15 @@ class Reversi:
         """Take back is allowed at every level: Reversi positions are hard to read for beginners."""
         return True
 
-    def stone_colors(self, stones: dict[str, str]) -> dict[str, str]:
+    def stone_colors(self, stones: dict[str, str], marks: dict[str, str] | None = None) -> dict[str, str]:
         """`stones` ({square: "X"/"O"}) in the words of diagrams and records: "black" / "white"."""
         return {square: COLOR_OF_SIDE[side] for square, side in stones.items()}
 
-    def side_label(self, side: str) -> str:
+    def shown_stones(self, stones: dict[str, str], marks: dict[str, str] | None = None) -> dict[str, str]:
+        """`stones` as the board draws them (`data-stone` "X" for Black, "O" for White)."""
+        return dict(stones)
+
+    def side_label(self, side: str, marks: dict[str, str] | None = None) -> str:
         """How pages name a side: Black (X, moves first) or White, translated."""
         return _("Black") if side == "X" else _("White")
 

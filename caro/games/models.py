@@ -187,6 +187,10 @@ class Game(models.Model):
     absence_expired = models.BooleanField(_("absence ran out"), default=False,
                                           help_text="the opponent may now choose")
     absence_waited = models.BooleanField(_("waited once more"), default=False)
+    lapsed_seat = models.CharField(
+        _("came back too late"), max_length=5, choices=Seat.choices, blank=True,
+        help_text="came back only after the grace ran out, and has not moved since",
+    )
     draw_offer = models.CharField(_("draw offered by"), max_length=5, choices=Seat.choices, blank=True)
     host_draw_ply = models.IntegerField(_("host's last draw offer (ply)"), null=True, blank=True)
     guest_draw_ply = models.IntegerField(_("guest's last draw offer (ply)"), null=True, blank=True)
@@ -315,6 +319,10 @@ class Game(models.Model):
         """The mark ("X"/"O") drawn for `side`'s stones: each person keeps their mark in a room."""
         mark = self.host_mark if self.seat_playing(side) == Seat.HOST else Side.other(self.host_mark)
         return mark
+
+    def marks(self) -> dict[str, str]:
+        """`{"X": mark, "O": mark}`: the mark drawn for each side's stones."""
+        return {side: self.mark_of(side) for side in (Side.X, Side.O)}
 
     def side_of_user(self, user) -> str | None:
         """The side `user` plays ("X"/"O"), or None for a spectator (local game: the side to move)."""

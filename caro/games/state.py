@@ -142,8 +142,8 @@ def between_people(game: Game) -> bool:
 def may_offer_draw(game: Game, seat: str) -> bool:
     """`seat` may offer a draw: a game between people in progress, no offer of its own pending, and
     DRAW_OFFER_EVERY_PLIES plies since its last offer."""
-    if not (is_active(game) and between_people(game)) or game.draw_offer == seat:
-        return False
+    if not (is_active(game) and between_people(game)) or game.draw_offer == seat or game.absent_seat:
+        return False  # (nobody to offer it to while the opponent is away)
     last = game.seat_field("draw_ply", seat)
     return last is None or game.ply - last >= DRAW_OFFER_EVERY_PLIES
 

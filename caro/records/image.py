@@ -25,7 +25,7 @@ def position_svg(game: Game, position: Position, names: dict[str, str] | None = 
     diagram = Diagram(
         game=game.kind,
         size=kind.size(game.rules),
-        stones=kind.stone_colors(position.stones),
+        stones=kind.stone_colors(position.stones, game.marks()),
         highlights=[position.last] if position.last else [],
         line=(position.line[0], position.line[-1]) if position.line else None,
     )

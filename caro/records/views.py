@@ -30,6 +30,7 @@ from caro.records.forms import ContinueForm, ImportForm
 from caro.records.image import position_svg
 from caro.records.links import record_url, url_language
 from caro.rooms import services as rooms
+from caro.rooms.limits import http_limited
 from caro.rooms.models import Room
 
 #: Imported games remembered in a visitor's session, for "my games".
@@ -87,7 +88,7 @@ def result_text(game: Game, moves: list[Move] | None = None) -> str:
     """Who won and why, in words ("X won with five in a row."), or how the game stands; with
     the stored `moves`, a Reversi result adds the disc count ("(35–29)")."""
     kind = kind_of(game)
-    side = kind.side_label(game.winner) if game.winner else ""
+    side = kind.side_label(game.winner, game.marks()) if game.winner else ""
     if game.status == Game.Status.ABORTED:
         return _("Game aborted: it ended before both players had moved. Nobody wins or loses.")
     if game.status == Game.Status.WAITING:
@@ -149,28 +150,28 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     image_url = request.build_absolute_uri(record_url(game.pk, page_lang, ply, "image"))
     decimal = formats.get_format("DECIMAL_SEPARATOR")
     times = [seconds_label(s.think_ms, decimal) for s in steps]
-    labels = {side: kind.side_label(side) for side in (Side.X, Side.O)}
+    labels = {side: kind.side_label(side, game.marks()) for side in (Side.X, Side.O)}
     move_rows = [(s.ply, s.square, t, labels[s.passed] if s.passed else "") for s, t in zip(steps, times)]
     current = steps[ply - 1] if ply else None
     words = {**labels, "empty": _("empty"), "last_move": _("last move"), "winning_line": _("winning line")}
     ply_label = _("Start position")
     if current is not None:
         ply_label = _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)") % {
-            "n": ply, "total": total, "side": kind.side_label(current.side), "square": current.square,
+            "n": ply, "total": total, "side": labels[current.side], "square": current.square,
             "time": times[ply - 1]}
         if current.passed:
-            ply_label += " · " + _("%(side)s has no legal move and passes.") % {"side": kind.side_label(current.passed)}
+            ply_label += " · " + _("%(side)s has no legal move and passes.") % {"side": labels[current.passed]}
     context = {
         "game": game,
         "kind": kind,
         "names": names,
-        "sides": [{"side": side, "label": kind.side_label(side), "name": names[side],
+        "sides": [{"side": side, "label": labels[side], "name": names[side],
                    "used": seconds_label(used[side]), "winner": game.winner == side} for side in (Side.X, Side.O)],
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
         "result": result_text(game, moves),
         "room": room,
-        "board": html.board(kind.column_letters(kind.size(game.rules)), position.stones, position.last,
-                            position.line, position.line_dir, {s.square: s.ply for s in steps[:ply]}, words),
+        "board": html.board(kind.column_letters(kind.size(game.rules)),
+                            kind.shown_stones(position.stones, game.marks()), position.last, position.line, position.line_dir, {s.square: s.ply for s in steps[:ply]}, words),
         "move_list": html.move_list(move_rows, ply, numbers, _("%(side)s passes")),
         "size": kind.size(game.rules),
         "line_dir": position.line_dir,
@@ -193,6 +194,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
                        for code, _name in settings.LANGUAGES],
         "data": {
             "steps": [[s.square, s.side, s.flips, s.passed] for s in steps],
+            "shown": kind.shown_stones({Side.X: Side.X, Side.O: Side.O}, game.marks()),
             "ply": ply,
             "line": list(game.win_line or []) if game.is_over else [],
             "line_dir": records.line_direction(list(game.win_line or [])),
@@ -291,7 +293,7 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
             "game": game, "url": record_url(game.pk, lang), "names": names,
             "rules": " · ".join(kind_of(game).describe(game.rules)),
             "result": result_text(game),
-            "labels": {side: kind_of(game).side_label(side) for side in (Side.X, Side.O)},
+            "labels": {side: kind_of(game).side_label(side, game.marks()) for side in (Side.X, Side.O)},
             "you": game.side_of_user(request.user) if not game.is_imported else None,
         })
     return render(request, "records/mine.html", {
@@ -312,6 +314,10 @@ def continue_game(request: HttpRequest, game_id: int, language: str) -> HttpResp
         messages.error(request, _("Some choices were not valid: pick them from the lists."))
         return redirect(record_url(game.pk, url_language()))
     ply = min(form.cleaned_data["ply"], game.ply)
+    if http_limited(request, "room") or (not request.user.is_authenticated and http_limited(request, "guest")):
+        # A new room (and maybe a new guest) per request: the same limits as creating a room.
+        messages.error(request, _("Too many new rooms from here in the last minute. Wait a minute, then try again."))
+        return redirect(record_url(game.pk, url_language(), ply))
     user = ensure_player(request)
     try:
         room = rooms.continue_against_computer(user, game, ply, form.cleaned_data["level"])

@@ -6,6 +6,7 @@ Thin by design: it checks each frame's size and shape, identifies the sender fro
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -67,6 +68,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
         self.game_group = None
+        self.forgotten = False
         self.side = None  # "X"/"O" or None (spectator), refreshed by every `state` this socket gets
         self.slot = SocketSlot(self.channel_name, client_address(self.scope),
                                self.user.pk if getattr(self.user, "is_authenticated", False) else None,
@@ -82,6 +84,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except BaseException:  # the consumer dies without `disconnect`: give the place back now
             await self.slot.release()
             raise
+        # Daphne kills a consumer that is slow to shut down (frames still queued when its socket
+        # closed) without calling `disconnect`: then clean up when its task ends, whatever ended it.
+        task = asyncio.current_task()
+        if task is not None:
+            task.add_done_callback(lambda _task: None if self.forgotten else asyncio.ensure_future(self._forget()))
 
     async def _join(self) -> None:
         # Join the room's group before reading its current game, so a new game started in between
@@ -119,6 +126,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
+        await self._forget()
+
+    async def _forget(self) -> None:
+        """Give back the socket's places and presence (idempotent: `disconnect` and a killed task)."""
+        if getattr(self, "forgotten", True):  # already done, or connect never got that far
+            return
+        self.forgotten = True
         if getattr(self, "slot", None) is not None:
             await self.slot.release()
         for group in (getattr(self, "group", None), getattr(self, "game_group", None)):

@@ -59,6 +59,8 @@ DEFAULT_TIME = {"caro": "1m", "reversi": "30s"}
 
 def time_label(key: str) -> str:
     move_ms, bank_ms, increment_ms = TIME_CONTROLS[key]
+    if bank_ms and not increment_ms:
+        return gettext("%(min)d min in all, no time added") % {"min": bank_ms // 60_000}
     if bank_ms:
         return gettext("%(min)d min + %(inc)d s per move") % {"min": bank_ms // 60_000, "inc": increment_ms // 1000}
     if not move_ms:

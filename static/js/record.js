@@ -44,7 +44,7 @@ function render(n, push = true) {
   const line = ply === total ? new Set(data.line) : new Set();
   for (const [sq, el] of squares) {
     const stone = stones.get(sq) || "";
-    el.dataset.stone = stone;
+    el.dataset.stone = stone ? data.shown[stone] : ""; // the mark that side's player draws
     el.classList.toggle("last", sq === last);
     el.classList.toggle("win", line.has(sq));
     if (line.has(sq)) el.dataset.win = data.line_dir; else delete el.dataset.win;

@@ -591,7 +591,7 @@ function renderOffers(seated) {
   }
   if (state.status === "active" && state.undo_request) {
     offer.push(state.undo_request === state.you ? gettext("You asked to take back your last move; waiting for the answer.")
-      : fmt(gettext("%(name)s asks to take back their last move."), { name: playerName(state.undo_request) }));
+      : fmt(gettext("%(name)s asks to take back their own last move (and your reply after it, if any)."), { name: playerName(state.undo_request) }));
   }
   $("offer-note").textContent = offer.join(" ");
 }
@@ -720,7 +720,9 @@ $("offers").addEventListener("click", (e) => {
   const btn = e.target.closest("button[data-frame]");
   if (!btn) return;
   if (btn.dataset.confirm && !confirm(btn.dataset.confirm)) return;
-  if (send({ type: btn.dataset.frame })) btn.disabled = true;
+  if (!send({ type: btn.dataset.frame })) return;
+  btn.disabled = true;
+  if (btn.dataset.frame === "leave") location.href = root.dataset.home; // leaving the table: back home
 });
 $("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) send({ type: "resign" }); });
 for (const btn of document.querySelectorAll('[data-role="copy"]')) {

@@ -235,7 +235,7 @@ def test_a_draw_offer_is_accepted_or_declined_and_a_player_may_offer_again_only_
     game.refresh_from_db()
     assert game.draw_offer == game.seat_playing("X")
     assert state.choices_for(game, game.seat_playing("O"))[:4] == ["resign", "leave", "accept_draw", "decline_draw"]
-    expect("offer_refused", services.offer_draw, game.pk, players["X"])  # one pending offer
+    expect("offer_pending", services.offer_draw, game.pk, players["X"])  # one pending offer
     services.answer_draw(game.pk, players["O"], False)
     expect("no_offer", services.answer_draw, game.pk, players["O"], True)
     expect("offer_refused", services.offer_draw, game.pk, players["X"])  # not 20 plies yet
@@ -270,8 +270,8 @@ def test_a_draw_accept_racing_a_move_gives_one_outcome():
     for _ in range(5):
         game, host, guest = friend_game()
         players = by_side(game)
-        alternate(game, ["H8"])
-        services.offer_draw(game.pk, players["X"])
+        alternate(game, ["H8", "H9"])
+        services.offer_draw(game.pk, players["O"])  # X to move: X accepts, or moves instead
         barrier, outcomes = threading.Barrier(2), []
 
         def run(action):
@@ -285,8 +285,8 @@ def test_a_draw_accept_racing_a_move_gives_one_outcome():
                 connections.close_all()
 
         threads = [
-            threading.Thread(target=run, args=(lambda: services.answer_draw(game.pk, players["O"], True),)),
-            threading.Thread(target=run, args=(lambda: services.play_move(game.pk, players["O"], "H9", 2, uuid.uuid4()),)),
+            threading.Thread(target=run, args=(lambda: services.answer_draw(game.pk, players["X"], True),)),
+            threading.Thread(target=run, args=(lambda: services.play_move(game.pk, players["X"], "I8", 3, uuid.uuid4()),)),
         ]
         for t in threads:
             t.start()
@@ -294,7 +294,7 @@ def test_a_draw_accept_racing_a_move_gives_one_outcome():
             t.join(20)
         game.refresh_from_db()
         assert sorted(outcomes) in (["game_over", "ok"], ["no_offer", "ok"])
-        assert (game.status == "finished") == (game.ply == 1)
+        assert (game.status == "finished") == (game.ply == 2)
 
 
 # --------------------------------------------------------------------------- take-backs by agreement
@@ -305,7 +305,7 @@ def test_taking_back_by_agreement_one_request_at_a_time_and_none_for_10_plies_af
     players = by_side(game)
     alternate(game, ["H8", "H9", "I8"])
     services.request_undo(game.pk, players["X"])
-    expect("undo_refused", services.request_undo, game.pk, players["O"])  # one request at a time
+    expect("takeback_refused", services.request_undo, game.pk, players["O"])  # one request at a time
     services.answer_undo(game.pk, players["O"], True)
     game.refresh_from_db()
     assert game.ply == 2 and game.turn == "X"  # X's I8 is gone; X moves again
@@ -314,7 +314,7 @@ def test_taking_back_by_agreement_one_request_at_a_time_and_none_for_10_plies_af
     services.answer_undo(game.pk, players["X"], False)
     game.refresh_from_db()
     assert game.ply == 3
-    expect("undo_refused", services.request_undo, game.pk, players["O"])
+    expect("takeback_refused", services.request_undo, game.pk, players["O"])
     alternate_from(game, ["A2", "C2", "E2", "G2", "I2", "K2", "M2", "O2", "A4", "C4"], start_ply=3)
     services.request_undo(game.pk, players["O"])
     services.answer_undo(game.pk, players["X"], True)
@@ -326,7 +326,7 @@ def test_take_backs_need_the_rooms_option():
     game, host, guest = friend_game()
     players = by_side(game)
     alternate(game, ["H8", "H9"])
-    expect("undo_refused", services.request_undo, game.pk, players["X"])
+    expect("takeback_refused", services.request_undo, game.pk, players["X"])
 
 
 # --------------------------------------------------------------------------- presence and absence
@@ -494,3 +494,39 @@ def test_computer_and_one_device_games_left_alone_end_as_abandoned_and_never_cou
     assert (idle.status, idle.termination, idle.winner) == ("aborted", "abandoned", "")
     assert fresh.status == clocked.status == "active"  # recent; and a clock ends its own game
     assert not Game.objects.live().filter(pk=idle.pk).exists()
+
+
+def test_coming_back_after_the_grace_ran_out_and_leaving_again_gives_no_new_grace():
+    game, host, guest = friend_game()
+    alternate(game, ["H8", "H9", "I8"])
+    players = _away_and_expired(game)
+    presence.enforce_absence(game.pk)  # O's grace ran out: X may claim
+    presence.connect(game.pk, "o-flicker", players["O"])  # O is back for a moment...
+    presence.disconnect("o-flicker")  # ...and gone again
+    game.refresh_from_db()
+    assert game.absence_expired and game.absence_deadline is None
+    services.decide_absence(game.pk, players["X"], "claim_win")
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.termination) == ("finished", "X", "absence")
+
+
+def test_a_player_who_came_back_late_and_moved_gets_the_grace_again():
+    game, host, guest = friend_game()
+    alternate(game, ["H8", "H9", "I8"])
+    players = _away_and_expired(game)
+    presence.enforce_absence(game.pk)
+    presence.connect(game.pk, "o-back", players["O"])
+    play(game, players["O"], "I9")
+    presence.disconnect("o-back")
+    game.refresh_from_db()
+    assert not game.absence_expired and game.absence_deadline > timezone.now()
+
+
+def test_a_draw_agreed_before_both_have_moved_is_an_abort():
+    game, host, guest = friend_game()
+    players = by_side(game)
+    alternate(game, ["H8"])
+    services.offer_draw(game.pk, players["X"])
+    services.answer_draw(game.pk, players["O"], True)
+    game.refresh_from_db()
+    assert (game.status, game.termination) == ("aborted", "abort")

@@ -75,6 +75,9 @@ async def test_a_draw_offer_reaches_both_with_each_ones_own_choices_and_acceptin
         assert "offer_draw" in sx["choices"] and sw["choices"] == []
         await _play(x, "H8", 1)
         await _receive(o, "move")
+        await _play(o, "H9", 2)  # both have moved: a draw is no longer an abort
+        await _receive(x, "move")
+        await _receive(x, "move")
         await o.send_json_to({"type": "offer_draw"})
         offers = [await _receive(c, "draw_offer") for c in (x, o, w)]
         assert all(f["by"] == "O" for f in offers)

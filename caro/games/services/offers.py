@@ -20,6 +20,12 @@ from caro.games.services.seating import create_game
 from caro.games.snapshot import board_for, with_choices
 
 
+def _agreed_draw(game: Game) -> None:
+    """End `game` drawn by agreement; before both sides have moved it is an abort (never rated)."""
+    termination = Game.Termination.ABORT if state.abortable(game) else Game.Termination.AGREEMENT
+    finish(game, winner="", termination=termination)
+
+
 def _event(game: Game, type_: str, **fields) -> dict:
     game.event_version += 1
     game.save()
@@ -33,13 +39,16 @@ def offer_draw(game_id: int, user) -> None:
 
     An offer while the opponent's own offer is pending accepts it. Raises `GameError`
     `not_a_player`, `not_started`, `game_over`, `timeout`, or `offer_refused` (a game against the
-    computer, an offer of one's own pending, or fewer than DRAW_OFFER_EVERY_PLIES plies since the last).
+    computer, or fewer than DRAW_OFFER_EVERY_PLIES plies since the last), `offer_pending` (one's own
+    offer is still waiting). A draw agreed before both sides have moved is an abort.
     """
 
     def offer(game: Game, seat: str) -> None:
         if state.may_answer_draw(game, seat):
-            finish(game, winner="", termination=Game.Termination.AGREEMENT)
+            _agreed_draw(game)
             return
+        if game.draw_offer == seat:
+            raise GameError("offer_pending")
         if not state.may_offer_draw(game, seat):
             raise GameError("offer_refused")
         game.draw_offer = seat
@@ -59,7 +68,7 @@ def answer_draw(game_id: int, user, accept: bool) -> None:
         if not state.may_answer_draw(game, seat):
             raise GameError("no_offer")
         if accept:
-            finish(game, winner="", termination=Game.Termination.AGREEMENT)
+            _agreed_draw(game)
             return
         game.draw_offer = ""
         _event(game, "draw_declined", by=game.side_of(seat))
@@ -70,11 +79,11 @@ def answer_draw(game_id: int, user, accept: bool) -> None:
 def request_undo(game_id: int, user) -> None:
     """Ask the opponent to take back one's last move (and their reply, if any), in a game whose
     room allows taking back by agreement. Raises `GameError` `not_a_player`, `not_started`,
-    `game_over`, `timeout`, or `undo_refused` (not allowed now: see `state.may_request_undo`)."""
+    `game_over`, `timeout`, or `takeback_refused` (not allowed now: see `state.may_request_undo`)."""
 
     def request(game: Game, seat: str) -> None:
         if not state.may_request_undo(game, seat):
-            raise GameError("undo_refused")
+            raise GameError("takeback_refused")
         game.undo_request = seat
         _event(game, "undo_request", by=game.side_of(seat))
 

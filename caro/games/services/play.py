@@ -98,6 +98,8 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
     if game.draw_offer != seat:  # an offer lapses when its receiver moves instead
         game.draw_offer = ""
     game.undo_request = ""  # a move answers a pending take-back request: it lapses
+    if game.lapsed_seat == seat:  # back for good: a later absence gets its grace again
+        game.lapsed_seat = ""
     if not played.finished:
         clock.start_turn(game, now)
     event = move_event(game, move, played, board, now)

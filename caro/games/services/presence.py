@@ -146,12 +146,19 @@ def _present(game: Game, seat: str, now) -> bool:
 
 def _away(game: Game, seat: str, now) -> None:
     game.absent_seat = seat
-    game.absence_deadline = now + timedelta(seconds=state.ABSENCE_GRACE_S)
-    game.absence_expired = False
+    if game.lapsed_seat == seat:
+        # Back only after the grace had run out, and gone again before moving: no new grace, or a
+        # quick reconnect would keep the opponent from ever claiming the game.
+        game.absence_deadline, game.absence_expired = None, True
+    else:
+        game.absence_deadline = now + timedelta(seconds=state.ABSENCE_GRACE_S)
+        game.absence_expired = False
     _publish_presence(game, seat, present=False)
 
 
 def _back(game: Game, seat: str, now) -> None:
+    if game.absence_expired:
+        game.lapsed_seat = seat
     game.absent_seat = ""
     game.absence_deadline = None
     game.absence_expired = False

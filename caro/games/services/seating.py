@@ -55,7 +55,7 @@ def create_game(
         raise ValueError(f"unknown game kind {kind!r}")
     if isinstance(rules, Rules):
         rules = rules.to_dict()
-    rules_dict = (rules or Rules().to_dict()) if kind == "caro" else {}
+    rules_dict = KINDS[kind].stored_rules(rules)
     if first_mover not in FirstMover.values or (host_mark or Side.X) not in Side.values:
         raise ValueError(f"bad first mover {first_mover!r} or mark {host_mark!r}")
     if absence_rule not in AbsenceRule.values or takeback not in Takeback.values:

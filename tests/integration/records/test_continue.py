@@ -64,3 +64,18 @@ def test_bad_continue_requests_change_nothing(caro_game):
     assert Client().post(f"/van/{game.pk}/choi-tiep", {"ply": "2", "level": "godlike"}).status_code == 302
     assert Client().post("/van/999999/choi-tiep", {"ply": "2", "level": "easy"}).status_code == 404
     assert (Room.objects.count(), Game.objects.count()) == before
+
+
+def test_continuing_counts_against_the_room_limits(caro_game):
+    from django.test import override_settings
+
+    game, _x, _o = caro_game
+    import secrets
+    client = Client(REMOTE_ADDR=f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250)}")
+    before = Room.objects.count()
+    with override_settings(CARO_ROOMS_PER_MINUTE_PER_ADDRESS=2):
+        answers = [client.post(f"/van/{game.pk}/choi-tiep", {"ply": "4", "level": "easy"}) for _ in range(4)]
+    made = Room.objects.count() - before
+    assert made == 2  # the third and fourth were refused: nothing created
+    refused = client.get(answers[-1]["Location"]).content.decode()
+    assert "Quá nhiều phòng mới" in refused

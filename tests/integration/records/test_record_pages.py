@@ -172,3 +172,23 @@ def test_every_square_is_labelled_for_screen_readers_and_games_know_their_page(c
         assert game.get_absolute_url() == f"/en/game/{game.pk}/"
     with translation.override("vi"):
         assert game.get_absolute_url() == f"/van/{game.pk}/"
+
+
+def test_the_record_draws_each_persons_own_mark_like_the_room_did():
+    from accounts.guests import create_guest
+
+    host, guest = create_guest(), create_guest()
+    room = rooms.create_room(host)
+    rooms.join(room, guest)
+    first = Game.objects.get(pk=room.current_game_id)
+    services.resign(first.pk, host)  # an abort at ply 0: the guest moves first next, still drawing O
+    rooms.play_again(room.code, host)
+    second = rooms.play_again(room.code, guest)
+    assert second.x_player == guest and second.mark_of("X") == "O"
+    import uuid
+    services.play_move(second.pk, guest, "H8", 1, uuid.uuid4())
+    services.play_move(second.pk, host, "H9", 2, uuid.uuid4())
+    html = _page(f"/van/{second.pk}/")
+    assert _stones(html) == {"H8": "O", "H9": "X"}  # the guest's first stone is an O, as in the room
+    data = json.loads(re.search(r'<script id="record-data" type="application/json">(.*?)</script>', html, re.S).group(1))
+    assert data["shown"] == {"X": "O", "O": "X"}
