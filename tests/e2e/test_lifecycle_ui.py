@@ -188,3 +188,19 @@ def test_sounds_play_on_a_move_and_the_mute_switch_is_remembered(browser, live_s
     finally:
         ctx_x.close()
         ctx_o.close()
+
+
+def test_leaving_the_table_takes_the_player_home_and_tells_the_opponent(browser, live_server_url):
+    room, x, o = _room(["H8", "H9", "I8"])
+    ctx_x, ctx_o = _context(browser, "en", 1280), _context(browser, "vi", 360)
+    try:
+        page_x = _open(ctx_x, live_server_url, x, room)
+        page_o = _open(ctx_o, live_server_url, o, room)
+        page_o.on("dialog", lambda dialog: dialog.accept())
+        page_o.click('[data-testid="choice-leave"]')
+        page_o.wait_for_url(re.compile(r"/$"), timeout=15_000)
+        page_x.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('left the table')")
+        assert "You won: your opponent left the table." in _text(page_x, "status")
+    finally:
+        ctx_x.close()
+        ctx_o.close()
