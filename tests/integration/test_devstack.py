@@ -281,7 +281,7 @@ def everything_started(proc: subprocess.Popen, data_dir: Path) -> tuple[dict[int
     daphne = next(pid for pid, cmd in children.items() if "daphne" in cmd)
     argv = Path(f"/proc/{daphne}/cmdline").read_bytes().decode().split("\0")
     limit = str(cli.WEBSOCKET_MAX_MESSAGE_BYTES)
-    assert argv[argv.index("--websocket-max-message-size") + 1] == limit == "8192"
+    assert argv[argv.index("--websocket-max-message-size") + 1] == limit == "65536"  # as compose.yaml
     assert argv[argv.index("--websocket-max-frame-size") + 1] == limit
     environ = Path(f"/proc/{daphne}/environ").read_bytes().split(b"\0")
     assert b"CARO_INSECURE_HTTP=1" in environ, "a plain-HTTP local run tells settings so"
