@@ -66,7 +66,7 @@ def make_games(count: int, *, deadline_in_s: float | None, absence: bool):
     for _ in range(count):
         host, guest = create_guest(), create_guest()
         if target is not None:
-            left_ms = int((target - time.time()) * 1000)
+            left_ms = max(500, int((target - time.time()) * 1000))  # a late setup: a little later
             room = create_room(host, move_time_ms=left_ms)
         else:
             room = create_room(host, move_time_ms=0)
@@ -180,7 +180,7 @@ async def absence_phase(site: Site, count: int) -> bool:
 
 async def recovery_phase(site: Site, count: int) -> None:
     site.stop("worker")
-    games, target = await asyncio.to_thread(make_games, count, deadline_in_s=3, absence=False)
+    games, target = await asyncio.to_thread(make_games, count, deadline_in_s=15, absence=False)
     sockets = [await open_socket(site, code, None) for code, *_ in games]
     results: dict = {}
     tasks = [asyncio.create_task(watch(ws, gid, results)) for (ws, _), (_, gid, *_rest) in zip(sockets, games)]

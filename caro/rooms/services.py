@@ -73,7 +73,9 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
                 )
                 room.save(update_fields=["current_game"])
                 return room
-        except IntegrityError:  # pragma: no cover - code collision; try another
+        except IntegrityError:  # pragma: no cover - a code collision: try another; anything else is a bug
+            if not Room.objects.filter(code=code).exists():
+                raise
             continue
     raise RuntimeError("could not allocate a room code")
 
@@ -93,9 +95,10 @@ def continue_against_computer(user, game: Game, ply: int, bot_level: str) -> Roo
     side = kind.turn(kind.board(game.rules, squares))
     preset = _preset_of(game)
     for _attempt in range(20):
+        code = new_code()
         try:
             with transaction.atomic():
-                room = Room.objects.create(code=new_code(), created_by=user, preset=preset, move_time_ms=0,
+                room = Room.objects.create(code=code, created_by=user, preset=preset, move_time_ms=0,
                                            kind=Room.Kind.COMPUTER)
                 room.current_game = create_from_position(
                     kind=game.kind, rules=game.rules, squares=squares, host=user, host_side=side,
@@ -103,7 +106,9 @@ def continue_against_computer(user, game: Game, ply: int, bot_level: str) -> Roo
                 )
                 room.save(update_fields=["current_game"])
                 return room
-        except IntegrityError:  # pragma: no cover - code collision; try another
+        except IntegrityError:  # pragma: no cover - a code collision: try another; anything else is a bug
+            if not Room.objects.filter(code=code).exists():
+                raise
             continue
     raise RuntimeError("could not allocate a room code")
 
