@@ -3,7 +3,8 @@ is one call of `finish`.
 
 It marks the locked game over, saves it, announces it with `signals.game_ended` inside the same
 transaction (so a receiver's writes, e.g. a rating change, commit or roll back with the result),
-and publishes the `game_over` event after commit.
+adds what `signals.game_over_fields` receivers contribute to the `game_over` event (the rating
+changes), and publishes it after commit.
 """
 
 from __future__ import annotations
@@ -49,5 +50,6 @@ def finish(game: Game, *, winner: str, termination: str, line=(), before: list[d
     }
     game.save()
     signals.game_ended.send(sender=Game, game=game)
+    event.update(signals.over_fields(game))
     outbox.publish(game, [*before, event])
     return event

@@ -2,8 +2,28 @@
 
 `game_ended(sender=Game, game=<Game>)` is sent INSIDE the transaction that ends a game, after the row
 is saved: a receiver's writes (e.g. a rating change) commit or roll back together with the result.
+
+`game_annulled(sender=Game, game=<Game>)` is sent by an admin annulment (moderation), inside its
+transaction: receivers undo what they did for that game (ranking reverts exactly its rating changes).
+
+`game_over_fields(sender=Game, game=<Game>)` is sent for a game that is over, to build its
+`game_over` event (in `finish`, after `game_ended`) and its `state` frame (`snapshot.public_state`):
+each receiver returns a dict of extra fields (ranking returns `{"ratings": ...}`, docs/protocol.md),
+merged by `over_fields`. Receivers must be cheap for games they have nothing to say about.
 """
 
 from django.dispatch import Signal
 
 game_ended = Signal()
+game_annulled = Signal()
+game_over_fields = Signal()
+
+
+def over_fields(game) -> dict:
+    """The extra fields every `game_over_fields` receiver contributes for `game` (over), merged
+    into one dict (later receivers win on a clash; none is expected). Empty without receivers."""
+    fields: dict = {}
+    for _receiver, response in game_over_fields.send(sender=type(game), game=game):
+        if response:
+            fields.update(response)
+    return fields

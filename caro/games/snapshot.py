@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from caro.games import clock, state
+from caro.games import clock, signals, state
 from caro.games.kinds import Played, kind_of
 from caro.games.models import Game, Move, Side
 
@@ -83,6 +83,8 @@ def public_state(game: Game) -> dict:
         "line": list(game.win_line or []),
         "fouls": kind.fouls(board) if active else {},
         "crowd": spectators(game),
+        # Fields other apps add to a game that is over (the rating changes; signals.game_over_fields).
+        **(signals.over_fields(game) if game.is_over else {}),
     }
 
 

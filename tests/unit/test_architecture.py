@@ -135,3 +135,25 @@ def test_the_engine_imports_without_django_or_celery():
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, env={"PATH": "/usr/bin:/bin"})
+
+
+#: Single modules of Django apps that are pure like the engine (no Django, Celery or Channels).
+PURE_MODULES = {"ranking.elo"}
+
+
+@pytest.mark.parametrize("module", sorted(PURE_MODULES))
+def test_pure_modules_import_no_framework_and_only_pure_site_code(module):
+    path = _site_modules()[module]
+    names = _imports(path, module)
+    frameworks = {name for name in names if name.split(".")[0] in FRAMEWORKS}
+    impure = {name for name in names if _owner(name) not in (None, *PURE) and name not in PURE_MODULES}
+    assert frameworks == set() and impure == set()
+
+
+def test_the_elo_functions_import_without_django():
+    code = (
+        "import sys, ranking.elo\n"
+        "bad = [m for m in ('django', 'celery', 'channels') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, env={"PATH": "/usr/bin:/bin"})
