@@ -138,7 +138,7 @@ def test_the_engine_imports_without_django_or_celery():
 
 
 #: Single modules of Django apps that are pure like the engine (no Django, Celery or Channels).
-PURE_MODULES = {"ranking.elo"}
+PURE_MODULES = {"ranking.elo", "ranking.chart"}
 
 
 @pytest.mark.parametrize("module", sorted(PURE_MODULES))
@@ -152,7 +152,7 @@ def test_pure_modules_import_no_framework_and_only_pure_site_code(module):
 
 def test_the_elo_functions_import_without_django():
     code = (
-        "import sys, ranking.elo\n"
+        "import sys, ranking.elo, ranking.chart\n"
         "bad = [m for m in ('django', 'celery', 'channels') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )

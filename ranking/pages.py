@@ -1,0 +1,119 @@
+"""What the leaderboard and the profile pages show, as queries shaped for speed with 100,000
+rated players (bench/pages.py measures them).
+
+Leaderboard policy (as Lichess does, it lists only established, active players): a player is
+listed in a category once they have `elo.PROVISIONAL_GAMES` rated games there and have played a
+rated game there in the last `ACTIVE_DAYS` days. Order: rating, best first; equal ratings by the
+older account (lower user id) first, so every listed player has one rank. A viewer outside the top
+`LEADERBOARD_SIZE` still sees their rank, counted on the partial index `rating_leaderboard`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from caro.games.models import Game, Seat
+from ranking import elo
+from ranking.models import Rating, RatingChange
+
+#: Players listed on a leaderboard page.
+LEADERBOARD_SIZE = 100
+#: A player with no rated game in a category for this many days leaves its leaderboard (until
+#: they play again; the rating itself is kept).
+ACTIVE_DAYS = 30
+#: Games listed on a profile, newest first.
+RECENT_GAMES = 20
+#: Rated games drawn in a profile's chart per category (the newest ones).
+CHART_GAMES = 200
+
+
+def listed(category: str, now=None) -> QuerySet:
+    """The ratings of `category` that appear on its leaderboard (see the module docstring)."""
+    since = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
+    return Rating.objects.filter(category=category, games__gte=elo.PROVISIONAL_GAMES, last_played_at__gte=since)
+
+
+def is_listed(rating: Rating, now=None) -> bool:
+    """True when `rating` appears on its leaderboard."""
+    since = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
+    return not rating.provisional and rating.last_played_at is not None and rating.last_played_at >= since
+
+
+def top(category: str, now=None) -> list[Rating]:
+    """The first `LEADERBOARD_SIZE` listed ratings of `category`, best first, with their users."""
+    return list(listed(category, now).select_related("user").order_by("-value", "user_id")[:LEADERBOARD_SIZE])
+
+
+def rank_of(rating: Rating, now=None) -> int | None:
+    """`rating`'s rank (1 = best) on its leaderboard, or None when it is not listed: one COUNT of
+    the listed ratings ahead of it (higher, or equal with a lower user id)."""
+    if not is_listed(rating, now):
+        return None
+    ahead = (listed(rating.category, now).filter(value__gte=rating.value)
+             .exclude(value=rating.value, user_id__gte=rating.user_id))
+    return ahead.count() + 1
+
+
+@dataclass
+class RecentGame:
+    """One row of a profile's recent games: the `game`, the player's `result` ("win", "draw",
+    "loss"), the `opponent` (a user or None), the computer's level when it was the opponent, and
+    the rating `change` when the game was rated."""
+
+    game: Game
+    result: str
+    opponent: object = None
+    bot_level: str = ""
+    change: RatingChange | None = None
+
+
+@dataclass
+class History:
+    """A category's chart data: the ratings before the first charted game and after each."""
+
+    category: str
+    points: list[int] = field(default_factory=list)
+
+
+def recent_games(user, limit: int = RECENT_GAMES) -> list[RecentGame]:
+    """`user`'s last `limit` finished games (not local ones), newest first, each with its rating
+    change for `user` when it was rated (two queries)."""
+    games = list(
+        Game.objects.of_player(user).filter(status=Game.Status.FINISHED).exclude(host=user, guest=user)
+        .select_related("host", "guest").order_by("-finished_at", "-pk")[:limit]
+    )
+    changes = {c.game_id: c for c in RatingChange.objects.filter(
+        user=user, game_id__in=[g.pk for g in games], reverted_at__isnull=True)}
+    rows = []
+    for game in games:
+        seat = Seat.HOST if game.host_id == user.pk else Seat.GUEST
+        other = Seat.GUEST if seat == Seat.HOST else Seat.HOST
+        side = game.side_of(seat)
+        result = "draw" if not game.winner else ("win" if game.winner == side else "loss")
+        rows.append(RecentGame(
+            game=game, result=result, opponent=game.player_in(other),
+            bot_level=game.bot_level if game.bot_seat == other else "", change=changes.get(game.pk),
+        ))
+    return rows
+
+
+def history(user, category: str, limit: int = CHART_GAMES) -> History:
+    """The rating chart of `user` in `category`: their last `limit` rated games (annulled ones left
+    out), oldest first, as the rating before the first and after each (one query)."""
+    changes = list(RatingChange.objects.filter(user=user, category=category, reverted_at__isnull=True)
+                   .order_by("-created_at", "-pk").values_list("before", "after")[:limit])
+    changes.reverse()
+    points = [changes[0][0]] + [after for _before, after in changes] if changes else []
+    return History(category=category, points=points)
+
+
+def visible_profile_user(model, username: str):
+    """The registered user called `username` (exactly, else case-insensitively), or None: guests
+    and unknown names have no public profile (a guest's name is generated and the guest is purged
+    when idle)."""
+    users = model.objects.filter(is_guest=False, is_active=True)
+    return users.filter(username=username).first() or users.filter(username__iexact=username).first()

@@ -1,0 +1,67 @@
+"""The leaderboard and profile pages (thin: the queries are in `ranking.pages`)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from ranking import categories, chart, elo, pages
+from ranking.models import Rating
+
+
+def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> HttpResponse:
+    """The top `pages.LEADERBOARD_SIZE` of `category` (404 for an unknown one), with the viewer's
+    own row highlighted, and their rank shown also when they are outside the list."""
+    try:
+        chosen = categories.get(category)
+    except KeyError:
+        raise Http404(_("There is no such leaderboard.")) from None
+    rows = pages.top(chosen.slug)
+    mine = None
+    if request.user.is_authenticated:
+        mine = Rating.objects.filter(user=request.user, category=chosen.slug).first()
+    rank = pages.rank_of(mine) if mine else None
+    ranked = [(i, rating) for i, rating in enumerate(rows, start=1)]
+    return render(request, "ranking/leaderboard.html", {
+        "category": chosen, "categories": categories.CATEGORIES, "rows": ranked, "mine": mine,
+        "my_rank": rank, "me_in_top": rank is not None and rank <= len(rows),
+        "provisional_games": elo.PROVISIONAL_GAMES, "active_days": pages.ACTIVE_DAYS,
+        "size": pages.LEADERBOARD_SIZE,
+    })
+
+
+def _chart(history: pages.History, category: categories.Category) -> str:
+    points = history.points
+    games = len(points) - 1
+    summary = _("%(games)s rated games: from %(first)s to %(last)s; highest %(high)s, lowest %(low)s.") % {
+        "games": games, "first": points[0], "last": points[-1], "high": max(points), "low": min(points)}
+    title = _("Rating history: %(category)s") % {"category": category.name}
+    return mark_safe(chart.history_svg(points, title=title, summary=summary,  # noqa: S308 - escaped by chart
+                                       element_id=f"chart-{category.slug}"))
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A registered player's public page: ratings per category, a rating chart per rated category,
+    win/draw/loss counts and recent games. 404 for an unknown name or a guest."""
+    user = pages.visible_profile_user(get_user_model(), username)
+    if user is None:
+        raise Http404(_("There is no player with this name."))
+    by_category = {rating.category: rating for rating in Rating.objects.filter(user=user)}
+    cards = []
+    for category in categories.CATEGORIES:
+        rating = by_category.get(category.slug)
+        svg = ""
+        if rating is not None and rating.games:
+            history = pages.history(user, category.slug)
+            if len(history.points) > 1:
+                svg = _chart(history, category)
+        cards.append({"category": category, "rating": rating, "chart": svg,
+                      "rank": pages.rank_of(rating) if rating else None})
+    return render(request, "ranking/profile.html", {
+        "player": user, "cards": cards, "recent": pages.recent_games(user),
+        "is_me": request.user.is_authenticated and request.user.pk == user.pk,
+        "provisional_games": elo.PROVISIONAL_GAMES,
+    })

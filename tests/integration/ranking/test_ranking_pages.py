@@ -1,0 +1,122 @@
+"""Leaderboard and profile pages against the real database: who is listed, the viewer's highlighted
+row and rank, the profile's ratings, chart, counts and games, escaping, and bounded query counts."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from ranking.models import Rating
+from tests.integration.ranking.builders import account, drawn, won_by
+
+pytestmark = pytest.mark.django_db
+
+
+def established(user, value, category="caro", games=20, days_ago=1):
+    return Rating.objects.create(user=user, category=category, value=value, games=games, wins=games,
+                                 peak=value, last_played_at=timezone.now() - timedelta(days=days_ago))
+
+
+def client_for(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+def ranks_shown(html: str) -> list[str]:
+    import re
+    return re.findall(r'<td class="who"><a href="/nguoi-choi/([^/]+)/">', html)
+
+
+def test_the_leaderboard_lists_established_active_players_best_first_and_highlights_the_viewer(
+        django_assert_max_num_queries):
+    users = [account(f"lb{i}") for i in range(5)]
+    for user, value in zip(users, (1500, 1700, 1600, 1600, 1900)):
+        established(user, value)
+    established(account("newcomer"), 2500, games=9)             # provisional: not listed
+    established(account("sleeper"), 2600, days_ago=31)           # inactive: not listed
+    established(account("othercat"), 2700, category="reversi")   # another category
+    client = client_for(users[3])
+    with django_assert_max_num_queries(5):  # session, user, top 100, own rating, own rank
+        response = client.get(reverse("ranking:leaderboard", args=["caro"]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    # Equal ratings: the lower user id first.
+    assert ranks_shown(html) == ["lb4", "lb1", "lb2", "lb3", "lb0"]
+    assert html.count('data-testid="my-row"') == 1
+    my_row = html[html.index('data-testid="my-row"'):].split("</tr>")[0]
+    assert "lb3" in my_row and "<td class=\"num\">4</td>" in my_row
+
+
+def test_a_viewer_outside_the_top_100_sees_their_own_rank_below_it():
+    Rating.objects.bulk_create([
+        Rating(user=account(f"top{i}"), category="caro", value=2000 - i, games=30, peak=2000 - i,
+               last_played_at=timezone.now()) for i in range(105)
+    ])
+    me = account("farbelow")
+    established(me, 1000)
+    html = client_for(me).get(reverse("ranking:leaderboard", args=["caro"])).content.decode()
+    assert len(ranks_shown(html)) == 101  # the top 100 and my row
+    my_row = html[html.index('data-testid="my-row"'):].split("</tr>")[0]
+    assert "<td class=\"num\">106</td>" in my_row and "farbelow" in my_row
+
+
+def test_a_provisional_viewer_is_told_when_they_will_be_listed():
+    me = account("fresh")
+    established(me, 1240, games=3)
+    html = client_for(me).get(reverse("ranking:leaderboard_default")).content.decode()
+    assert 'data-testid="my-row"' not in html
+    assert "1240?" in html and 'data-testid="my-standing"' in html
+
+
+def test_an_unknown_category_is_a_404():
+    assert client_for().get("/bang-xep-hang/chess/").status_code == 404
+
+
+def test_the_profile_shows_ratings_chart_counts_and_recent_games(django_assert_max_num_queries):
+    me = account("profiled", display_name="<b>Bình</b> & co")
+    rival = account("rival", display_name="<script>alert(1)</script>")
+    won_by(me, rival)
+    won_by(rival, me)
+    drawn(me, rival)
+    won_by(me, rival, kind="reversi")
+    client = client_for()
+    with django_assert_max_num_queries(9):
+        response = client.get(reverse("ranking:profile", args=["profiled"]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "&lt;b&gt;Bình&lt;/b&gt; &amp; co" in html and "<b>Bình</b>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert(1)" not in html
+    caro_card = html[html.index('data-testid="rating-caro"'):html.index('data-testid="rating-reversi"')]
+    # 1200 → 1220 (win) → 1200? (loss: E 0.5576, −22 → 1198) → draw (+1) … shown provisional
+    assert "?" in caro_card and "<svg" in caro_card and "<polyline" in caro_card
+    assert '<span class="w">1 thắng</span>' in caro_card  # Vietnamese by default
+    assert html.count("<svg") == 2
+    recent = html[html.index('data-testid="recent-games"'):]
+    assert recent.count("<li") == 4
+    assert "/van/" in recent  # links to the game's record page
+    assert "+20" in recent and "\u2212" in recent
+
+
+def test_the_profile_is_english_when_the_reader_chose_english():
+    me = account("eng")
+    won_by(me, account())
+    client = client_for()
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("ranking:profile", args=["eng"]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 won" in html and "Recent games" in html
+
+
+def test_unknown_names_and_guests_have_no_profile():
+    from accounts.guests import create_guest
+    guest = create_guest()
+    assert client_for().get(reverse("ranking:profile", args=["nobody-here"])).status_code == 404
+    assert client_for().get(reverse("ranking:profile", args=[guest.username])).status_code == 404
+
+
+def test_the_header_links_to_the_leaderboard():
+    html = client_for().get("/").content.decode()
+    assert 'href="/bang-xep-hang/"' in html
