@@ -1,7 +1,9 @@
-"""Server time of the rules guide pages (target: <= 30 ms for a guide with >= 8 diagrams) and of
-the game record pages with 100,000 games stored (target: <= 30 ms).
+"""Server time of the rules guide pages (target: <= 30 ms for a guide with >= 8 diagrams), of
+the game record pages with 100,000 games stored, and of the leaderboard and a profile with 100,000
+rated players (targets: <= 30 ms).
 
 Run:  DATABASE_URL=postgres://... python bench/pages.py [--requests 200] [--games 100000] [--skip-guides]
+      [--players 100000] [--only-ratings]
 
 Creates a throw-away database (migrate seeds the guides), then times full requests through the
 Django test client (URL routing, middleware, ORM, template, the HTML cache) in this process:
@@ -16,6 +18,12 @@ Records: `--games` finished games (40 legal caro moves each, 1 s per move) are i
 then the record page is timed for a 40-move game among them, a 19×19 game of 200 moves, the
 60-move championship Othello game, a mid-game ply (`?ply=20`), the position picture (SVG) and the
 PSQ download.
+
+Ratings: `--players` registered players, each with a caro rating (10 to 300 games, a rating spread
+like a real pool, most active in the last 30 days), are inserted in bulk; one of them has 200 rated
+games (200 Game rows and 200 rating changes, against other players), plus 30 Reversi games. Timed:
+the caro leaderboard seen by a signed-in player ranked outside the top 100 (the rank is a COUNT on
+the index), the Reversi leaderboard, and the profile with 200 games (chart, recent games).
 """
 
 from __future__ import annotations
@@ -45,6 +53,8 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=200, help="timed requests per guide and mode")
     parser.add_argument("--games", type=int, default=100_000, help="games stored for the record pages")
     parser.add_argument("--skip-guides", action="store_true", help="time the record pages only")
+    parser.add_argument("--players", type=int, default=100_000, help="rated players for the ranking pages")
+    parser.add_argument("--only-ratings", action="store_true", help="time the leaderboard and profile only")
     args = parser.parse_args()
 
     import django
@@ -63,7 +73,10 @@ def main() -> int:
         from caro.tutorials.models import Guide
 
         client = Client()
-        record_ok = bench_records(client, args.games, args.requests)
+        if args.only_ratings:
+            return 0 if bench_ratings(client, args.players, args.requests) else 1
+        ratings_ok = bench_ratings(Client(), args.players, args.requests)
+        record_ok = bench_records(client, args.games, args.requests) and ratings_ok
         if args.skip_guides:
             return 0 if record_ok else 1
         guides = list(Guide.objects.order_by("language", "order"))
@@ -182,6 +195,95 @@ def bench_records(client, games: int, requests: int) -> bool:
         print(f"{url:34} {what:24} {p50:8.2f} {p95:8.2f} {worst:8.2f} {cpu:8.2f}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"record pages with {stored} games stored: {'meet' if ok else 'MISS'} the {TARGET_MS:.0f} ms target (p95);"
+          f" load average {load:.1f} on {os.cpu_count()} CPUs\n")
+    return ok
+
+
+def bench_ratings(client, players: int, requests: int) -> bool:
+    """Store `players` rated players and one profile of 200 games; time the leaderboards and the
+    profile; True when all meet the target."""
+    import random
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from accounts.models import User
+    from caro.games.models import Game
+    from ranking import categories
+    from ranking.models import Rating, RatingChange
+
+    rng = random.Random(10)
+    start = time.perf_counter()
+    User.objects.bulk_create(
+        [User(username=f"p{i:06d}", password="!", display_name=f"Player {i}") for i in range(players)],
+        batch_size=5000,
+    )
+    with connection.cursor() as cursor:
+        # A bell-shaped pool around 1500 (sd ~ 250), 10..300 games, 90 % active in the last 30 days.
+        cursor.execute(
+            "INSERT INTO ranking_rating (user_id, category, value, games, wins, draws, losses, peak,"
+            " last_played_at, listed, updated_at)"
+            " SELECT id, 'caro', v, g, g / 2, g / 10, g - g / 2 - g / 10, v + 40, now() - d * interval '1 day',"
+            " d < 30, now() FROM (SELECT id, (1500 + 250 * (random() + random() + random() - 1.5) * 2)::int AS v,"
+            " (10 + random() * 290)::int AS g, CASE WHEN random() < 0.9 THEN random() * 29 ELSE 31 + random() * 300 END"
+            " AS d FROM accounts_user WHERE username LIKE 'p%%') u", [])
+        cursor.execute(
+            "INSERT INTO ranking_rating (user_id, category, value, games, wins, draws, losses, peak,"
+            " last_played_at, listed, updated_at)"
+            " SELECT id, 'reversi', 1200 + (random() * 900)::int, 40, 20, 0, 20, 2100, now(), true, now()"
+            " FROM accounts_user WHERE username LIKE 'p%%' AND id %% 5 = 0", [])
+    me = User.objects.get(username=f"p{players // 2:06d}")
+    opponents = list(User.objects.filter(username__startswith="p").exclude(pk=me.pk).order_by("?")[:50])
+    now = timezone.now()
+    games, value = [], 1500
+    for i in range(230):
+        kind = "caro" if i < 200 else "reversi"
+        finished = now - timedelta(hours=230 - i)
+        games.append(Game(
+            kind=kind, rules=categories.CARO.rules if kind == "caro" else {}, host=me,
+            guest=opponents[i % len(opponents)], status=Game.Status.FINISHED, rated=True, ply=40,
+            winner=rng.choice(["X", "O", ""]), termination="resign", event_version=41, started_at=finished,
+            finished_at=finished,
+        ))
+    games = Game.objects.bulk_create(games)
+    changes, values = [], {"caro": 1500, "reversi": 1200}
+    for game in games:
+        score = 0.5 if not game.winner else (1.0 if game.winner == "X" else 0.0)
+        delta = {1.0: 1, 0.5: 0, 0.0: -1}[score] * rng.randint(2, 18)
+        value = values[game.kind]
+        values[game.kind] = value + delta
+        changes.append(RatingChange(game=game, user=me, opponent=game.guest, category=game.kind, score=score,
+                                    before=value, after=value + delta, delta=delta, k=20, opponent_before=1500))
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.filter(user=me, category="caro").update(value=values["caro"], games=200)
+    Rating.objects.filter(user=me, category="reversi").delete()
+    Rating.objects.create(user=me, category="reversi", value=values["reversi"], games=30, last_played_at=now,
+                          listed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE ranking_rating")
+        cursor.execute("VACUUM ANALYZE ranking_ratingchange")
+        cursor.execute("ANALYZE games_game; ANALYZE accounts_user")
+        cursor.execute("SELECT count(*) FROM ranking_rating")
+        stored = cursor.fetchone()[0]
+    print(f"stored {players} players, {stored} ratings, a profile of {len(games)} games"
+          f" in {time.perf_counter() - start:.1f} s")
+    client.force_login(me, backend="django.contrib.auth.backends.ModelBackend")
+    pages = [
+        ("/bang-xep-hang/caro/", "caro top 100 + own rank"),
+        ("/bang-xep-hang/reversi/", "Reversi top 100"),
+        (f"/nguoi-choi/{me.username}/", "profile, 200+30 games"),
+    ]
+    html = client.get(pages[0][0]).content.decode()
+    assert 'data-testid="my-row"' in html, "the viewer's own row is missing"
+    print(f"\n{'ranking page':34} {'what':24} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'cpu p50':>8}")
+    ok = True
+    for url, what in pages:
+        p50, p95, worst, cpu = _timed(client, url, requests)
+        ok &= p95 <= TARGET_MS
+        print(f"{url:34} {what:24} {p50:8.2f} {p95:8.2f} {worst:8.2f} {cpu:8.2f}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"ranking pages with {players} rated players: {'meet' if ok else 'MISS'} the {TARGET_MS:.0f} ms target (p95);"
           f" load average {load:.1f} on {os.cpu_count()} CPUs\n")
     return ok
 

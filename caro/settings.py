@@ -189,6 +189,7 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "caro.games.tasks.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5.0}},
     "purge-idle-guests": {"task": "accounts.tasks.purge_idle_guests", "schedule": 24 * 3600.0},
+    "unlist-inactive-ratings": {"task": "ranking.tasks.unlist_inactive", "schedule": 3600.0},
     "sweep-bot-turns": {"task": "caro.games.tasks.sweep_bot_turns", "schedule": 5.0},
     "sweep-presence": {"task": "caro.games.tasks.sweep_presence", "schedule": 5.0},
     "abandon-idle-games": {"task": "caro.games.tasks.abandon_idle_games", "schedule": 600.0},

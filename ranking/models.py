@@ -28,6 +28,11 @@ class Rating(models.Model):
     losses = models.PositiveIntegerField(_("losses"), default=0)
     peak = models.IntegerField(_("highest rating"), default=elo.START_RATING)
     last_played_at = models.DateTimeField(_("last rated game"), null=True, blank=True)
+    listed = models.BooleanField(
+        _("on the leaderboard"), default=False,
+        help_text="not provisional and a rated game in the last ranking.pages.ACTIVE_DAYS days; "
+                  "set by every rated game, cleared by the hourly ranking.tasks.unlist_inactive",
+    )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
@@ -35,13 +40,10 @@ class Rating(models.Model):
         verbose_name_plural = _("ratings")
         constraints = [models.UniqueConstraint(fields=["user", "category"], name="rating_one_per_category")]
         indexes = [
-            # The leaderboard order (best first, ties by user id) over established players only;
-            # `last_played_at` is included so the activity filter and the viewer's rank (a COUNT)
-            # are index-only scans.
-            models.Index(
-                fields=["category", "-value", "user"], name="rating_leaderboard",
-                condition=Q(games__gte=elo.PROVISIONAL_GAMES), include=["last_played_at"],
-            ),
+            # The leaderboard order (best first, ties by user id) over listed players only, so
+            # the top 100 and the viewer's rank (two COUNTs of a range) are index(-only) scans.
+            models.Index(fields=["category", "-value", "user"], name="rating_leaderboard",
+                         condition=Q(listed=True)),
         ]
 
     def __str__(self) -> str:

@@ -2,10 +2,12 @@
 rated players (bench/pages.py measures them).
 
 Leaderboard policy (as Lichess does, it lists only established, active players): a player is
-listed in a category once they have `elo.PROVISIONAL_GAMES` rated games there and have played a
-rated game there in the last `ACTIVE_DAYS` days. Order: rating, best first; equal ratings by the
-older account (lower user id) first, so every listed player has one rank. A viewer outside the top
-`LEADERBOARD_SIZE` still sees their rank, counted on the partial index `rating_leaderboard`.
+listed in a category once they have `elo.PROVISIONAL_GAMES` rated games there and while they have
+played a rated game there in the last `ACTIVE_DAYS` days. `Rating.listed` holds that: every rated
+game sets it (`services.rate_game`), the hourly `tasks.unlist_inactive` clears it for a player who
+stopped, so the leaderboard and the rank read only the partial index `rating_leaderboard`.
+Order: rating, best first; equal ratings by the older account (lower user id) first, so every
+listed player has one rank. A viewer outside the top `LEADERBOARD_SIZE` still sees their rank.
 """
 
 from __future__ import annotations
@@ -31,31 +33,29 @@ RECENT_GAMES = 20
 CHART_GAMES = 200
 
 
-def listed(category: str, now=None) -> QuerySet:
+def listed(category: str) -> QuerySet:
     """The ratings of `category` that appear on its leaderboard (see the module docstring)."""
-    since = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
-    return Rating.objects.filter(category=category, games__gte=elo.PROVISIONAL_GAMES, last_played_at__gte=since)
+    return Rating.objects.filter(category=category, listed=True)
 
 
-def is_listed(rating: Rating, now=None) -> bool:
-    """True when `rating` appears on its leaderboard."""
-    since = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
-    return not rating.provisional and rating.last_played_at is not None and rating.last_played_at >= since
+def inactive_since(now=None):
+    """The moment before which a last rated game makes a player inactive (`ACTIVE_DAYS` ago)."""
+    return (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
 
 
-def top(category: str, now=None) -> list[Rating]:
+def top(category: str) -> list[Rating]:
     """The first `LEADERBOARD_SIZE` listed ratings of `category`, best first, with their users."""
-    return list(listed(category, now).select_related("user").order_by("-value", "user_id")[:LEADERBOARD_SIZE])
+    return list(listed(category).select_related("user").order_by("-value", "user_id")[:LEADERBOARD_SIZE])
 
 
-def rank_of(rating: Rating, now=None) -> int | None:
-    """`rating`'s rank (1 = best) on its leaderboard, or None when it is not listed: one COUNT of
-    the listed ratings ahead of it (higher, or equal with a lower user id)."""
-    if not is_listed(rating, now):
+def rank_of(rating: Rating) -> int | None:
+    """`rating`'s rank (1 = best) on its leaderboard, or None when it is not listed: two COUNTs on
+    the index, of the listed ratings above it and of those equal to it with a lower user id."""
+    if not rating.listed:
         return None
-    ahead = (listed(rating.category, now).filter(value__gte=rating.value)
-             .exclude(value=rating.value, user_id__gte=rating.user_id))
-    return ahead.count() + 1
+    higher = listed(rating.category).filter(value__gt=rating.value).count()
+    tied = listed(rating.category).filter(value=rating.value, user_id__lt=rating.user_id).count()
+    return higher + tied + 1
 
 
 @dataclass

@@ -81,8 +81,9 @@ def rate_game(game: Game) -> list[RatingChange]:
             rating.losses += score == elo.LOSS
             rating.peak = max(rating.peak, update.after)
             rating.last_played_at = game.finished_at or timezone.now()
+            rating.listed = not elo.is_provisional(rating.games)
             rating.save(update_fields=["value", "games", "wins", "draws", "losses", "peak",
-                                       "last_played_at", "updated_at"])
+                                       "last_played_at", "listed", "updated_at"])
         return RatingChange.objects.bulk_create(changes)
 
 
@@ -110,7 +111,8 @@ def revert_game(game: Game) -> list[RatingChange]:
                 rating.draws = max(0, rating.draws - 1)
             else:
                 rating.losses = max(0, rating.losses - 1)
-            rating.save(update_fields=["value", "games", "wins", "draws", "losses", "updated_at"])
+            rating.listed = rating.listed and not elo.is_provisional(rating.games)
+            rating.save(update_fields=["value", "games", "wins", "draws", "losses", "listed", "updated_at"])
             change.reverted_at = now
             change.save(update_fields=["reverted_at"])
         return changes

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -24,7 +27,9 @@ def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> H
     if request.user.is_authenticated:
         mine = Rating.objects.filter(user=request.user, category=chosen.slug).first()
     rank = pages.rank_of(mine) if mine else None
-    ranked = [(i, rating) for i, rating in enumerate(rows, start=1)]
+    # One reverse() for the whole table: profile URLs differ only by the (quoted) username.
+    prefix = reverse("ranking:profile", args=["-"])[:-2]
+    ranked = [(i, rating, f"{prefix}{quote(rating.user.username, safe='@+')}/") for i, rating in enumerate(rows, start=1)]
     return render(request, "ranking/leaderboard.html", {
         "category": chosen, "categories": categories.CATEGORIES, "rows": ranked, "mine": mine,
         "my_rank": rank, "me_in_top": rank is not None and rank <= len(rows),

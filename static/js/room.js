@@ -175,7 +175,7 @@ function onFrame(f) {
       Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
         line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [],
         left: f.left ?? null, absent: f.absent ?? null, choices: [], absence: null,
-        draw_offer: null, undo_request: null });
+        draw_offer: null, undo_request: null, ratings: f.ratings ?? null });
       pending = null;
       sounds.over();
       render();
@@ -282,6 +282,7 @@ function render() {
   renderThrows();
   renderCrowd();
   renderMarks();
+  renderRatings();
   $("undo").hidden = !(seated && state.can_undo);
   $("confirm").hidden = !ghost;
   for (const el of document.querySelectorAll("[data-show-when-waiting]")) {
@@ -640,6 +641,23 @@ function renderMarks() {
     player.querySelector(".mark").className = `mark mark-${mark.toLowerCase()}`;
     player.querySelector(".side-mark").textContent = mark;
   }
+}
+
+// A rated game that is over: each player's new rating and change beside their name (the
+// `ratings` field of `game_over` and `state`, docs/protocol.md).
+function renderRatings() {
+  for (const side of ["X", "O"]) {
+    const el = $(`rating-${side}`);
+    const r = state.ratings ? state.ratings[side] : null;
+    el.hidden = !r;
+    el.textContent = r ? `${r.after} (${signedDelta(r.delta)})` : "";
+    el.dataset.trend = !r ? "" : r.delta > 0 ? "up" : r.delta < 0 ? "down" : "";
+    el.title = r ? fmt(gettext("Rating %(before)s → %(after)s"), { before: r.before, after: r.after }) : "";
+  }
+}
+
+function signedDelta(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "\u00b10";
 }
 
 // ------------------------------------------------------------------ sounds

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ranking.models import Rating
+from ranking.tasks import unlist_inactive
 from tests.integration.ranking.builders import account, drawn, won_by
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +17,8 @@ pytestmark = pytest.mark.django_db
 
 def established(user, value, category="caro", games=20, days_ago=1):
     return Rating.objects.create(user=user, category=category, value=value, games=games, wins=games,
-                                 peak=value, last_played_at=timezone.now() - timedelta(days=days_ago))
+                                 peak=value, last_played_at=timezone.now() - timedelta(days=days_ago),
+                                 listed=games >= 10 and days_ago < 30)
 
 
 def client_for(user=None) -> Client:
@@ -37,10 +39,13 @@ def test_the_leaderboard_lists_established_active_players_best_first_and_highlig
     for user, value in zip(users, (1500, 1700, 1600, 1600, 1900)):
         established(user, value)
     established(account("newcomer"), 2500, games=9)             # provisional: not listed
-    established(account("sleeper"), 2600, days_ago=31)           # inactive: not listed
+    sleeper = established(account("sleeper"), 2600, days_ago=29)
+    sleeper.last_played_at -= timedelta(days=2)
+    sleeper.save()
+    assert unlist_inactive() == 1                                # inactive: not listed any more
     established(account("othercat"), 2700, category="reversi")   # another category
     client = client_for(users[3])
-    with django_assert_max_num_queries(5):  # session, user, top 100, own rating, own rank
+    with django_assert_max_num_queries(6):  # session, user, top 100, own rating, own rank (2)
         response = client.get(reverse("ranking:leaderboard", args=["caro"]))
     html = response.content.decode()
     assert response.status_code == 200
@@ -54,7 +59,7 @@ def test_the_leaderboard_lists_established_active_players_best_first_and_highlig
 def test_a_viewer_outside_the_top_100_sees_their_own_rank_below_it():
     Rating.objects.bulk_create([
         Rating(user=account(f"top{i}"), category="caro", value=2000 - i, games=30, peak=2000 - i,
-               last_played_at=timezone.now()) for i in range(105)
+               last_played_at=timezone.now(), listed=True) for i in range(105)
     ])
     me = account("farbelow")
     established(me, 1000)
@@ -84,7 +89,7 @@ def test_the_profile_shows_ratings_chart_counts_and_recent_games(django_assert_m
     drawn(me, rival)
     won_by(me, rival, kind="reversi")
     client = client_for()
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(11):  # user, ratings, 2 charts, 2×2 ranks, games, changes
         response = client.get(reverse("ranking:profile", args=["profiled"]))
     html = response.content.decode()
     assert response.status_code == 200
