@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ranking import categories, chart, elo, pages
 from ranking.models import Rating
@@ -41,7 +42,9 @@ def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> H
 def _chart(history: pages.History, category: categories.Category) -> str:
     points = history.points
     games = len(points) - 1
-    summary = _("%(games)s rated games: from %(first)s to %(last)s; highest %(high)s, lowest %(low)s.") % {
+    summary = ngettext(
+        "%(games)s rated game: from %(first)s to %(last)s; highest %(high)s, lowest %(low)s.",
+        "%(games)s rated games: from %(first)s to %(last)s; highest %(high)s, lowest %(low)s.", games) % {
         "games": games, "first": points[0], "last": points[-1], "high": max(points), "low": min(points)}
     title = _("Rating history: %(category)s") % {"category": category.name}
     return mark_safe(chart.history_svg(points, title=title, summary=summary,  # noqa: S308 - escaped by chart
