@@ -125,3 +125,14 @@ def test_unknown_names_and_guests_have_no_profile():
 def test_the_header_links_to_the_leaderboard():
     html = client_for().get("/").content.decode()
     assert 'href="/bang-xep-hang/"' in html
+
+
+def test_unlisting_inactive_players_is_an_hourly_beat_job():
+    from django.conf import settings
+
+    from caro.celery import app
+
+    app.loader.import_default_modules()
+    schedules = {entry["task"]: entry["schedule"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert schedules.get("ranking.tasks.unlist_inactive") == 3600.0
+    assert "ranking.tasks.unlist_inactive" in app.tasks
