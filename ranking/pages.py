@@ -27,6 +27,9 @@ LEADERBOARD_SIZE = 100
 #: A player with no rated game in a category for this many days leaves its leaderboard (until
 #: they play again; the rating itself is kept).
 ACTIVE_DAYS = 30
+#: A profile shows the player's rank only within this many places (a bounded COUNT: the exact rank
+#: of a player far down costs counting most of the table, which only their own leaderboard view pays).
+PROFILE_RANK_LIMIT = 1000
 #: Games listed on a profile, newest first.
 RECENT_GAMES = 20
 #: Rated games drawn in a profile's chart per category (the newest ones).
@@ -48,14 +51,20 @@ def top(category: str) -> list[Rating]:
     return list(listed(category).select_related("user").order_by("-value", "user_id")[:LEADERBOARD_SIZE])
 
 
-def rank_of(rating: Rating) -> int | None:
+def rank_of(rating: Rating, limit: int | None = None) -> int | None:
     """`rating`'s rank (1 = best) on its leaderboard, or None when it is not listed: two COUNTs on
-    the index, of the listed ratings above it and of those equal to it with a lower user id."""
+    the index, of the listed ratings above it and of those equal to it with a lower user id.
+    With `limit`, None too when the rank is worse than `limit` (the COUNTs stop there)."""
     if not rating.listed:
         return None
-    higher = listed(rating.category).filter(value__gt=rating.value).count()
-    tied = listed(rating.category).filter(value=rating.value, user_id__lt=rating.user_id).count()
-    return higher + tied + 1
+    higher = listed(rating.category).filter(value__gt=rating.value)
+    tied = listed(rating.category).filter(value=rating.value, user_id__lt=rating.user_id)
+    if limit is None:
+        return higher.count() + tied.count() + 1
+    ahead = higher[:limit].count()
+    if ahead < limit:
+        ahead += tied[:limit - ahead].count()
+    return ahead + 1 if ahead < limit else None
 
 
 @dataclass

@@ -67,7 +67,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             if len(history.points) > 1:
                 svg = _chart(history, category)
         cards.append({"category": category, "rating": rating, "chart": svg,
-                      "rank": pages.rank_of(rating) if rating else None})
+                      "rank": pages.rank_of(rating, pages.PROFILE_RANK_LIMIT) if rating else None})
     return render(request, "ranking/profile.html", {
         "player": user, "cards": cards, "recent": pages.recent_games(user),
         "is_me": request.user.is_authenticated and request.user.pk == user.pk,

@@ -136,3 +136,16 @@ def test_unlisting_inactive_players_is_an_hourly_beat_job():
     schedules = {entry["task"]: entry["schedule"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert schedules.get("ranking.tasks.unlist_inactive") == 3600.0
     assert "ranking.tasks.unlist_inactive" in app.tasks
+
+
+def test_the_rank_is_exact_and_a_bounded_rank_stops_at_its_limit():
+    from ranking import pages
+
+    Rating.objects.bulk_create([
+        Rating(user=account(f"b{i}"), category="caro", value=1500 + (i % 3), games=30, peak=1500,
+               last_played_at=timezone.now(), listed=True) for i in range(12)
+    ])
+    mine = established(account("bounded"), 1501)  # 4 higher (1502), 4 equal with a lower id
+    assert pages.rank_of(mine) == 9
+    assert pages.rank_of(mine, limit=9) == 9
+    assert pages.rank_of(mine, limit=8) is None and pages.rank_of(mine, limit=3) is None
