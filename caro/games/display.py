@@ -23,8 +23,12 @@ def choice_summary(choice: str, size: int, win_length: int, move_time_ms: int | 
 
 
 def game_summary(game) -> str:
-    """The one-line summary of a game's rules and clock."""
-    return summary(kind_of(game), game.rules, game.move_time_ms, game.bank_ms, game.increment_ms)
+    """The one-line summary of a game's rules and clock (and its opening procedure, if any)."""
+    line = summary(kind_of(game), game.rules, game.move_time_ms, game.bank_ms, game.increment_ms)
+    procedure = (game.opening or {}).get("kind")
+    if procedure:
+        line += " · " + (_("RIF opening") if procedure == "rif" else _("Swap2 opening"))
+    return line
 
 
 def clock_label(move_time_ms: int) -> str:

@@ -252,7 +252,7 @@ function render() {
     btn.classList.toggle("legal", legal.has(sq));
     btn.classList.toggle("flipped", lastFlips.has(sq));
     const op = openingNow();
-    btn.classList.toggle("area", Boolean(op && op.area && op.area.includes(sq)));
+    btn.classList.toggle("area", Boolean(op && op.area && op.area.includes(sq) && !side));
     btn.classList.toggle("offered", Boolean(op && op.offers.includes(sq)));
     btn.classList.toggle("proposed", proposal.includes(sq));
     let label = `${sq}, ${side ? sideName(side) : gettext("empty")}`;
