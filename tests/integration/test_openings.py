@@ -6,6 +6,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from accounts.guests import create_guest
@@ -291,3 +292,55 @@ def test_the_computer_plays_every_opening_step_at_every_level(preset, level, hum
         _bot_acts(game)  # and then an ordinary move
         game.refresh_from_db()
         assert game.ply == game.opening["plies"] + 1
+
+
+def test_a_repeated_opening_stone_is_answered_not_placed_again():
+    game, host, _guest = _game("swap2")
+    play(game, host, "H8")
+    client_id = uuid.uuid4()
+    services.play_move(game.pk, host, "J10", 2, client_id)  # a white stone placed by Black's seat
+    again = services.play_move(game.pk, host, "J10", 2, client_id)
+    assert again.duplicate and again.move.side == "O"
+    game.refresh_from_db()
+    assert game.ply == 2
+
+
+def test_two_players_on_one_device_play_every_step():
+    user = create_guest()
+    room = rooms.create_room(user, "renju-rif", kind="local")
+    game = Game.objects.get(pk=room.current_game_id)
+    for sq in ("H8", "H7", "H9"):
+        play(game, user, sq)
+    _step(game, user, kind="swap")  # the device acts for whoever must act
+    play(game, user, "G7")
+    _step(game, user, kind="offer", squares=["G9", "J6"])
+    _step(game, user, kind="select", square="J6")
+    game.refresh_from_db()
+    assert game.opening["plies"] == 5 and game.is_local and snapshot.public_state(game)["opening"]["swapped"]
+    play(game, user, "K9")
+    game.refresh_from_db()
+    assert game.ply == 6
+
+
+def test_the_record_page_and_the_psq_export_keep_the_opening():
+    game, host, guest = _game("renju-rif")
+    for sq in ("H8", "H7", "J9"):
+        play(game, host, sq)
+    _step(game, guest, kind="swap")
+    play(game, host, "I8")
+    _step(game, guest, kind="offer", squares=["G9", "K11"])
+    _step(game, host, kind="select", square="G9")
+    play(game, host, "G8")
+    services.resign(game.pk, guest)
+    client = Client()
+    page = client.get(f"/en/game/{game.pk}/").content.decode()
+    assert 'data-testid="opening-steps"' in page
+    assert "swapped colours" in page and "offered G9, K11 for the 5th move" in page
+    assert "picked G9 as the 5th move" in page and "RIF opening" in page
+    text = client.get(f"/en/game/{game.pk}/download/psq").content.decode()
+    lines = text.splitlines()
+    assert lines[0] == "Piskvorky 15x15, 11:11, 0"
+    # the opening stones first, Black first and alternating, with no thinking time (as Gomocup
+    # lists a given opening); then the ordinary moves with theirs
+    assert lines[1:6] == ["8,8,0", "8,7,0", "10,9,0", "9,8,0", "7,9,0"]
+    assert lines[6].startswith("7,8,") and lines[7] == "-1"

@@ -57,7 +57,8 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
         existing = Move.objects.filter(game=game, client_id=client_id).first()
         if existing is None:
             return None
-        if game.side_of_user(user) != existing.side:
+        # (with an opening procedure a seat places stones of both colours, and colours may swap)
+        if game.seat_of(user) is None or (not game.opening and game.side_of_user(user) != existing.side):
             raise GameError("not_a_player")
         return MoveResult(game=game, move=existing, duplicate=True)
 
