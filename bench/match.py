@@ -4,6 +4,15 @@ Usage (from the repository root)::
 
     python bench/match.py --game caro --preset caro-vn --a hard --b medium --openings 12
     python bench/match.py --game reversi --a medium --b easy --openings 8 --budget 1000
+    python bench/match.py --procedure swap2 --a hard --b medium --openings 20 --budget 300
+    python bench/match.py --procedure rif --a hard --b medium --openings 20 --budget 300
+
+With ``--procedure`` the games follow an opening procedure (Swap2 on the "swap2" preset, RIF on
+"renju-rif"): each opening's first three stones are given (as tournaments give openings) and are
+placed for the first seat; every later step (Swap2: choose a colour or place two more and hand the
+choice back; RIF: swap or keep, move 4, offering two 5th moves, selecting one) is the bots' own
+(``caro.bots.choose_opening_action``). Each opening is played twice, ``--a`` in each seat; the
+score counts the colour each level ended up with.
 
 Prints every game, then the score of ``--a`` against ``--b`` (wins + half draws), the Elo
 difference with a 95 % interval (normal approximation on per-game scores), and per-move thinking
@@ -22,9 +31,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots import choose_move  # noqa: E402
+from caro.bots import choose_move, choose_opening_action  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
+from caro.engine.coords import parse_square, square_name  # noqa: E402
+from caro.engine.openings import FIRST, OPENINGS  # noqa: E402
 
 # Four-stone openings around the centre of 15x15 (X, O, X, O: equal material, X to move), each
 # O stone answering the X pair; each is played twice with colours swapped. The default set.
@@ -47,6 +58,70 @@ REVERSI_OPENINGS = [
     "f5f6e6d6", "f5d6c5f4e7", "f5f4e3d6", "f5d6c6", "f5d6c4g5", "f5f6e6f4g5", "f5d6c3g5",
     "f5f4e3f6e6", "f5f6d3", "f5d6c5f4d3",
 ]
+
+
+
+def _canonical(stones: tuple[str, ...], size: int = 15) -> tuple:
+    """The smallest image of an ordered stone list under the board's 8 symmetries."""
+    m = size - 1
+    maps = [lambda c, r: (c, r), lambda c, r: (m - r, c), lambda c, r: (m - c, m - r), lambda c, r: (r, m - c),
+            lambda c, r: (m - c, r), lambda c, r: (c, m - r), lambda c, r: (r, c), lambda c, r: (m - r, m - c)]
+    return min(tuple(t(*parse_square(s, size)) for s in stones) for t in maps)
+
+
+def rif_openings() -> list[tuple[str, str, str]]:
+    """The RIF openings (move 1 on H8, move 2 in the central 3×3, move 3 in the central 5×5), one
+    per class of symmetric ones: the 26 direct and indirect openings of the RIF rules."""
+    seen, out = set(), []
+    for second in ("H7", "I7"):
+        for r in range(5, 10):
+            for c in range(5, 10):
+                third = square_name(c, r)
+                if third in ("H8", second):
+                    continue
+                key = _canonical(("H8", second, third))
+                if key not in seen:
+                    seen.add(key)
+                    out.append(("H8", second, third))
+    return out
+
+
+# Swap2 openings (X, O, X) for the first seat: spread three-stone shapes around the centre.
+SWAP2_GIVEN = [
+    ("H8", "J10", "G10"), ("H8", "K8", "H10"), ("H8", "J7", "F9"), ("H8", "G11", "J9"), ("H8", "K10", "F8"),
+    ("H8", "H11", "J9"), ("H8", "E9", "J10"), ("H8", "J11", "G9"), ("H8", "I10", "K8"), ("H8", "G10", "J11"),
+    ("H8", "F10", "J9"), ("H8", "K9", "I11"), ("H8", "J6", "G10"), ("H8", "H10", "J11"), ("H8", "E8", "I10"),
+    ("H8", "K11", "G9"), ("H8", "I11", "F9"), ("H8", "F7", "J10"), ("H8", "L8", "I10"), ("H8", "G12", "J9"),
+]
+
+
+def play_procedure(procedure, rules, given, first_level, second_level, budget_ms, seed, max_ply):
+    """Play one game through an opening procedure: the given stones for the first seat, then the
+    bots' opening steps, then the game. Returns (winner, detail, times, {seat: colour at the end})."""
+    machine = OPENINGS[procedure](rules)
+    for square in given:
+        machine.apply({"kind": "place", "square": square})
+    rng = random.Random(seed)
+    times: dict[str, list[float]] = {first_level: [], second_level: []}
+    steps = []
+    while not machine.finished:
+        level = first_level if machine.actor == FIRST else second_level
+        t0 = time.perf_counter()
+        action = choose_opening_action(machine, level, budget_ms=budget_ms, rng=rng)
+        times[level].append(time.perf_counter() - t0)
+        machine.apply(action)
+        steps.append(action["kind"] + ("" if "color" not in action else ":" + action["color"]))
+    board = machine.board
+    colour_level = {machine.colors[FIRST]: first_level, machine.colors["second"]: second_level}
+    while board.outcome is None and board.ply < max_ply:
+        level = colour_level[board.turn]
+        t0 = time.perf_counter()
+        move = choose_move(board, level, budget_ms=budget_ms, rng=rng)
+        times[level].append(time.perf_counter() - t0)
+        board.play(move)
+    winner = board.outcome.winner if board.outcome else None
+    detail = f"{board.ply} plies, opening {'/'.join(steps)}"
+    return winner, detail, times, dict(machine.colors)
 
 
 VERBOSE = False
@@ -124,7 +199,11 @@ def main(argv=None):
     parser.add_argument("--verbose", action="store_true", help="print every caro game's moves")
     parser.add_argument("--opening-set", choices=["four", "three"], default="four",
                         help="caro: four-stone (X, O, X, O) or three-stone (X, O, X) openings")
+    parser.add_argument("--procedure", choices=["swap2", "rif"], default=None,
+                        help="caro: play through this opening procedure (preset swap2 / renju-rif)")
     args = parser.parse_args(argv)
+    if args.procedure:
+        return main_procedure(args)
     global VERBOSE
     VERBOSE = args.verbose
     if args.a == args.b:
@@ -156,6 +235,32 @@ def main(argv=None):
             score = 0.5 if winner is None else (1.0 if winner == a_side else 0.0)
             results.append(score)
             print(f"  {name:<22} {args.a} as {'first ' if a_first else 'second'}: "
+                  f"winner {winner or 'draw':<4} ({detail}) -> {score:g}", flush=True)
+    summarize(args.a, args.b, results, times)
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+
+
+def main_procedure(args):
+    """Games through an opening procedure (see the module docstring)."""
+    preset = {"swap2": "swap2", "rif": "renju-rif"}[args.procedure]
+    rules = PRESETS[preset].rules
+    givens = SWAP2_GIVEN if args.procedure == "swap2" else rif_openings()
+    results: list[float] = []
+    times: dict[str, list[float]] = {args.a: [], args.b: []}
+    print(f"caro {preset} through {args.procedure}: {args.a} vs {args.b}, {min(args.openings, len(givens))} "
+          f"openings x 2 seats, budget {args.budget} ms, load {os.getloadavg()[0]:.2f}", flush=True)
+    for k, given in enumerate(givens[:args.openings]):
+        for a_first in (True, False):
+            first, second = (args.a, args.b) if a_first else (args.b, args.a)
+            seed = args.seed * 1000 + 2 * k + (0 if a_first else 1)
+            winner, detail, t, colours = play_procedure(args.procedure, rules, given, first, second,
+                                                        args.budget, seed, args.max_ply)
+            for level, samples in t.items():
+                times[level].extend(samples)
+            a_side = colours[FIRST] if a_first else colours["second"]
+            score = 0.5 if winner is None else (1.0 if winner == a_side else 0.0)
+            results.append(score)
+            print(f"  {' '.join(given):<12} {args.a} {'first ' if a_first else 'second'} seat, played {a_side}: "
                   f"winner {winner or 'draw':<4} ({detail}) -> {score:g}", flush=True)
     summarize(args.a, args.b, results, times)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")

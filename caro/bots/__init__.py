@@ -13,6 +13,9 @@ name of a legal move for the side to move (``"H8"`` for caro, ``"f5"`` for Rever
 :data:`LEVELS` (``"easy"``, ``"medium"``, ``"hard"``). The board is never changed. Pure Python,
 no Django imports: the site calls this from its Celery worker.
 
+``choose_opening_action(machine, level, budget_ms=1000, rng=None) -> dict`` plays the steps of
+the RIF and Swap2 opening procedures (:mod:`.openings`).
+
 Per-level classes: :class:`CaroEasy`, :class:`CaroMedium`, :class:`CaroHard`,
 :class:`ReversiEasy`, :class:`ReversiMedium`, :class:`ReversiHard`; :func:`get_bot` picks one.
 """
@@ -25,9 +28,10 @@ from caro.engine import caro as _caro
 from caro.engine import reversi as _reversi
 
 from .caro_bots import CaroEasy, CaroHard, CaroMedium
+from .openings import choose_opening_action
 from .reversi_bots import ReversiEasy, ReversiHard, ReversiMedium
 
-__all__ = ["LEVELS", "choose_move", "get_bot", "CaroEasy", "CaroMedium", "CaroHard",
+__all__ = ["LEVELS", "choose_move", "choose_opening_action", "get_bot", "CaroEasy", "CaroMedium", "CaroHard",
            "ReversiEasy", "ReversiMedium", "ReversiHard"]
 
 LEVELS = ("easy", "medium", "hard")

@@ -172,8 +172,8 @@ PRESETS: dict[str, Preset] = {
         # The convention of reference/caro-rule-sets.txt: the edge never blocks.
         Preset("caro-edge-open", gettext_noop("Caro, the edge does not block"), Rules(exact=True, blocked="opponent")),
         Preset("renju", gettext_noop("Renju"), Rules(blocked="none", renju=True)),
-        Preset("renju-rif", gettext_noop("Renju with the RIF opening"), Rules(blocked="none", renju=True), Opening.RIF),
-        Preset("swap2", gettext_noop("Swap2 gomoku"), Rules(exact=True, blocked="none"), Opening.SWAP2),
+        Preset("renju-rif", gettext_noop("Renju · RIF"), Rules(blocked="none", renju=True), Opening.RIF),
+        Preset("swap2", gettext_noop("Gomoku · Swap2"), Rules(exact=True, blocked="none"), Opening.SWAP2),
     )
 }
 DEFAULT_PRESET = "caro-vn"

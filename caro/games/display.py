@@ -23,8 +23,12 @@ def choice_summary(choice: str, size: int, win_length: int, move_time_ms: int | 
 
 
 def game_summary(game) -> str:
-    """The one-line summary of a game's rules and clock."""
-    return summary(kind_of(game), game.rules, game.move_time_ms, game.bank_ms, game.increment_ms)
+    """The one-line summary of a game's rules and clock (and its opening procedure, if any)."""
+    line = summary(kind_of(game), game.rules, game.move_time_ms, game.bank_ms, game.increment_ms)
+    procedure = (game.opening or {}).get("kind")
+    if procedure:
+        line += " · " + (_("RIF opening") if procedure == "rif" else _("Swap2 opening"))
+    return line
 
 
 def clock_label(move_time_ms: int) -> str:
@@ -40,3 +44,30 @@ def bank_label(bank_ms: int, increment_ms: int) -> str:
     if not increment_ms:
         return _("%(min)d min in all") % {"min": bank_ms // 60_000}
     return _("%(min)d min + %(inc)d s") % {"min": bank_ms // 60_000, "inc": increment_ms // 1000}
+
+
+def opening_lines(game, names: dict[str, str]) -> list[str]:
+    """The steps of a game's opening procedure (RIF, Swap2) in words, in order, e.g. "Black (Lan)
+    placed stone 1 on H8." or "White (Minh) swapped colours."; [] without one. `names` are the
+    players' names by side (the side each person holds at the end)."""
+    lines = []
+    for entry in (game.opening or {}).get("log", []):
+        side = game.side_of(entry["seat"])
+        who = _("%(colour)s (%(name)s)") % {"colour": _("Black") if side == "X" else _("White"),
+                                             "name": names.get(side, "")}
+        squares = ", ".join(entry.get("squares") or ([entry["square"]] if entry.get("square") else []))
+        kind = entry.get("kind")
+        if kind == "place":
+            lines.append(_("%(who)s placed stone %(n)s on %(square)s.") % {"who": who, "n": entry["plies"][0], "square": squares})
+        elif kind == "swap":
+            lines.append(_("%(who)s swapped colours.") % {"who": who})
+        elif kind == "keep":
+            lines.append(_("%(who)s kept the colours.") % {"who": who})
+        elif kind == "offer":
+            lines.append(_("%(who)s offered %(squares)s for the 5th move.") % {"who": who, "squares": squares})
+        elif kind == "select":
+            lines.append(_("%(who)s picked %(square)s as the 5th move.") % {"who": who, "square": squares})
+        elif kind == "choose":
+            colour = _("Black") if entry.get("color") == "X" else _("White")
+            lines.append(_("%(who)s chose %(colour)s.") % {"who": who, "colour": colour})
+    return lines

@@ -25,6 +25,14 @@ MESSAGES = {
     "takeback_refused": _("You cannot ask to take back now: this room does not allow it, a request is already waiting, you have no move to take back yet, or your last request was refused less than 10 moves ago."),
     "no_offer": _("There is no offer to answer any more."),
     "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
+    # opening procedures (RIF, Swap2)
+    "opening_over": _("The opening is over: play an ordinary move."),
+    "opening_step": _("That is not the step the opening asks for now."),
+    "not_in_area": _("In the RIF opening, stone 1 goes on the centre point, stone 2 inside the central 3×3 and stone 3 inside the central 5×5."),
+    "offer_count": _("Offer exactly two different points for the 5th move."),
+    "equivalent_fifth": _("These two points are mirror images of each other in this position: offer two points that differ."),
+    "not_offered": _("Choose one of the two offered points for the 5th move."),
+    "bad_color": _("Choose Black or White."),
     "crowd_full": _("This room already has 50 spectators. Try again a little later."),
     # room consumer (malformed or unknown frames)
     "malformed": _("The message could not be read. Reload the page if this keeps happening."),

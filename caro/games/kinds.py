@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from caro.engine import caro as caro_engine
 from caro.engine import records
 from caro.engine import reversi as reversi_engine
-from caro.engine.caro import PRESETS, Opening
+from caro.engine.caro import PRESETS
 from caro.engine.errors import IllegalMove
 from caro.engine.explain import foul_points, refused_five
 from caro.engine.names import REVERSI
@@ -330,9 +330,9 @@ class Reversi:
 
 KINDS = {"caro": Caro(), "reversi": Reversi()}
 
-#: The rule choices a player can make wherever rules are chosen: every caro preset with a free
-#: opening (the RIF and Swap2 openings need their own room flow) and Reversi.
-RULE_CHOICES = [slug for slug, preset in PRESETS.items() if preset.opening == Opening.FREE] + [REVERSI]
+#: The rule choices a player can make wherever rules are chosen: every caro preset (those with an
+#: opening procedure, RIF and Swap2, play it through caro.games.services.opening) and Reversi.
+RULE_CHOICES = list(PRESETS) + [REVERSI]
 
 
 def kind_of(game) -> Caro | Reversi:

@@ -216,6 +216,13 @@ class Game(models.Model):
         "self", verbose_name=_("rematch of"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="rematches",
     )
+    opening = models.JSONField(
+        _("opening"), default=dict, blank=True,
+        help_text='{} for a free opening; RIF or Swap2: {"kind": "rif"|"swap2", "first": the seat that '
+                  'began as tentative Black, "log": [each step: the engine action plus "seat", "step" and '
+                  '"plies" (the stones it placed)], "plies": the ply count when the opening ended (absent '
+                  'while it runs)} (caro.games.services.opening)',
+    )
     imported = models.JSONField(
         _("imported record"), default=dict, blank=True,
         help_text='{} for a game played here; for an imported record {"format": "psq"|"ggf"|"moves"|'
@@ -316,7 +323,10 @@ class Game(models.Model):
         setattr(self, f"{seat}_{name}", value)
 
     def mark_of(self, side: str) -> str:
-        """The mark ("X"/"O") drawn for `side`'s stones: each person keeps their mark in a room."""
+        """The mark ("X"/"O") drawn for `side`'s stones: each person keeps their mark in a room.
+        Games with an opening procedure (RIF, Swap2) draw the colours themselves: Black is X."""
+        if self.opening:
+            return side
         mark = self.host_mark if self.seat_playing(side) == Seat.HOST else Side.other(self.host_mark)
         return mark
 

@@ -17,6 +17,7 @@ from caro.engine.caro import SIZES
 from caro.engine.errors import IllegalMove
 from caro.games.kinds import GGF, PSQ, KINDS, RecordFormat, ReadRecord, kind_for_choice, kind_of
 from caro.games.models import Game, Move
+from caro.games.state import opening_plies
 
 #: The largest record accepted, in bytes (a 19×19 PSQ file with every square is ~5 KB).
 MAX_RECORD_BYTES = 1_000_000
@@ -124,7 +125,11 @@ def export(game: Game, moves: list[Move], fmt: str, names: dict[str, str]) -> tu
     record_format = next((f for f in kind.RECORD_FORMATS if f.slug == fmt), None)
     if record_format is None:
         raise KeyError(fmt)
-    text = kind.write_record(fmt, game.rules, [m.square for m in moves], [m.think_ms for m in moves], names)
+    # Opening stones (RIF, Swap2) are written as the first moves, colours alternating from Black,
+    # as Piskvork and Gomocup list a tournament's given opening: with no thinking time of their own.
+    placed = opening_plies(game)
+    times = [0 if m.ply <= placed else m.think_ms for m in moves]
+    text = kind.write_record(fmt, game.rules, [m.square for m in moves], times, names)
     suffix = "" if fmt in (PSQ.slug, GGF.slug) else f"-{fmt}"
     return f"{game.kind}-{game.pk}{suffix}.{record_format.extension}", text, record_format.content_type
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 from caro.games import clock, signals, state
 from caro.games.kinds import Played, kind_of
 from caro.games.models import Game, Move, Side
+from caro.games.openings import view as opening_view
 
 
 def board_for(game: Game, moves: list[Move] | None = None):
@@ -83,6 +84,7 @@ def public_state(game: Game) -> dict:
         "line": list(game.win_line or []),
         "fouls": kind.fouls(board) if active else {},
         "crowd": spectators(game),
+        "opening": opening_view(game),
         # Fields other apps add to a game that is over (the rating changes; signals.game_over_fields).
         **(signals.over_fields(game) if game.is_over else {}),
     }

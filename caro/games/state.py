@@ -29,8 +29,34 @@ def is_active(game: Game) -> bool:
     return game.status == Game.Status.ACTIVE
 
 
+def opening_running(game: Game) -> bool:
+    """The game has an opening procedure (RIF, Swap2) that is not over yet: its steps, not
+    ordinary moves, come next (caro.games.services.opening)."""
+    return bool(game.opening) and "plies" not in game.opening
+
+
+def opening_plies(game: Game) -> int:
+    """The stones the opening procedure placed (0 without one, or while it runs: none is final)."""
+    return game.opening.get("plies", 0) if game.opening else 0
+
+
 def both_have_moved(game: Game) -> bool:
+    """Both seats have acted. With an opening procedure, a step of each seat counts (the first
+    seat places several stones before the second acts: RIF §4, Swap2); otherwise a move of each."""
+    if game.opening:
+        return len({entry.get("seat") for entry in game.opening.get("log", [])}) >= 2
     return game.ply >= PLIES_BEFORE_BOTH_MOVED
+
+
+def has_move_after_opening(game: Game, side: str) -> bool:
+    """`side` has a stone played as an ordinary move (after the opening, if the game has one):
+    X plays the first ordinary ply after a free opening; after RIF or Swap2 the side to move at
+    its end does. Opening stones are never taken back."""
+    if opening_running(game):
+        return False
+    base = opening_plies(game)
+    first_after = Side.X if base % 2 == 0 else Side.O
+    return game.ply >= base + (1 if side == first_after else 2)
 
 
 def abortable(game: Game) -> bool:
@@ -105,10 +131,10 @@ def bot_may_move(game: Game, version: int) -> bool:
 def human_has_moved(game: Game) -> bool:
     """In a game against the computer: the person has a move on the board to take back.
 
-    X always plays ply 1 and O ply 2 (Reversi's first reply is never a pass), so the ply count says it.
+    X always plays ply 1 and O ply 2 (Reversi's first reply is never a pass), so the ply count says it
+    (counted from the end of the opening procedure, if any).
     """
-    human_side = Side.other(game.bot_side)
-    return game.ply >= (1 if human_side == Side.X else 2)
+    return has_move_after_opening(game, Side.other(game.bot_side))
 
 
 def may_undo(game: Game) -> bool:
@@ -154,8 +180,9 @@ def may_answer_draw(game: Game, seat: str) -> bool:
 
 
 def own_moves(game: Game, seat: str) -> bool:
-    """`seat` has a stone of its own on the board (X plays ply 1, O ply 2)."""
-    return game.ply >= (1 if game.side_of(seat) == Side.X else 2)
+    """`seat` has a stone of its own on the board that may be taken back (X plays ply 1, O ply 2;
+    after an opening procedure only ordinary moves count)."""
+    return has_move_after_opening(game, game.side_of(seat))
 
 
 def may_request_undo(game: Game, seat: str) -> bool:

@@ -11,7 +11,7 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
-from caro.bots import choose_move
+from caro.bots import choose_move, choose_opening_action
 from caro.games import outbox, services
 from caro.games.models import Game
 from caro.games.outbox import ABSENCE_TASK, BOT_MOVE_TASK, CROWD_TASK, DEADLINE_TASK
@@ -45,6 +45,12 @@ def play_bot_move(game_id: int, version: int) -> str | None:
     """The computer's move in game `game_id`, if the game is still at `version` (see
     `services.bot_turn`). Runs on the `bots` queue of the Celery worker, never in the web process.
     Returns the square played, or None when the request was stale."""
+    decision = services.bot_opening_turn(game_id, version)
+    if decision is not None:  # RIF / Swap2: an opening step (caro.bots.openings)
+        machine, level = decision
+        action = choose_opening_action(machine, level, budget_ms=settings.CARO_BOT_BUDGET_MS, rng=game_id)
+        event = services.apply_bot_step(game_id, version, action)
+        return action.get("kind") if event is not None else None
     request = services.bot_turn(game_id, version)
     if request is None:
         return None

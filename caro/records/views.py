@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
 from caro.games import records
-from caro.games.display import game_summary
+from caro.games.display import game_summary, opening_lines
 from caro.games.errors import GameError
 from caro.games.kinds import kind_of
 from caro.games.models import Game, Move, Side
@@ -172,6 +172,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "room": room,
         "board": html.board(kind.column_letters(kind.size(game.rules)),
                             kind.shown_stones(position.stones, game.marks()), position.last, position.line, position.line_dir, {s.square: s.ply for s in steps[:ply]}, words),
+        "opening_lines": opening_lines(game, names),
         "move_list": html.move_list(move_rows, ply, numbers, _("%(side)s passes")),
         "size": kind.size(game.rules),
         "line_dir": position.line_dir,

@@ -180,6 +180,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             "play_again": self.on_play_again,
             "undo": self.on_undo,
             "ping": self.on_ping,
+            "opening": self.on_opening,
             **{name: self.on_game_action for name in GAME_ACTIONS},
         }.get(frame["type"])
         if handler is None:
@@ -210,6 +211,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "ack", "id": str(move.client_id), "ply": move.ply,
                                   "square": move.square, "side": move.side, "duplicate": True,
                                   "game_id": self.game_id})
+
+    async def on_opening(self, frame: dict) -> None:
+        """An opening step (RIF, Swap2): `action` plus `square`, `squares` or `color` as it needs."""
+        action = opening_action(frame)
+        if action is None:
+            raise GameError("malformed")
+        self._require_seat()
+        await db(games.opening_step)(self.game_id, self.user, action)
 
     async def on_sync(self, frame: dict) -> None:
         await self.send_state()
@@ -319,6 +328,34 @@ GAME_ACTIONS = {
     "claim_win": (games.decide_absence, "claim_win"),
     "claim_draw": (games.decide_absence, "claim_draw"),
 }
+
+
+#: The most squares an `opening` frame may carry (an offer is two; a third reaches the engine,
+#: which refuses it with `offer_count`).
+MAX_OPENING_SQUARES = 4
+
+
+def opening_action(frame: dict) -> dict | None:
+    """The engine action of an `opening` frame, or None when its fields have the wrong shape."""
+    kind = frame.get("action")
+    if not isinstance(kind, str) or len(kind) > 12:
+        return None
+    action: dict = {"kind": kind}
+    square, squares, color = frame.get("square"), frame.get("squares"), frame.get("color")
+    if square is not None:
+        if not (isinstance(square, str) and 1 <= len(square) <= 4):
+            return None
+        action["square"] = square
+    if squares is not None:
+        if not (isinstance(squares, list) and len(squares) <= MAX_OPENING_SQUARES
+                and all(isinstance(s, str) and 1 <= len(s) <= 4 for s in squares)):
+            return None
+        action["squares"] = squares
+    if color is not None:
+        if not (isinstance(color, str) and len(color) <= 1):
+            return None
+        action["color"] = color
+    return action
 
 
 def _uuid_or_none(value) -> uuid.UUID | None:

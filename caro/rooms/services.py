@@ -12,6 +12,7 @@ from caro.games import outbox
 from caro.games import services as games
 from caro.games.errors import GameError
 from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
+from caro.games.openings import procedure_of
 from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takeback
 from caro.games.services.records import create_from_position
 from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
@@ -69,7 +70,8 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
                     takeback=takeback, kind=kind,
                 )
                 room.current_game = games.create_game(
-                    kind=game_kind.name, rules=rules, move_time_ms=move_time_ms, **seats
+                    kind=game_kind.name, rules=rules, move_time_ms=move_time_ms,
+                    opening=procedure_of(preset), **seats
                 )
                 room.save(update_fields=["current_game"])
                 return room

@@ -11,6 +11,7 @@ let ghost = null; // square chosen when confirmation is on, waiting for the seco
 let clockOffset = 0; // server clock minus this clock, in ms (from ping/pong round trips)
 let bestRtt = Infinity;
 let pongDue = null;
+let proposal = []; // RIF: the 5th-move points chosen for the offer, not sent yet
 let lastFlips = new Set(); // Reversi: the discs the last move turned over (highlighted once) // timer: the connection is considered dead if no pong arrives in time
 const HEARTBEAT_MS = 15000;
 const PONG_TIMEOUT_MS = 8000;
@@ -145,6 +146,7 @@ function onFrame(f) {
   switch (f.type) {
     case "state":
       state = f; pending = null; ghost = null; lastFlips = new Set();
+      if (!openingNow() || openingNow().step !== "offer_5") proposal = [];
       render();
       break;
     case "move":
@@ -249,6 +251,10 @@ function render() {
     btn.classList.toggle("foul", Boolean(foul));
     btn.classList.toggle("legal", legal.has(sq));
     btn.classList.toggle("flipped", lastFlips.has(sq));
+    const op = openingNow();
+    btn.classList.toggle("area", Boolean(op && op.area && op.area.includes(sq) && !side));
+    btn.classList.toggle("offered", Boolean(op && op.offers.includes(sq)));
+    btn.classList.toggle("proposed", proposal.includes(sq));
     let label = `${sq}, ${side ? sideName(side) : gettext("empty")}`;
     if (sq === last) label += `, ${gettext("last move")}`;
     if (line.has(sq)) label += `, ${gettext("winning line")}`;
@@ -279,6 +285,7 @@ function render() {
     : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(side)s wants to play again."), { side: sideName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
   renderOffers(seated);
+  renderOpening();
   renderThrows();
   renderCrowd();
   renderMarks();
@@ -702,6 +709,137 @@ const sounds = (() => {
   };
 })();
 
+// ------------------------------------------------------------------ opening procedures (RIF, Swap2)
+
+// The running opening procedure (state.opening while not done), or null.
+function openingNow() {
+  const op = state.opening;
+  return op && !op.done && state.status === "active" ? op : null;
+}
+
+function colourName(side) {
+  return side === "X" ? gettext("Black") : gettext("White");
+}
+
+// Who acts in the opening, in words: "Black (Lan)" / "You (Black)" / on one device "Black".
+function actorWords(side) {
+  if (state.local) return colourName(side);
+  if (state.you === side) return fmt(gettext("You (%(colour)s)"), { colour: colourName(side) });
+  return fmt(gettext("%(colour)s (%(name)s)"), { colour: colourName(side), name: playerName(side) });
+}
+
+const OPENING_PROMPTS = () => ({
+  place_1: gettext("%(who)s: place stone 1 (black) on the centre point."),
+  place_2: gettext("%(who)s: place stone 2 (white) inside the central 3×3."),
+  place_3: gettext("%(who)s: place stone 3 (black) inside the central 5×5."),
+  swap: gettext("%(who)s: swap colours or keep White?"),
+  place_4: gettext("%(who)s: place stone 4 (white) anywhere."),
+  offer_5: gettext("%(who)s: offer two points for the 5th move (Black); your opponent picks one."),
+  select_5: gettext("%(who)s: pick one of the two offered points; it becomes the 5th move."),
+  place_three: gettext("%(who)s: place the first three stones, black, white, black (stone %(n)s now)."),
+  second_choice: gettext("%(who)s: choose a colour, or place two more stones (white, then black) and hand the choice back."),
+  second_place: gettext("%(who)s: place stone %(n)s (%(colour)s)."),
+  first_choice: gettext("%(who)s: choose your colour for the rest of the game."),
+});
+
+// The opening box: what must happen now, the buttons of a choice, and the steps so far.
+function renderOpening() {
+  const box = $("opening");
+  const op = state.opening;
+  box.hidden = !op;
+  if (!op) return;
+  const running = openingNow();
+  const n = (state.ply || 0) + 1;
+  const mine = running && me() === running.actor && !(state.bot && running.actor === state.bot.side);
+  let prompt = "";
+  if (running) {
+    prompt = fmt(OPENING_PROMPTS()[running.step] || "", { who: actorWords(running.actor), n,
+      colour: n % 2 ? gettext("black") : gettext("white") });
+    if (state.bot && running.actor === state.bot.side) prompt += " " + gettext("The computer is deciding…");
+    if (mine && running.step === "offer_5") {
+      prompt += " " + (proposal.length ? fmt(gettext("Chosen: %(points)s."), { points: proposal.join(", ") })
+        : gettext("Click two empty points."));
+    }
+  } else {
+    prompt = op.swapped ? gettext("Opening over: the players swapped colours.") : gettext("Opening over: the colours stay as they began.");
+  }
+  $("opening-prompt").textContent = prompt;
+  const buttons = [];
+  const add = (label, frame, testid, primary = false, disabled = false) => {
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = primary ? "btn btn-primary" : "btn";
+    btn.textContent = label;
+    btn.dataset.opening = JSON.stringify(frame);
+    btn.dataset.testid = testid;
+    btn.disabled = disabled;
+    buttons.push(btn);
+  };
+  if (mine && running.allowed.includes("swap")) {
+    add(gettext("Swap: I take Black"), { action: "swap" }, "opening-swap", true);
+    add(gettext("Keep White"), { action: "keep" }, "opening-keep");
+  }
+  if (mine && running.allowed.includes("choose")) {
+    add(gettext("Play Black"), { action: "choose", color: "X" }, "opening-choose-X", true);
+    add(gettext("Play White"), { action: "choose", color: "O" }, "opening-choose-O");
+    if (running.allowed.includes("place")) {
+      const hint = document.createElement("span");
+      hint.className = "hint";
+      hint.textContent = gettext("…or place the 4th stone (white) on the board to put two more stones.");
+      buttons.push(hint);
+    }
+  }
+  if (mine && running.step === "offer_5") {
+    add(gettext("Offer these two points"), { action: "offer", squares: proposal }, "opening-offer", true, proposal.length !== 2);
+    add(gettext("Clear"), { clear: true }, "opening-clear", false, proposal.length === 0);
+  }
+  if (mine && running.step === "select_5") {
+    for (const sq of running.offers) add(fmt(gettext("Play %(square)s"), { square: sq }), { action: "select", square: sq }, `opening-select-${sq}`, true);
+  }
+  if (running && !mine && running.offers.length) {
+    const offered = document.createElement("span");
+    offered.textContent = fmt(gettext("Offered for the 5th move: %(points)s."), { points: running.offers.join(", ") });
+    buttons.push(offered);
+  }
+  $("opening-choices").replaceChildren(...buttons);
+  $("opening-log").replaceChildren(...op.log.map((entry) => {
+    const li = document.createElement("li");
+    li.textContent = openingStepText(entry);
+    return li;
+  }));
+}
+
+// One logged step in words: "Black (Lan) placed H8", "White swapped colours", "Black offered J9, G9".
+function openingStepText(entry) {
+  const who = colourName(entry.by) + (state.local ? "" : ` (${playerName(entry.by)})`);
+  const squares = entry.squares.join(", ");
+  switch (entry.kind) {
+    case "place": return fmt(gettext("%(who)s placed stone %(n)s on %(square)s."), { who, n: entry.plies[0], square: squares });
+    case "swap": return fmt(gettext("%(who)s swapped colours."), { who });
+    case "keep": return fmt(gettext("%(who)s kept the colours."), { who });
+    case "offer": return fmt(gettext("%(who)s offered %(squares)s for the 5th move."), { who, squares });
+    case "select": return fmt(gettext("%(who)s picked %(square)s as the 5th move."), { who, square: squares });
+    case "choose": return fmt(gettext("%(who)s chose %(colour)s."), { who, colour: colourName(entry.color) });
+    default: return "";
+  }
+}
+
+function propose(sq) {
+  if ((state.fouls || {})[sq]) { note(fmt(gettext("%(square)s is a foul point for X: %(kind)s."), { square: sq, kind: foulKind(state.fouls[sq]) })); return; }
+  if (proposal.includes(sq)) proposal = proposal.filter((p) => p !== sq);
+  else if (proposal.length < 2) proposal.push(sq);
+  else note(gettext("Two points are chosen: click one again to change it, or offer them."));
+  render();
+}
+
+$("opening-choices").addEventListener("click", (e) => {
+  const btn = e.target.closest("button[data-opening]");
+  if (!btn) return;
+  const frame = JSON.parse(btn.dataset.opening);
+  if (frame.clear) { proposal = []; render(); return; }
+  if (send({ type: "opening", ...frame })) btn.disabled = true;
+});
+
 // ------------------------------------------------------------------ input
 
 function play(sq) {
@@ -716,6 +854,11 @@ function play(sq) {
 
 function choose(sq) {
   if (!myTurn() || squares.get(sq).dataset.stone) return;
+  const op = openingNow();
+  if (op && op.step === "offer_5") { propose(sq); return; }
+  if (op && !op.allowed.includes("place") && !op.allowed.includes("select")) {
+    note(gettext("This step is a choice: use the buttons under the board.")); return;
+  }
   const foul = (state.fouls || {})[sq];
   if (foul) { note(fmt(gettext("%(square)s is a foul point for X: %(kind)s."), { square: sq, kind: foulKind(foul) })); return; }
   if (confirmToggle.checked && ghost !== sq) { ghost = sq; render(); return; }

@@ -124,6 +124,10 @@ def test_healthz_checks_the_database_and_redis():
          {"size": 11, "win_length": 4, "exact": True, "blocked": "opponent_or_edge", "renju": False}),
         ({"preset": "renju", "size": "15", "win_length": "5"},
          {"size": 15, "win_length": 5, "exact": False, "blocked": "none", "renju": True}),
+        ({"preset": "renju-rif", "size": "15", "win_length": "5"},
+         {"size": 15, "win_length": 5, "exact": False, "blocked": "none", "renju": True}),
+        ({"preset": "swap2", "size": "15", "win_length": "5"},
+         {"size": 15, "win_length": 5, "exact": True, "blocked": "none", "renju": False}),
     ],
 )
 def test_a_room_can_be_created_with_other_rules(post, expected):
@@ -139,7 +143,7 @@ def test_a_room_can_be_created_with_other_rules(post, expected):
     "post",
     [
         {"preset": "renju", "size": "19", "win_length": "5"},
-        {"preset": "swap2", "size": "15", "win_length": "5"},  # opening flows are not in rooms yet
+        {"preset": "renju-rif", "size": "13", "win_length": "5"},
         {"preset": "nonsense", "size": "15", "win_length": "5"},
         {"preset": "caro-vn", "size": "16", "win_length": "5"},
         {"preset": "caro-vn", "size": "15", "win_length": "9"},

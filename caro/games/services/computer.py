@@ -31,8 +31,8 @@ def bot_turn(game_id: int, version: int):
     checked again under the lock by `apply_bot_move`.
     """
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not state.bot_may_move(game, version):
-        return None
+    if game is None or not state.bot_may_move(game, version) or state.opening_running(game):
+        return None  # (opening steps: services.opening.bot_opening_turn)
     return board_for(game), game.bot_level
 
 
@@ -44,7 +44,7 @@ def apply_bot_move(game_id: int, version: int, square: str) -> MoveResult | None
     """
     with transaction.atomic():
         game = lock(game_id)
-        if not state.bot_may_move(game, version):
+        if not state.bot_may_move(game, version) or state.opening_running(game):
             return None
         return apply_move(game, game.bot_side, square, uuid.uuid4())
 

@@ -175,4 +175,5 @@ def _next_game(game: Game, bot_level: str | None = None) -> Game:
         absence_rule=game.absence_rule,
         takeback=game.takeback,
         rematch_of=game,
+        opening=game.opening.get("kind", "") if game.opening else "",
     )

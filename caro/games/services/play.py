@@ -14,6 +14,7 @@ from caro.games.errors import GameError
 from caro.games.finish import finish
 from caro.games.kinds import kind_of
 from caro.games.models import Game, Move
+from caro.games.services import opening
 from caro.games.services.locking import player_action
 from caro.games.snapshot import board_for, move_event
 
@@ -56,13 +57,17 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
         existing = Move.objects.filter(game=game, client_id=client_id).first()
         if existing is None:
             return None
-        if game.side_of_user(user) != existing.side:
+        # (with an opening procedure a seat places stones of both colours, and colours may swap)
+        if game.seat_of(user) is None or (not game.opening and game.side_of_user(user) != existing.side):
             raise GameError("not_a_player")
         return MoveResult(game=game, move=existing, duplicate=True)
 
     def move(game: Game, seat: str) -> MoveResult:
         if ply != game.ply + 1:
             raise GameError("stale")
+        if state.opening_running(game):  # RIF / Swap2: the stone is an opening step
+            placed, events = opening.place_or_select(game, seat, square, client_id)
+            return MoveResult(game=game, move=placed, events=events)
         return apply_move(game, game.side_of(seat), square, client_id)
 
     return player_action(game_id, user, move, first=repeated)

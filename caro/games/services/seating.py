@@ -12,6 +12,8 @@ from caro.games import clock, outbox, state
 from caro.games.errors import GameError
 from caro.games.kinds import KINDS
 from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takeback
+from caro.games.openings import new_opening
+from caro.games.services import opening as opening_service
 from caro.games.services.locking import lock
 from caro.games.snapshot import player_info, with_choices
 
@@ -37,6 +39,7 @@ def create_game(
     absence_rule: str = AbsenceRule.OPPONENT_CHOOSES,
     takeback: str = Takeback.NONE,
     rematch_of: Game | None = None,
+    opening: str = "",
 ) -> Game:
     """Create a game; with both seats filled it starts at once (the first mover's clock runs).
 
@@ -49,6 +52,8 @@ def create_game(
     dict; default the site's rules) or "reversi". Clock: `move_time_ms` per move (0 = none), or a
     total-time bank of `bank_ms` per player plus `increment_ms` per move. `absence_rule` and
     `takeback` are the game's context (what a vanished player risks; taking back by agreement).
+    `opening` is caro's opening procedure: "" (free), "rif" or "swap2" (the first mover is then
+    tentative Black; caro.games.services.opening).
     Raises ValueError for an unknown kind, an inconsistent computer seat or a bad option.
     """
     if kind not in KINDS:
@@ -67,13 +72,14 @@ def create_game(
     if {Seat.HOST: host, Seat.GUEST: guest}.get(bot_seat) is not None:
         raise ValueError("the computer's seat already has a player")
     host_side = Side.O if first_mover == FirstMover.GUEST else Side.X
+    procedure = new_opening(opening) if kind == "caro" else {}
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind, rules=rules_dict, host=host, guest=guest, first_mover=first_mover,
             host_side=host_side, host_mark=host_mark or host_side, bot_seat=bot_seat,
             bot_level=bot_level, move_time_ms=move_time_ms if not bank_ms else 0, bank_ms=bank_ms,
             increment_ms=increment_ms, absence_rule=absence_rule, takeback=takeback,
-            rematch_of=rematch_of,
+            rematch_of=rematch_of, opening=procedure,
         )
         if state.both_seats_filled(game):
             _start(game, decide_mark=host_mark is None)
@@ -117,6 +123,7 @@ def _start(game: Game, *, decide_mark: bool) -> None:
         game.host_side = Side.X if first == Seat.HOST else Side.O
         if decide_mark:  # a room's first game: whoever moves first holds X for the whole room
             game.host_mark = game.host_side
+    opening_service.begin(game)
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
     clock.start(game, game.started_at)

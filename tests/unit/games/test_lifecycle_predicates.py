@@ -103,3 +103,31 @@ def test_clock_rules():
     assert clock.remaining_ms(None, NOW) is None
     assert clock.elapsed_ms(NOW, NOW - timedelta(seconds=1)) == 0
     assert clock.unix_ms(datetime(1970, 1, 1, 0, 0, 1, tzinfo=timezone.utc)) == 1000
+
+
+def _opening(seats, plies=None):
+    log = [{"kind": "place", "square": "H8", "seat": seat, "step": "place_1", "plies": [1]} for seat in seats]
+    data = {"kind": "swap2", "first": "host", "log": log}
+    return data if plies is None else data | {"plies": plies}
+
+
+def test_with_an_opening_procedure_both_have_acted_when_each_seat_took_a_step():
+    # three stones by the first seat alone: still an abort on time, resignation or absence
+    assert state.abortable(game(ply=3, opening=_opening(["host"] * 3)))
+    assert state.ending_on_time(game(ply=3, to_move="O", opening=_opening(["host"] * 3))) == ("", "abort")
+    assert not state.abortable(game(ply=3, opening=_opening(["host"] * 3 + ["guest"])))
+    assert state.opening_running(game(opening=_opening(["host"])))
+    assert not state.opening_running(game(opening=_opening(["host", "guest"], plies=3)))
+    assert not state.opening_running(game())
+
+
+def test_take_backs_count_only_ordinary_moves_after_the_opening():
+    running = game(ply=3, opening=_opening(["host"] * 3), bot_seat="guest", bot_level="easy")
+    assert not state.may_undo(running)
+    # Swap2 ended after 3 stones: O plays ply 4 first, X ply 5
+    done = {"opening": _opening(["host"] * 3 + ["guest"], plies=3)}
+    assert not state.has_move_after_opening(game(ply=3, **done), "O")
+    assert state.has_move_after_opening(game(ply=4, **done), "O")
+    assert not state.has_move_after_opening(game(ply=4, **done), "X")
+    assert state.has_move_after_opening(game(ply=5, **done), "X")
+    assert state.may_undo(game(ply=5, host_side="X", bot_seat="guest", bot_level="easy", **done))
