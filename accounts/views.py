@@ -18,7 +18,8 @@ from accounts.forms import GuestNameForm
 
 #: Renames allowed per minute, per guest and per address (django-ratelimit, Redis cache).
 RENAMES_PER_MINUTE = 10
-#: HTTP status of a refused rename: bad input (400) and too many tries (429).
+#: HTTP status of a refused rename: bad input (400) and too many tries (429). An htmx request gets
+#: the form with its error as 200 instead: htmx swaps only 2xx answers into the page.
 BAD_REQUEST, TOO_MANY_REQUESTS = 400, 429
 
 
@@ -42,7 +43,7 @@ def _answer(request: HttpRequest, form: GuestNameForm | None, status: int = 200,
     context = {"form": form, "error": error, "next": _next_url(request)}
     if request.htmx:
         template = "account/guest_name.html" if form is None else "account/guest_name_form.html"
-        return render(request, template, context, status=status)
+        return render(request, template, context)
     if form is None:
         return redirect(context["next"])
     return render(request, "account/guest_rename.html", context, status=status)
@@ -57,7 +58,7 @@ def rename(request: HttpRequest) -> HttpResponse:
     if not user.is_authenticated or not user.is_guest:
         message = _("Only guests choose their name here: an account plays under its username.")
         if request.htmx:
-            return render(request, "account/guest_name.html", {"error": message}, status=BAD_REQUEST)
+            return render(request, "account/guest_name.html", {"error": message})
         messages.error(request, message)
         return redirect("home")
     if request.method == "GET":
