@@ -14,6 +14,9 @@ Limits (0 turns one off; see caro/rooms/limits.py): CARO_WS_PER_ADDRESS, CARO_WS
 CARO_WS_PER_SESSION, CARO_WS_PER_SESSION_ROOM (websockets open at once), CARO_ROOMS_PER_MINUTE_PER_ADDRESS,
 CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
 (a room where nobody ever moved is deleted after this long)
+Accounts (README "Accounts"): EMAIL_HOST (unset: mail printed to the console), EMAIL_PORT,
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; ACCOUNT_EMAIL_VERIFICATION
+(optional/mandatory); GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET (both set: Google log-in)
 """
 
 from pathlib import Path
