@@ -7,6 +7,7 @@ accounts the same way (never from a player id sent by the client).
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 
@@ -19,6 +20,10 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
+        constraints = [
+            # "Lan" and "lan" are one name (accounts.names); the forms check first, this is the guarantee.
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+        ]
 
     def __str__(self) -> str:
         return self.public_name

@@ -14,6 +14,9 @@ Limits (0 turns one off; see caro/rooms/limits.py): CARO_WS_PER_ADDRESS, CARO_WS
 CARO_WS_PER_SESSION, CARO_WS_PER_SESSION_ROOM (websockets open at once), CARO_ROOMS_PER_MINUTE_PER_ADDRESS,
 CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
 (a room where nobody ever moved is deleted after this long)
+Accounts (README "Accounts"): EMAIL_HOST (unset: mail printed to the console), EMAIL_PORT,
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; ACCOUNT_EMAIL_VERIFICATION
+(optional/mandatory); GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET (both set: Google log-in)
 """
 
 from pathlib import Path
@@ -79,7 +82,12 @@ INSTALLED_APPS = [
     "django_htmx",
     "caro.apps.SiteConfig",
     "django_ratelimit",
-    "accounts",
+    "accounts",  # before allauth: its templates and translations take precedence
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.google",
+    "axes",
     "caro.games",
     "caro.rooms",
     "caro.tutorials",
@@ -97,6 +105,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    # Last, as django-axes asks: it turns a locked-out log-in attempt into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "caro.urls"
@@ -210,7 +221,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "vi"
 LANGUAGES = [("vi", "Tiếng Việt"), ("en", "English")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The second holds Vietnamese for django-allauth's own strings (it ships none); see accounts/allauth_locale.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "accounts" / "allauth_locale"]
 USE_I18N = True
 TIME_ZONE = "Asia/Ho_Chi_Minh"
 USE_TZ = True
@@ -233,7 +245,79 @@ WHITENOISE_USE_FINDERS = DEBUG
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their name and seats for a year
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
-LOGIN_URL = "/admin/login/"
+
+# Accounts (accounts/, README "Accounts"): django-allauth for sign-up, log-in, passwords and email;
+# django-axes against password guessing. Guests are real users logged in by accounts.guests with
+# ModelBackend, so it stays in the list; AxesStandaloneBackend goes first, as axes asks.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "home"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+# Optional: a new account plays at once; the confirmation mail proves the address (password reset).
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PRESERVE_USERNAME_CASING = True  # shown as typed; unique case-insensitively (accounts.names)
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_USERNAME_VALIDATORS = "accounts.names.USERNAME_VALIDATORS"
+# Guests are logged-in users: they must reach the log-in and sign-up pages (the sign-up turns the
+# guest into the account, accounts.adapter).
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Caro] "
+# Failed log-ins are counted by django-axes (below), which shows its own page; allauth's own
+# counters (in the Redis cache, shared by every web process) stay on for the rest.
+ACCOUNT_RATE_LIMITS = {"login_failed": False}
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_LOGIN_ON_GET = False
+# Google log-in only when both keys are in the environment; otherwise no provider is configured
+# and the pages show no social buttons.
+GOOGLE_CLIENT_ID = os.environ.get("GOOGLE_CLIENT_ID", "")
+GOOGLE_CLIENT_SECRET = os.environ.get("GOOGLE_CLIENT_SECRET", "")
+SOCIALACCOUNT_PROVIDERS = {}
+if GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET:
+    SOCIALACCOUNT_PROVIDERS["google"] = {
+        "APPS": [{"client_id": GOOGLE_CLIENT_ID, "secret": GOOGLE_CLIENT_SECRET, "key": ""}],
+        "SCOPE": ["profile", "email"],
+    }
+
+#: Wrong passwords in a row (per name and address) before django-axes locks the log-in out.
+ACCOUNT_LOCKOUT_FAILURES = 5
+#: How long a lockout lasts, hours.
+ACCOUNT_LOCKOUT_HOURS = 0.25
+AXES_FAILURE_LIMIT = ACCOUNT_LOCKOUT_FAILURES
+AXES_COOLOFF_TIME = ACCOUNT_LOCKOUT_HOURS
+# Per name and address together: a café or school behind one address is not locked out by one
+# person, and nobody can lock another person's account from elsewhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.lockout.attempted_name"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # every guest is a log-in: do not write a row for each
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # shared by every web process
+AXES_VERBOSE = False
+
+# Email: printed to the console in development; SMTP from the environment in production.
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Caro <no-reply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", 587))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 LOGGING = {
     "version": 1,

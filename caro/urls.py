@@ -15,6 +15,9 @@ urlpatterns = [
     # gettext() for the page scripts (static/js), from locale/*/LC_MESSAGES/djangojs.po.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
+    # Accounts: the guest rename, then django-allauth's sign-up, log-in, passwords and email pages.
+    path("tai-khoan/", include("accounts.urls")),
+    path("tai-khoan/", include("allauth.urls")),
     path("", include("caro.rooms.urls")),
     path("", include("caro.tutorials.urls")),
     path("", include("caro.records.urls")),

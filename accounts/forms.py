@@ -1,0 +1,55 @@
+"""Forms: allauth's sign-up form with the guest's name offered, and the guest rename form."""
+
+from __future__ import annotations
+
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.core import context
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from accounts import names
+from accounts.models import User
+
+
+def name_free_for(name: str, user: User | None = None) -> bool:
+    """True unless an account (other than `user`) has `name` as its username, ignoring case."""
+    taken = User.objects.filter(is_guest=False, username__iexact=name)
+    if user is not None:
+        taken = taken.exclude(pk=user.pk)
+    return not taken.exists()
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up form (ACCOUNT_FORMS["signup"]); a guest finds their name already typed in
+    when it is a valid username that no account holds."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        request = context.request
+        user = getattr(request, "user", None)
+        if not self.is_bound and user is not None and user.is_authenticated and getattr(user, "is_guest", False):
+            try:
+                name = names.validate_name(user.display_name)
+            except ValidationError:
+                return
+            if name_free_for(name):
+                self.fields["username"].initial = name
+
+
+class GuestNameForm(forms.Form):
+    """A guest's new shown name: the rules of accounts.names, and no account's username."""
+
+    name = forms.CharField(label=_("Your name"), max_length=names.NAME_MAX_LENGTH * 2, strip=True,
+                           error_messages={"required": _("Type a name.")})
+
+    def __init__(self, *args, user: User, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_name(self) -> str:
+        """The normalised name; ValidationError (translated) when it breaks a rule or an account has it."""
+        name = names.validate_name(self.cleaned_data["name"])
+        if not name_free_for(name, self.user):
+            raise ValidationError(_("An account already has this name. Please choose another one."), code="name_taken")
+        return name
