@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("caro.rooms.urls")),
     path("", include("caro.tutorials.urls")),
     path("", include("caro.records.urls")),
+    path("", include("ranking.urls")),
 ]
