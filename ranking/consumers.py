@@ -129,10 +129,11 @@ class SeekConsumer(AsyncWebsocketConsumer):
             raise SeekError("malformed")
         seek = await db(pairing.join)(self.user, mode, choice, attach=not self.attached)
         self.attached = True
-        status = await db(pairing.seek_state)(self.user)
-        await self.send_json({"type": "status", **status})
-        if status["status"] == "waiting":
+        if seek.status == seek.Status.WAITING:
+            await self.send_json({"type": "status", **pairing.waiting_status(seek)})
             await db(pairing.run_pass)(seek.mode, seek.choice)
+        else:  # still in the game it was paired into
+            await self.send_json({"type": "status", **await db(pairing.seek_state)(self.user)})
 
     async def on_cancel(self, frame: dict) -> None:
         paired = await db(pairing.cancel)(self.user)

@@ -28,7 +28,9 @@ from urllib.parse import urlencode
 from bisect import bisect_left
 from datetime import datetime, timedelta
 
+from asgiref.sync import async_to_sync
 from celery import current_app
+from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.db.models import Count, F, Q
 from django.db.models.functions import Greatest
@@ -71,6 +73,10 @@ FIRST_MOVE_HISTORY = 20
 #: (the next pass, a second later or at the next join, goes on).
 PASS_SEEK_LIMIT = 20_000
 PASS_PAIR_LIMIT = 200
+#: A pass goes round again (at most PASS_ROUNDS times in all) while seeks that joined less than
+#: JOIN_MARGIN_S before it started are waiting: their own pass found this one running and left.
+PASS_ROUNDS = 4
+JOIN_MARGIN_S = 2.0
 #: A waiting seek with no socket for this long is removed (the player left the page), s.
 ORPHAN_SEEK_S = 120
 #: The group of every seek socket: the live waiting counts.
@@ -190,11 +196,11 @@ def join(user, mode: str, choice: str, *, attach: bool = True, now: datetime | N
         if seek is not None and seek.status == Seek.Status.PAIRED and seek.game and not seek.game.is_over:
             return seek
         if seek is None:
-            seek = Seek(user=user, queued_at=now, seen_at=now)
+            seek = Seek(user=user, queued_at=now, seen_at=now, joined_at=now)
         elif seek.status != Seek.Status.WAITING or (seek.mode, seek.choice) != (mode, choice):
             seek.queued_at, seek.front, seek.computer_offered = now, False, False
         seek.mode, seek.choice, seek.rating, seek.status, seek.game = mode, choice, rating, Seek.Status.WAITING, None
-        seek.seen_at = now
+        seek.seen_at = seek.joined_at = now
         if attach:
             seek.sockets += 1
         seek.save()
@@ -299,8 +305,13 @@ def _outward(pos: int, low: int, n: int, ratings: list[int], high_rating: int):
 
 def run_pass(mode: str | None = None, choice: str | None = None, now: datetime | None = None) -> list[Pairing]:
     """Pair the waiting players of (`mode`, `choice`), or of every choice when both are None.
-    Returns the pairings made. Each game is announced to both players' seek sockets after commit."""
-    now = now or timezone.now()
+    Returns the pairings made. Each game is announced to both players' seek sockets after commit.
+
+    Passes of one choice never wait for each other: when another pass of the choice is running
+    (its advisory lock is taken), this one returns at once, and the running pass, once committed,
+    goes round again while seeks joined during it (JOIN_MARGIN_S) are waiting, at most PASS_ROUNDS
+    times; the beat's pass a second later is the safety net.
+    """
     if mode is None:
         groups = (Seek.objects.filter(status=Seek.Status.WAITING).values_list("mode", "choice")
                   .distinct().order_by())
@@ -308,14 +319,34 @@ def run_pass(mode: str | None = None, choice: str | None = None, now: datetime |
         for group_mode, group_choice in list(groups):
             made += run_pass(group_mode, group_choice, now)
         return made
+    made: list[Pairing] = []
+    for _round in range(PASS_ROUNDS):
+        started = timezone.now()
+        result = _pass_once(mode, choice, now or started)
+        if result is None:  # another pass of this choice is running; it goes round again for us
+            break
+        made += result
+        recent = started - timedelta(seconds=JOIN_MARGIN_S)
+        if not _live(Seek.objects.filter(mode=mode, choice=choice, joined_at__gte=recent), now or started).exists():
+            break
+    return made
+
+
+def _live(seeks, now: datetime):
+    """The waiting seeks of `seeks` whose socket is alive."""
+    return seeks.filter(status=Seek.Status.WAITING, sockets__gt=0, seen_at__gte=now - timedelta(seconds=SEEK_STALE_S))
+
+
+def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
+    """One pass over one choice, or None when another pass of that choice holds its lock."""
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)",
                            [PASS_LOCK_NAMESPACE, zlib.crc32(f"{mode}:{choice}".encode()) & 0x7FFF_FFFF])
+            if not cursor.fetchone()[0]:
+                return None
         seeks = list(
-            Seek.objects.select_for_update(skip_locked=True)
-            .filter(status=Seek.Status.WAITING, mode=mode, choice=choice, sockets__gt=0,
-                    seen_at__gte=now - timedelta(seconds=SEEK_STALE_S))
+            _live(Seek.objects.select_for_update(skip_locked=True).filter(mode=mode, choice=choice), now)
             .order_by("-front", "queued_at", "pk")[:PASS_SEEK_LIMIT]
         )
         if len(seeks) < 2:
@@ -384,12 +415,28 @@ def _pair(a: Seek, b: Seek, now: datetime) -> Pairing:
     users, arrive_by, pairing_id = (a.user_id, b.user_id), pairing.arrive_by, pairing.pk
 
     def announce() -> None:
-        for user_id in users:
-            outbox.broadcast(seek_group(user_id), event)
+        broadcast_many([(seek_group(user_id), event) for user_id in users])
         _send_task(ARRIVAL_TASK, (pairing_id,), eta=arrive_by)
 
     transaction.on_commit(announce)
     return pairing
+
+
+def broadcast_many(messages: list[tuple[str, dict]]) -> None:
+    """Send each `(group, event)` as `outbox.broadcast` does, in one trip to the channel layer's
+    event loop (a pairing tells two players at once). Failures are logged, never raised."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send_all() -> None:
+        for group, event in messages:
+            await layer.group_send(group, {"type": "game.event", "event": event})
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:  # pragma: no cover - Redis down: the page asks for its status when it reconnects
+        log.exception("broadcast of %d seek event(s) failed", len(messages))
 
 
 def _send_task(name: str, args: tuple, **options) -> None:
@@ -511,6 +558,11 @@ def seek_state(user) -> dict:
             return {"status": "idle"}
         code = Pairing.objects.filter(game=seek.game).values_list("room_code", flat=True).first()
         return {"status": "paired", "game_id": seek.game_id, "url": reverse("room", kwargs={"code": code})}
+    return waiting_status(seek)
+
+
+def waiting_status(seek: Seek) -> dict:
+    """The `status` frame of a waiting seek (see `seek_state`)."""
     return {"status": "waiting", "mode": seek.mode, "choice": seek.choice,
             "since_ms": int(seek.queued_at.timestamp() * 1000), "computer_offer": seek.computer_offered,
             "front": seek.front}

@@ -37,6 +37,7 @@ class Seek(models.Model):
     front = models.BooleanField(_("front of the queue"), default=False,
                                 help_text="back after an opponent did not arrive")
     queued_at = models.DateTimeField(_("waiting since"))
+    joined_at = models.DateTimeField(_("joined"), help_text="the last join (any tab), for the pass's next round")
     seen_at = models.DateTimeField(_("last heartbeat"))
     sockets = models.PositiveIntegerField(_("open sockets"), default=0)
     computer_offered = models.BooleanField(_("offered the computer"), default=False)

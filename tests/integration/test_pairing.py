@@ -163,7 +163,7 @@ def test_guests_are_refused_ranked_with_a_reason():
     assert pairing.seek_refusal(guest, "quick") is None
     with pytest.raises(SeekError) as error:
         pairing.join(guest, "ranked", "caro")
-    assert error.value.code == "guests_not_ranked" and "account" in error.value.message
+    assert error.value.code == "guests_not_ranked" and "tài khoản" in error.value.message
     assert not Seek.objects.exists()
 
 
