@@ -109,7 +109,6 @@ SEEK_ERRORS = {
     "bad_choice": _("Those rules cannot be played in a quick match. Pick them from the list."),
     "bad_category": _("There is no ranked game of that kind. Pick one from the list."),
     "guests_not_ranked": _("Ranked games need an account, so that your rating is yours. Sign up: it is free."),
-    "not_seeking": _("You are not looking for a game."),
     "server_error": _("Something went wrong on our side. Nothing was changed; try again."),
 }
 

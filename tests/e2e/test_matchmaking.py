@@ -49,3 +49,55 @@ def test_two_guests_with_the_same_rules_meet_and_a_third_with_other_rules_does_n
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_two_accounts_play_a_ranked_game_to_the_end(browser, live_server_url):
+    from accounts.models import User
+    from tests.e2e.helpers import _login
+
+    players = _off_loop(lambda: [User.objects.create(username=f"ranked-{i}", display_name=f"Ranked {i}") for i in (1, 2)])
+    contexts = [browser.new_context(locale="vi-VN") for _ in players]
+    try:
+        pages = []
+        for ctx, user in zip(contexts, players):
+            _login(ctx, live_server_url, user)
+            page = ctx.new_page()
+            page.goto(live_server_url + "/match/?mode=ranked")
+            assert page.locator('[data-testid="ranked-refusal"]').count() == 0
+            page.click('[data-testid="ranked-caro"]')
+            pages.append(page)
+        for page in pages:
+            page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"), timeout=15_000)
+            page.wait_for_selector('.room[data-connected="1"]')
+            page.locator('[data-role="confirm-toggle"]').set_checked(False)
+        game = _off_loop(lambda: Game.objects.select_related("host", "guest").get())
+        assert game.rated and game.absence_rule == "forfeit"
+        x_page = pages[0] if game.x_player == players[0] else pages[1]
+        o_page = pages[1] if x_page is pages[0] else pages[0]
+        for i, square in enumerate(["H8", "I8", "J8", "K8", "L8"]):
+            x_page.click(f'.sq[data-sq="{square}"]')
+            o_page.wait_for_selector(f'.sq[data-sq="{square}"][data-stone="X"]')
+            if i < 4:
+                reply = ["H9", "I9", "J9", "K9"][i]
+                o_page.click(f'.sq[data-sq="{reply}"]')
+                x_page.wait_for_selector(f'.sq[data-sq="{reply}"][data-stone="O"]')
+        for page in pages:
+            page.wait_for_selector('[data-role="status"][data-result="finished"]')
+        assert "Bạn thắng" in x_page.inner_text('[data-role="status"]')
+        game = _off_loop(lambda: Game.objects.get())
+        assert game.status == Game.Status.FINISHED and game.rated and game.winner == "X"
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_a_guest_is_refused_ranked_with_a_sign_up_link(browser, live_server_url):
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/match/?mode=ranked")
+        assert "tài khoản" in page.inner_text('[data-testid="ranked-refusal"]')
+        assert page.locator('[data-testid="signup-link"]').count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360  # usable at 360 px
+    finally:
+        ctx.close()
