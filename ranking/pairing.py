@@ -10,9 +10,9 @@ Entry points (the seek socket and the beat job call these; nothing else changes 
   other back at the front of the queue.
 - `offer_computer()`, `waiting_counts()`, `purge_orphans()`: the beat job's other chores.
 
-Seeks live in PostgreSQL. A pass takes its choice's waiting seeks with `SELECT ... FOR UPDATE SKIP
-LOCKED` (a cancel holding a row makes the pass skip that player, never wait for them), pairs only
-players whose seek socket is alive, and creates each game in the same transaction that marks both
+Seeks live in PostgreSQL. A pass reads its choice's waiting seeks whose socket is alive, pairs them
+in memory, then takes the seeks of those pairs with `SELECT ... FOR UPDATE SKIP LOCKED` (a cancel
+holding a row makes the pass drop that pair, never wait for it), and creates each game in the same transaction that marks both
 seeks paired, so a cancel racing the pass finds either a waiting seek (and deletes it: no game) or a
 paired one (and the game stands: one game). Passes of the same choice take turns (a transaction
 advisory lock), so two passes started by two joins at once never both miss the pair they make
@@ -337,32 +337,40 @@ def _live(seeks, now: datetime):
 
 
 def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
-    """One pass over one choice, or None when another pass of that choice holds its lock."""
+    """One pass over one choice, or None when another pass of that choice holds its lock.
+
+    The live waiting seeks are read without locks and paired in memory; then only the seeks of
+    those pairs are taken with FOR UPDATE SKIP LOCKED, which re-reads each row: a seek cancelled,
+    changed or locked (by a cancel) in between is left out, and so is its pair (its partner stays
+    in the queue for the next pass). Reading 10,000 waiting seeks thus writes no row lock.
+    """
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)",
                            [PASS_LOCK_NAMESPACE, zlib.crc32(f"{mode}:{choice}".encode()) & 0x7FFF_FFFF])
             if not cursor.fetchone()[0]:
                 return None
-        seeks = list(
-            _live(Seek.objects.select_for_update(skip_locked=True).filter(mode=mode, choice=choice), now)
-            .order_by("-front", "queued_at", "pk")[:PASS_SEEK_LIMIT]
-        )
+        queue = _live(Seek.objects.filter(mode=mode, choice=choice), now)
+        seeks = list(queue.order_by("-front", "queued_at", "pk")[:PASS_SEEK_LIMIT])
         if len(seeks) < 2:
             return []
         if mode == Seek.Mode.QUICK:
             pairs = quick_pairs(seeks)
         else:
-            pairs = ranked_pairs(seeks, now, _recent_aborts([s.user_id for s in seeks], now))
-        return [_pair(a, b, now) for a, b in pairs[:PASS_PAIR_LIMIT]]
+            pairs = ranked_pairs(seeks, now, _recent_aborts(now))
+        pairs = pairs[:PASS_PAIR_LIMIT]
+        wanted = [seek.pk for pair in pairs for seek in pair]
+        locked = set(queue.select_for_update(skip_locked=True).filter(pk__in=wanted).values_list("pk", flat=True))
+        return [_pair(a, b, now) for a, b in pairs if a.pk in locked and b.pk in locked]
 
 
-def _recent_aborts(user_ids: list[int], now: datetime) -> set[frozenset]:
-    """Pairs of `user_ids` whose ranked pairing ended aborted within RECENT_ABORT_S."""
+def _recent_aborts(now: datetime) -> set[frozenset]:
+    """Pairs of users whose ranked pairing ended aborted within RECENT_ABORT_S (few rows: aborted
+    ranked games of the last hour)."""
     rows = Pairing.objects.filter(
         mode=Seek.Mode.RANKED, created_at__gte=now - timedelta(seconds=RECENT_ABORT_S),
         game__status=Game.Status.ABORTED,
-    ).filter(Q(host_id__in=user_ids) | Q(guest_id__in=user_ids)).values_list("host_id", "guest_id")
+    ).values_list("host_id", "guest_id")
     return {frozenset(row) for row in rows}
 
 

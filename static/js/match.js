@@ -7,6 +7,7 @@
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const PING_MS = 10000;
   let socket = null, pinger = null, ticker = null, retry = 500;
+  let joined = false;          // this socket has sent `seek` (the server counts it as one of the seek's sockets)
   let seeking = null;          // {mode, choice} while this page wants to be in the queue
   let since = null;            // ms (local clock) when the wait started
   let pending = root.dataset.go === "1" ? {mode: root.dataset.mode, choice: root.dataset.choice} : null;
@@ -16,7 +17,11 @@
 
   if (root.dataset.signedIn !== "1") return;  // the forms post and come back signed in, with go=1
 
-  function send(frame) { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame)); }
+  function send(frame) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (frame.type === "seek") joined = true;
+    socket.send(JSON.stringify(frame));
+  }
 
   function seek(mode, choice) {
     seeking = {mode, choice};
@@ -77,6 +82,9 @@
         if (f.status === "paired") { location.href = f.url; return; }
         if (f.status === "waiting") {
           seeking = {mode: f.mode, choice: f.choice};
+          // Waiting already (another tab, or back after a no-show): this socket joins the same seek,
+          // which keeps its place, so the seek counts this page as alive.
+          if (!joined) send({type: "seek", ...seeking});
           if (!since) since = Date.now() - Math.max(0, Date.now() - f.since_ms);
           showWaiting(f);
         } else {
@@ -86,7 +94,7 @@
         }
         break;
       case "paired": location.href = f.url; break;
-      case "cancelled": seeking = null; showWaiting(null); break;
+      case "cancelled": seeking = null; joined = false; showWaiting(null); break;
       case "requeued": if (seeking) send({type: "seek", ...seeking}); break;
       case "computer_offer": $("computer-offer").hidden = false; break;
       case "waiting": showCounts(f.counts); break;
@@ -101,6 +109,7 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${proto}://${location.host}/ws/seek/`);
+    joined = false;
     socket.addEventListener("open", () => {
       retry = 500;
       clearInterval(pinger);
