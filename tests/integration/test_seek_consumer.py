@@ -134,3 +134,42 @@ async def test_a_visitor_without_a_session_is_closed_with_4401():
     assert error["code"] == "not_signed_in"
     closed = await comm.receive_output(5)
     assert closed["type"] == "websocket.close" and closed["code"] == 4401
+
+
+@sync_to_async
+def _paired_game_and_no_show(cookies_users):
+    from ranking import pairing
+
+    a, b = cookies_users
+    pairing.join(a, "quick", "caro-15-blocked")
+    pairing.join(b, "quick", "caro-15-blocked")
+    return pairing.run_pass("quick", "caro-15-blocked")[0]
+
+
+async def test_the_player_who_came_is_sent_back_to_the_queue_when_the_other_never_does():
+    from datetime import timedelta
+
+    from ranking import pairing
+
+    users, cookies = await _guests(2)
+    made = await _paired_game_and_no_show(users)
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookies[0])]
+    room = WebsocketCommunicator(application, f"/ws/room/{made.room_code}/", headers=headers)
+    assert (await room.connect())[0]
+    state = await _next(room, "state")
+    assert state["status"] == "active" and state["you"] in ("X", "O")
+    seek_socket = await _connect(cookies[0])
+    assert seek_socket.hello["status"] == "paired"
+    aborted = await sync_to_async(pairing.check_arrival)(made.pk, made.arrive_by + timedelta(seconds=1))
+    assert aborted
+    over = await _next(room, "game_over")
+    assert over["termination"] == "abort"
+    requeued = await _next(room, "requeued")
+    assert requeued["sides"] == [state["you"]] and "go=1" in requeued["url"]
+    assert "go=1" in (await _next(seek_socket, "requeued"))["url"]
+    # the page comes back and joins the same choice: it keeps its front place
+    await seek_socket.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-15-blocked"})
+    status = await _next(seek_socket, "status")
+    assert status["status"] == "waiting" and status["front"] is True
+    await room.disconnect()
+    await seek_socket.disconnect()
