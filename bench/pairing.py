@@ -223,7 +223,7 @@ def main() -> int:
     parser.add_argument("--choices", type=int, default=4, choices=range(1, len(CHOICES) + 1))
     parser.add_argument("--waiting", type=int, default=10_000, help="waiting seeks for the pass timings")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--connect-at-once", type=int, default=20, help="sockets opening at the same time")
+    parser.add_argument("--connect-at-once", type=int, default=8, help="sockets opening at the same time")
     args = parser.parse_args()
     with Site("bench-pairing", worker=True, beat=True, extra_env=SITE_ENV) as site:
         site.django()

@@ -16,6 +16,7 @@ import time
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.cache import cache
 from django.utils import translation
 
 from caro.rooms.consumers import BURST, CLOSE_FRAME_BYTES, CLOSE_TOO_BIG, CLOSE_TOO_MANY, MAX_FRAME_BYTES, RATE
@@ -24,6 +25,7 @@ from caro.rooms.limits import SocketSlot, client_address
 from ranking import pairing
 from ranking.pairing import SeekError
 from ranking.seeks import seek_group
+from ranking.tasks import COUNTS_KEY
 
 log = logging.getLogger(__name__)
 
@@ -188,4 +190,6 @@ class SeekConsumer(AsyncWebsocketConsumer):
 
 
 def _hello(user) -> tuple[dict, dict]:
-    return pairing.seek_state(user), pairing.waiting_counts()
+    """The user's seek status and the waiting counts (the beat's last ones, else counted now)."""
+    counts = cache.get(COUNTS_KEY)
+    return pairing.seek_state(user), counts if counts is not None else pairing.waiting_counts()
