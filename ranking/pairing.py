@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Q
 from django.db.models.functions import Greatest
 from django.urls import NoReverseMatch, reverse
@@ -190,6 +190,16 @@ def join(user, mode: str, choice: str, *, attach: bool = True, now: datetime | N
         rating = rating_of(user, choice)
     else:
         raise SeekError("malformed")
+    for attempt in range(2):
+        try:
+            return _join_row(user, mode, choice, rating, attach, now)
+        except IntegrityError:  # two tabs created the user's first seek at once: take the other's
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _join_row(user, mode: str, choice: str, rating: int, attach: bool, now: datetime) -> Seek:
     with transaction.atomic():
         seek = Seek.objects.select_for_update(of=("self",)).filter(user=user).select_related("game").first()
         if seek is not None and seek.status == Seek.Status.PAIRED and seek.game and not seek.game.is_over:

@@ -345,3 +345,27 @@ def test_concurrent_passes_never_pair_anyone_twice():
     assert len(made) == 10
     seated = [uid for p in Pairing.objects.all() for uid in (p.host_id, p.guest_id)]
     assert len(seated) == len(set(seated)) == 20
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tabs_joining_at_once_share_one_seek():
+    a = create_guest()
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def run():
+        barrier.wait()
+        try:
+            pairing.join(a, "quick", QUICK)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    assert Seek.objects.get(user=a).sockets == 2
