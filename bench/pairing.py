@@ -133,7 +133,19 @@ async def part1(site: Site, args) -> int:
         s.at += t0
     # `at` is now absolute (run_seeker is given t0 = 0)
     ready.set()
-    await asyncio.sleep(args.ramp_s + args.settle_s)
+    await asyncio.sleep(args.ramp_s)
+    # Then until no socket has heard of a new game for settle_s (at most max_wait_s in all).
+    last, heard = time.perf_counter(), 0
+    while time.perf_counter() - t0 < args.max_wait_s:
+        now_heard = sum(len(s.heard) for s in seekers)
+        if now_heard != heard:
+            last, heard = time.perf_counter(), now_heard
+        elif time.perf_counter() - last > args.settle_s:
+            break
+        await asyncio.sleep(0.5)
+    seeks_sent = [s.sent for s in seekers if s.sent is not None]
+    print(f"        the last seek frame left {max(seeks_sent) - t0:.1f} s after the start; "
+          f"waited {time.perf_counter() - t0:.0f} s in all")
     done.set()
     await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -219,7 +231,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seekers", type=int, default=2000)
     parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the seekers join")
-    parser.add_argument("--settle-s", type=float, default=8.0, help="seconds to wait after the ramp")
+    parser.add_argument("--settle-s", type=float, default=10.0,
+                        help="after the ramp, stop once no socket heard of a game for this long")
+    parser.add_argument("--max-wait-s", type=float, default=180.0, help="longest run of part 1 from the ramp's start")
     parser.add_argument("--choices", type=int, default=4, choices=range(1, len(CHOICES) + 1))
     parser.add_argument("--waiting", type=int, default=10_000, help="waiting seeks for the pass timings")
     parser.add_argument("--seed", type=int, default=1)

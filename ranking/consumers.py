@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 #: Close code for a socket without a player (no session): the page reloads to get a guest name.
 CLOSE_NO_PLAYER = 4401
+#: A socket's pings refresh its seek's heartbeat in the database at most this often, s (the page
+#: pings every 10 s; a seek is dead after pairing.SEEK_STALE_S without one).
+HEARTBEAT_WRITE_S = 15
 #: The per-room socket limit of the rooms counts this page as one "room".
 SLOT_ROOM = "seek"
 
@@ -48,6 +51,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
         self.attached = False
+        self.touched = time.monotonic()  # the last heartbeat written (a join writes one too)
         self.groups_joined: list[str] = []
         self.forgotten = False
         authenticated = getattr(self.user, "is_authenticated", False)
@@ -130,7 +134,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         if not isinstance(mode, str) or not isinstance(choice, str) or len(choice) > 40:
             raise SeekError("malformed")
         seek = await db(pairing.join)(self.user, mode, choice, attach=not self.attached)
-        self.attached = True
+        self.attached, self.touched = True, time.monotonic()
         if seek.status == seek.Status.WAITING:
             await self.send_json({"type": "status", **pairing.waiting_status(seek)})
             await db(pairing.run_pass)(seek.mode, seek.choice)
@@ -147,7 +151,9 @@ class SeekConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "status", **status})
 
     async def on_ping(self, frame: dict) -> None:
-        await db(pairing.heartbeat)(self.user.pk)
+        if self.attached and time.monotonic() - self.touched >= HEARTBEAT_WRITE_S:
+            self.touched = time.monotonic()
+            await db(pairing.heartbeat)(self.user.pk)
         t = frame.get("t")
         pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
         if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:

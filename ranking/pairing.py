@@ -51,8 +51,9 @@ log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------------------- the rules
 
-#: A seek socket not heard from for this long is dead (its page pings every 10 s), s.
-SEEK_STALE_S = 30
+#: A seek whose sockets wrote no heartbeat for this long is dead (its page pings every 10 s; a
+#: socket writes at most every 15 s: ranking.consumers.HEARTBEAT_WRITE_S), s.
+SEEK_STALE_S = 45
 #: A player paired must open the game within this long, or the game is aborted, s.
 ARRIVAL_GRACE_S = 20
 #: After this long in the queue, the player is offered a game against the computer instead, s.
