@@ -140,7 +140,7 @@ async def part1(site: Site, args) -> int:
         now_heard = sum(len(s.heard) for s in seekers)
         if now_heard != heard:
             last, heard = time.perf_counter(), now_heard
-        elif time.perf_counter() - last > args.settle_s:
+        elif heard and time.perf_counter() - last > args.settle_s:
             break
         await asyncio.sleep(0.5)
     seeks_sent = [s.sent for s in seekers if s.sent is not None]

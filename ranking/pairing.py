@@ -11,12 +11,12 @@ Entry points (the seek socket and the beat job call these; nothing else changes 
 - `offer_computer()`, `waiting_counts()`, `purge_orphans()`: the beat job's other chores.
 
 Seeks live in PostgreSQL. A pass reads its choice's waiting seeks whose socket is alive, pairs them
-in memory, then takes the seeks of those pairs with `SELECT ... FOR UPDATE SKIP LOCKED` (a cancel
-holding a row makes the pass drop that pair, never wait for it), and creates each game in the same transaction that marks both
-seeks paired, so a cancel racing the pass finds either a waiting seek (and deletes it: no game) or a
-paired one (and the game stands: one game). Passes of the same choice take turns (a transaction
-advisory lock), so two passes started by two joins at once never both miss the pair they make
-together. Times are aware datetimes; every function that reads the clock takes `now` for tests.
+in memory, then, pair by pair, takes the two seeks with `SELECT ... FOR UPDATE SKIP LOCKED` (a
+cancel holding a row makes the pass drop that pair, never wait for it) and creates the game in the
+same short transaction that marks both seeks paired, so a cancel racing the pass finds either a
+waiting seek (and deletes it: no game) or a paired one (and the game stands: one game). One pass
+per choice runs at a time (an advisory lock; a pass finding it taken leaves, and the running one
+goes round again for the seeks that joined meanwhile). Times are aware datetimes; every function that reads the clock takes `now` for tests.
 """
 
 from __future__ import annotations
@@ -318,7 +318,7 @@ def run_pass(mode: str | None = None, choice: str | None = None, now: datetime |
     Returns the pairings made. Each game is announced to both players' seek sockets after commit.
 
     Passes of one choice never wait for each other: when another pass of the choice is running
-    (its advisory lock is taken), this one returns at once, and the running pass, once committed,
+    (its advisory lock is taken: `pg_try_advisory_lock`), this one returns at once, and the running pass, once done,
     goes round again while seeks joined during it (JOIN_MARGIN_S) are waiting, at most PASS_ROUNDS
     times; the beat's pass a second later is the safety net.
     """
@@ -350,17 +350,20 @@ def _live(seeks, now: datetime):
 def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
     """One pass over one choice, or None when another pass of that choice holds its lock.
 
-    The live waiting seeks are read without locks and paired in memory; then only the seeks of
-    those pairs are taken with FOR UPDATE SKIP LOCKED, which re-reads each row: a seek cancelled,
-    changed or locked (by a cancel) in between is left out, and so is its pair (its partner stays
-    in the queue for the next pass). Reading 10,000 waiting seeks thus writes no row lock.
+    The pass holds the choice's advisory lock (a session lock, released at the end) while it reads
+    the live waiting seeks without row locks and pairs them in memory. Then each pair gets its own
+    short transaction: the two seeks are taken with FOR UPDATE SKIP LOCKED, which re-reads each
+    row (a seek cancelled, changed or locked by a cancel in between is left out, and so is its
+    pair: the partner stays in the queue for the next pass), the game is made, and on commit both
+    players hear of it at once, not after the whole pass. Reading 10,000 waiting seeks writes no
+    row lock.
     """
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)",
-                           [PASS_LOCK_NAMESPACE, zlib.crc32(f"{mode}:{choice}".encode()) & 0x7FFF_FFFF])
-            if not cursor.fetchone()[0]:
-                return None
+    key = [PASS_LOCK_NAMESPACE, zlib.crc32(f"{mode}:{choice}".encode()) & 0x7FFF_FFFF]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
+        if not cursor.fetchone()[0]:
+            return None
+    try:
         queue = _live(Seek.objects.filter(mode=mode, choice=choice), now)
         seeks = list(queue.order_by("-front", "queued_at", "pk")[:PASS_SEEK_LIMIT])
         if len(seeks) < 2:
@@ -369,10 +372,16 @@ def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
             pairs = quick_pairs(seeks)
         else:
             pairs = ranked_pairs(seeks, now, _recent_aborts(now))
-        pairs = pairs[:PASS_PAIR_LIMIT]
-        wanted = [seek.pk for pair in pairs for seek in pair]
-        locked = set(queue.select_for_update(skip_locked=True).filter(pk__in=wanted).values_list("pk", flat=True))
-        return [_pair(a, b, now) for a, b in pairs if a.pk in locked and b.pk in locked]
+        made = []
+        for a, b in pairs[:PASS_PAIR_LIMIT]:
+            with transaction.atomic():
+                locked = queue.select_for_update(skip_locked=True).filter(pk__in=(a.pk, b.pk))
+                if len(list(locked.values_list("pk", flat=True))) == 2:
+                    made.append(_pair(a, b, now))
+        return made
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
 
 
 def _recent_aborts(now: datetime) -> set[frozenset]:
