@@ -203,6 +203,8 @@ CELERY_BEAT_SCHEDULE = {
     "unlist-inactive-ratings": {"task": "ranking.tasks.unlist_inactive", "schedule": 3600.0},
     "sweep-bot-turns": {"task": "caro.games.tasks.sweep_bot_turns", "schedule": 5.0},
     "sweep-presence": {"task": "caro.games.tasks.sweep_presence", "schedule": 5.0},
+    # Matchmaking: a pairing pass over every choice, arrival checks, computer offers, waiting counts.
+    "pairing-beat": {"task": "ranking.tasks.pairing_beat", "schedule": 1.0, "options": {"expires": 3.0}},
     "abandon-idle-games": {"task": "caro.games.tasks.abandon_idle_games", "schedule": 600.0},
     # Hourly, so a flood's rooms are gone (and their creators eligible for the guest purge) long
     # before the daily guest purge runs.

@@ -22,4 +22,5 @@ urlpatterns = [
     path("", include("caro.tutorials.urls")),
     path("", include("caro.records.urls")),
     path("", include("ranking.urls")),
+    path("", include("ranking.match_urls")),
 ]

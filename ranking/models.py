@@ -101,3 +101,7 @@ class RatingChange(models.Model):
     @property
     def signed_delta(self) -> str:
         return elo.signed(self.delta)
+
+
+# Matchmaking's models live in their own module; importing them here registers them with the app.
+from ranking.seeks import Pairing, Seek  # noqa: E402,F401

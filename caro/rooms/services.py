@@ -82,6 +82,36 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
     raise RuntimeError("could not allocate a room code")
 
 
+def create_match_room(host, guest, *, kind: str, rules: dict, first_mover: str, move_time_ms: int,
+                      preset: str = "caro-vn") -> Room:
+    """A room whose first game seats `host` and `guest` at once and starts (a pairing's game).
+
+    The game has the matchmaking context: the absent player forfeits and nobody takes back moves;
+    `first_mover` is "host", "guest" or "random"; the clock is `move_time_ms` per move. Later games
+    in the room are rematches, as in a friend room. Call inside the pairing's transaction; the room
+    and game commit or roll back with it. Raises ValueError for a bad option (games.create_game).
+    """
+    for _attempt in range(20):
+        code = new_code()
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    code=code, created_by=host, preset=preset, move_time_ms=move_time_ms,
+                    first_mover=first_mover, kind=Room.Kind.FRIEND,
+                )
+                room.current_game = games.create_game(
+                    kind=kind, rules=rules, host=host, guest=guest, first_mover=first_mover,
+                    move_time_ms=move_time_ms, absence_rule=AbsenceRule.FORFEIT, takeback=Takeback.NONE,
+                )
+                room.save(update_fields=["current_game"])
+                return room
+        except IntegrityError:  # pragma: no cover - a code collision: try another; anything else is a bug
+            if not Room.objects.filter(code=code).exists():
+                raise
+            continue
+    raise RuntimeError("could not allocate a room code")
+
+
 def continue_against_computer(user, game: Game, ply: int, bot_level: str) -> Room:
     """A computer room whose first game starts from `game`'s position after `ply` moves, under
     the same rules and without a clock: `user` plays the side to move there, the computer (at
@@ -162,4 +192,4 @@ def _announce_new_game(group: str, game_id: int) -> None:
     outbox.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
 
 
-__all__ = ["GameError", "continue_against_computer", "create_room", "join", "normalize_code", "play_again"]
+__all__ = ["GameError", "continue_against_computer", "create_match_room", "create_room", "join", "normalize_code", "play_again"]

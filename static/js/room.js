@@ -212,6 +212,10 @@ function onFrame(f) {
     case "pong":
       onPong(f);
       break;
+    case "requeued":
+      // A quick or ranked game the opponent never opened was aborted: back to the queue, in front.
+      if (state && f.game_id === state.game_id && (f.sides || []).includes(state.you)) location.href = f.url;
+      break;
     case "error":
       pending = null;
       flash(f.message);

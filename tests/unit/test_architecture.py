@@ -22,7 +22,8 @@ ALLOWED = {
     "accounts": set(),
     "caro.games": {"caro.engine", "caro.bots", "accounts"},
     "caro.tutorials": {"caro.engine"},
-    "ranking": {"caro.engine", "caro.games", "accounts"},
+    # Pairing reuses rooms for the games it makes (rematches, the room page); rooms never import ranking.
+    "ranking": {"caro.engine", "caro.games", "caro.rooms", "accounts"},
     "caro.rooms": {"caro.engine", "caro.games", "accounts"},
     # Record pages link a live game to its room and draw positions with the guides' renderer.
     "caro.records": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "accounts"},

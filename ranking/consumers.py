@@ -1,0 +1,201 @@
+"""The seek websocket `/ws/seek/` (docs/protocol.md, "Seek websocket").
+
+Thin: it checks each frame's size, shape and rate, takes the player from the session (never from a
+frame) and calls `ranking.pairing` off the event loop. It listens to the player's seek group (every
+tab of the user, on every web process: `paired`, `cancelled`, `requeued`, `computer_offer`) and to
+the lobby group (the live waiting counts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.cache import cache
+from django.utils import translation
+
+from caro.rooms.consumers import BURST, CLOSE_FRAME_BYTES, CLOSE_TOO_BIG, CLOSE_TOO_MANY, MAX_FRAME_BYTES, RATE
+from caro.rooms.consumers import _language_of
+from caro.rooms.limits import SocketSlot, client_address
+from ranking import pairing
+from ranking.pairing import SeekError
+from ranking.seeks import seek_group
+from ranking.tasks import COUNTS_KEY
+
+log = logging.getLogger(__name__)
+
+#: Close code for a socket without a player (no session): the page reloads to get a guest name.
+CLOSE_NO_PLAYER = 4401
+#: A socket's pings refresh its seek's heartbeat in the database at most this often, s (the page
+#: pings every 10 s; a seek is dead after pairing.SEEK_STALE_S without one).
+HEARTBEAT_WRITE_S = 15
+#: The per-room socket limit of the rooms counts this page as one "room".
+SLOT_ROOM = "seek"
+
+
+def db(func):
+    """Run a sync ORM call in the thread pool (as the room socket does)."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+class SeekConsumer(AsyncWebsocketConsumer):
+    """One matchmaking socket."""
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.lang = _language_of(self.scope)
+        self.tokens, self.refilled = BURST, time.monotonic()
+        self.attached = False
+        self.touched = time.monotonic()  # the last heartbeat written (a join writes one too)
+        self.groups_joined: list[str] = []
+        self.forgotten = False
+        authenticated = getattr(self.user, "is_authenticated", False)
+        self.slot = SocketSlot(self.channel_name, client_address(self.scope),
+                               self.user.pk if authenticated else None, SLOT_ROOM)
+        if not await self.slot.acquire():
+            await self.accept()
+            await self.send_error("too_many_sockets")
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        if not authenticated:
+            await self.slot.release()
+            await self.accept()
+            await self.send_error("not_signed_in")
+            await self.close(code=CLOSE_NO_PLAYER)
+            return
+        for group in (pairing.LOBBY_GROUP, seek_group(self.user.pk)):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await self.accept()
+        status, counts = await db(_hello)(self.user)
+        await self.send_json({"type": "status", **status})
+        await self.send_json({"type": "waiting", "counts": counts})
+        task = asyncio.current_task()
+        if task is not None:
+            task.add_done_callback(lambda _t: None if self.forgotten else asyncio.ensure_future(self._forget()))
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch without the per-message `close_old_connections` (see RoomConsumer)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def disconnect(self, code: int) -> None:
+        await self._forget()
+
+    async def _forget(self) -> None:
+        if getattr(self, "forgotten", True):
+            return
+        self.forgotten = True
+        await self.slot.release()
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.attached:
+            self.attached = False
+            await db(pairing.detach)(self.user.pk)
+
+    # ------------------------------------------------------------------ client frames
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._take_token():
+            return await self.send_error("rate_limited")
+        if bytes_data is not None or text_data is None:
+            return await self.send_error("malformed")
+        size = len(text_data.encode("utf-8", "surrogatepass"))
+        if size > CLOSE_FRAME_BYTES:
+            return await self.close(code=CLOSE_TOO_BIG)
+        if size > MAX_FRAME_BYTES:
+            return await self.send_error("too_large")
+        try:
+            frame = json.loads(text_data)
+        except (ValueError, RecursionError):
+            return await self.send_error("malformed")
+        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+            return await self.send_error("malformed")
+        handler = {"seek": self.on_seek, "cancel": self.on_cancel, "ping": self.on_ping}.get(frame["type"])
+        if handler is None:
+            return await self.send_error("unknown_type")
+        try:
+            await handler(frame)
+        except SeekError as exc:
+            await self.send_error(exc.code)
+        except Exception:
+            log.exception("seek socket: frame %r failed", frame.get("type"))
+            await self.send_error("server_error")
+
+    async def on_seek(self, frame: dict) -> None:
+        mode, choice = frame.get("mode"), frame.get("choice")
+        if not isinstance(mode, str) or not isinstance(choice, str) or len(choice) > 40:
+            raise SeekError("malformed")
+        seek = await db(pairing.join)(self.user, mode, choice, attach=not self.attached)
+        self.attached, self.touched = True, time.monotonic()
+        if seek.status == seek.Status.WAITING:
+            await self.send_json({"type": "status", **pairing.waiting_status(seek)})
+            await db(pairing.run_pass)(seek.mode, seek.choice)
+        else:  # still in the game it was paired into
+            await self.send_json({"type": "status", **await db(pairing.seek_state)(self.user)})
+
+    async def on_cancel(self, frame: dict) -> None:
+        paired = await db(pairing.cancel)(self.user)
+        if paired is None:
+            if self.attached:
+                self.attached = False
+            return  # every tab hears `cancelled` from the seek group
+        status = await db(pairing.seek_state)(self.user)
+        await self.send_json({"type": "status", **status})
+
+    async def on_ping(self, frame: dict) -> None:
+        if self.attached and time.monotonic() - self.touched >= HEARTBEAT_WRITE_S:
+            self.touched = time.monotonic()
+            await db(pairing.heartbeat)(self.user.pk)
+        t = frame.get("t")
+        pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:
+            pong["t"] = t
+        await self.send_json(pong)
+
+    # ------------------------------------------------------------------ group events
+
+    async def game_event(self, message: dict) -> None:
+        """An event for this user's seek sockets or the lobby (sent with `outbox.broadcast`)."""
+        event = message["event"]
+        if event.get("type") in ("paired", "cancelled") and self.attached:
+            self.attached = False
+            if event["type"] == "paired":
+                await db(pairing.detach)(self.user.pk)
+        await self.send_json(event)
+
+    # ------------------------------------------------------------------ sending
+
+    async def send_error(self, code: str) -> None:
+        with translation.override(self.lang):
+            message = SeekError(code).message
+            extra = {"signup_url": pairing.signup_url()} if code == "guests_not_ranked" else {}
+        await self.send_json({"type": "error", "code": code, "message": message, **extra})
+
+    async def send_json(self, data: dict) -> None:
+        try:
+            await self.send(text_data=json.dumps(data))
+        except Exception:  # the client left while an event was on its way
+            log.debug("seek socket: send after close dropped")
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _hello(user) -> tuple[dict, dict]:
+    """The user's seek status and the waiting counts (the beat's last ones, else counted now)."""
+    counts = cache.get(COUNTS_KEY)
+    return pairing.seek_state(user), counts if counts is not None else pairing.waiting_counts()

@@ -1,0 +1,69 @@
+"""The matchmaking page. Thin: the choice comes from the query or the session; seeking itself
+happens over the seek websocket (ranking.consumers)."""
+
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.guests import ensure_player
+from caro.engine.caro import SIZES
+from ranking import categories, choices, pairing
+from ranking.seeks import Seek
+
+#: The session key of the player's last quick-match choice (shown on the home page).
+SESSION_CHOICE = "quick_choice"
+
+
+def current_choice(request: HttpRequest) -> choices.QuickChoice:
+    """The visitor's quick-match choice: the session's, else the site's default."""
+    return choices.parse_quick(request.session.get(SESSION_CHOICE)) or choices.parse_quick(choices.DEFAULT_QUICK)
+
+
+def match(request: HttpRequest) -> HttpResponse:
+    """The matchmaking page: quick match (choice, "Tìm ván nhanh", waiting, cancel, computer offer)
+    and ranked match per category (accounts only). `?q=<key>` sets the quick choice, `?mode=ranked&q=
+    <category>` a ranked one; `go=1` starts seeking at once (the home page's button, a requeue)."""
+    mode = request.GET.get("mode") if request.GET.get("mode") in Seek.Mode.values else Seek.Mode.QUICK
+    quick = current_choice(request)
+    if request.GET.get("kind"):  # the choice form
+        picked = choices.quick_from_form(request.GET.get("kind"), request.GET.get("size"),
+                                         request.GET.get("blocked") == "on", request.GET.get("exact") == "on")
+        quick = picked or quick
+    elif mode == Seek.Mode.QUICK and choices.parse_quick(request.GET.get("q")):
+        quick = choices.parse_quick(request.GET.get("q"))
+    if request.user.is_authenticated or SESSION_CHOICE in request.session:
+        request.session[SESSION_CHOICE] = quick.key
+    category = request.GET.get("q") if mode == Seek.Mode.RANKED and request.GET.get("q") in categories.BY_SLUG else ""
+    user = request.user
+    return render(request, "ranking/match.html", {
+        "quick": quick,
+        "quick_line": quick.describe(),
+        "sizes": SIZES,
+        "categories": categories.CATEGORIES,
+        "mode": mode,
+        "category": category,
+        "go": request.GET.get("go") == "1" and user.is_authenticated,
+        "change": request.GET.get("change") == "1",
+        "ranked_refusal": pairing.seek_refusal(user, Seek.Mode.RANKED) if user.is_authenticated else "guests_not_ranked",
+        "ranked_refusal_text": pairing.SEEK_ERRORS["guests_not_ranked"],
+        "signup_url": pairing.signup_url(),
+        "computer_offer_s": pairing.COMPUTER_OFFER_S,
+    })
+
+
+@require_POST
+def start(request: HttpRequest) -> HttpResponse:
+    """"Tìm ván nhanh" from the home page or a visitor without a name yet: give the visitor a guest
+    name if needed, then open the matchmaking page seeking the posted choice at once."""
+    ensure_player(request)
+    mode = request.POST.get("mode") if request.POST.get("mode") in Seek.Mode.values else Seek.Mode.QUICK
+    key = request.POST.get("q", "")
+    if mode == Seek.Mode.QUICK:
+        key = (choices.parse_quick(key) or current_choice(request)).key
+        request.session[SESSION_CHOICE] = key
+    elif key not in categories.BY_SLUG:
+        key = categories.CATEGORIES[0].slug
+    return redirect(f"{reverse('match')}?{urlencode({'mode': mode, 'q': key, 'go': '1'})}")

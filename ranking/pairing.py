@@ -1,0 +1,595 @@
+"""Matchmaking: seeks, the pairing pass, arrivals (docs/architecture.md, "Pairing").
+
+Entry points (the seek socket and the beat job call these; nothing else changes a seek):
+
+- `seek_refusal(user, mode)`: may this user seek now, and if not, why (one place for every rule).
+- `join(user, mode, choice)`: put the user in the queue (one seek per user; a second tab shares it).
+- `cancel(user)`: leave the queue; racing a pairing, either the seek goes or the game stands.
+- `run_pass(mode, choice)`: pair the waiting players of one choice (or of every choice).
+- `check_arrival(pairing_id)`: after the grace, abort a game a player never opened and put the
+  other back at the front of the queue.
+- `offer_computer()`, `waiting_counts()`, `purge_orphans()`: the beat job's other chores.
+
+Seeks live in PostgreSQL. A pass reads its choice's waiting seeks whose socket is alive, pairs them
+in memory, then, pair by pair, takes the two seeks with `SELECT ... FOR UPDATE SKIP LOCKED` (a
+cancel holding a row makes the pass drop that pair, never wait for it) and creates the game in the
+same short transaction that marks both seeks paired, so a cancel racing the pass finds either a
+waiting seek (and deletes it: no game) or a paired one (and the game stands: one game). One pass
+per choice runs at a time (an advisory lock; a pass finding it taken leaves, and the running one
+goes round again for the seeks that joined meanwhile). Times are aware datetimes; every function that reads the clock takes `now` for tests.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import zlib
+from urllib.parse import urlencode
+from bisect import bisect_left
+from datetime import datetime, timedelta
+
+from asgiref.sync import async_to_sync
+from celery import current_app
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, F, Q
+from django.db.models.functions import Greatest
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from caro.games import outbox, state
+from caro.games.finish import finish
+from caro.games.models import Connection, Game, Side
+from caro.games.services.locking import lock
+from caro.rooms import services as rooms
+from ranking import categories, choices, elo
+from ranking.models import Rating
+from ranking.seeks import Pairing, Seek, seek_group
+
+log = logging.getLogger(__name__)
+
+# ---------------------------------------------------------------------------------------- the rules
+
+#: A seek whose sockets wrote no heartbeat for this long is dead (its page pings every 10 s; a
+#: socket writes at most every 15 s: ranking.consumers.HEARTBEAT_WRITE_S), s.
+SEEK_STALE_S = 45
+#: A player paired must open the game within this long, or the game is aborted, s.
+ARRIVAL_GRACE_S = 20
+#: After this long in the queue, the player is offered a game against the computer instead, s.
+COMPUTER_OFFER_S = 30
+#: Ranked: two players whose paired game was aborted are not paired again for this long, s.
+RECENT_ABORT_S = 3600
+#: Ranked rating window (points either side): it starts at RATING_WINDOW_START and widens by
+#: RATING_WINDOW_STEP for every WAVE_S seconds waited, by at most RATING_WINDOW_WIDEN_MAX
+#: (Lichess widens its pool's range by 12 per missed wave, up to +400). Both players' windows
+#: must hold the other's rating. So a wait of 0-2 s accepts ±50, 10 s ±110, 1 min ±350, 67 s on ±450.
+RATING_WINDOW_START = 50
+RATING_WINDOW_STEP = 12
+RATING_WINDOW_WIDEN_MAX = 400
+WAVE_S = 2.0
+#: Ranked first mover: balanced over each player's last this many games between people.
+FIRST_MOVE_HISTORY = 20
+#: At most this many seeks of one choice are read, and this many pairs made, by one pass
+#: (the next pass, a second later or at the next join, goes on).
+PASS_SEEK_LIMIT = 20_000
+PASS_PAIR_LIMIT = 200
+#: A pass goes round again (at most PASS_ROUNDS times in all) while seeks that joined less than
+#: JOIN_MARGIN_S before it started are waiting: their own pass found this one running and left.
+PASS_ROUNDS = 4
+JOIN_MARGIN_S = 2.0
+#: A waiting seek with no socket for this long is removed (the player left the page), s.
+ORPHAN_SEEK_S = 120
+#: The group of every seek socket: the live waiting counts.
+LOBBY_GROUP = "seek.lobby"
+#: Celery task names (ranking.tasks).
+ARRIVAL_TASK = "ranking.tasks.check_arrival"
+#: Namespace of the per-choice advisory lock of the pass (any constant; "ca" "ro").
+PASS_LOCK_NAMESPACE = 0x6361_726F & 0x7FFF_FFFF
+
+
+class SeekError(Exception):
+    """A refused seek frame: `code` (machine) and `message` (translated when read)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(SEEK_ERRORS.get(self.code, SEEK_ERRORS["server_error"]))
+
+
+SEEK_ERRORS = {
+    "malformed": _("That message could not be read. Reload the page."),
+    "too_large": _("That message is too long."),
+    "rate_limited": _("Too many messages at once. Wait a moment."),
+    "unknown_type": _("That request is not known here."),
+    "too_many_sockets": _("Too many pages are open from your network or browser. Close some, then reload."),
+    "not_signed_in": _("Open the page again to get a player name, then try again."),
+    "bad_choice": _("Those rules cannot be played in a quick match. Pick them from the list."),
+    "bad_category": _("There is no ranked game of that kind. Pick one from the list."),
+    "guests_not_ranked": _("Ranked games need an account, so that your rating is yours. Sign up: it is free."),
+    "server_error": _("Something went wrong on our side. Nothing was changed; try again."),
+}
+
+
+# --------------------------------------------------------------------------------- who may seek
+
+def seek_refusal(user, mode: str) -> str | None:
+    """None when `user` may join the `mode` queue ("quick"/"ranked") now; else the refusal's code
+    (a `SEEK_ERRORS` key): `not_signed_in` (no session user), `guests_not_ranked`.
+
+    The one place for every "may this player seek" rule (a moderation ban goes here too).
+    """
+    if user is None or not getattr(user, "is_authenticated", False):
+        return "not_signed_in"
+    if mode == Seek.Mode.RANKED and getattr(user, "is_guest", False):
+        return "guests_not_ranked"
+    return None
+
+
+def signup_url() -> str:
+    """The sign-up page (allauth's `account_signup`), or the home page while accounts are not installed."""
+    try:
+        return reverse("account_signup")
+    except NoReverseMatch:
+        return reverse("home")
+
+
+def match_url(mode: str = Seek.Mode.QUICK, choice: str = "", go: bool = False) -> str:
+    """The matchmaking page, with the choice (and `go`: start seeking at once)."""
+    query = {key: value for key, value in (("mode", mode), ("q", choice), ("go", "1" if go else "")) if value}
+    return f"{reverse('match')}?{urlencode(query)}"
+
+
+def describe(mode: str, choice: str) -> str:
+    """The translated line of a seek's choice, e.g. "Caro 15×15 · blocked two ends: on · ..."."""
+    if mode == Seek.Mode.QUICK:
+        quick = choices.parse_quick(choice)
+        return quick.describe() if quick else choice
+    category = ranked_category(choice)
+    return str(category.name) if category else choice
+
+
+# ------------------------------------------------------------------------------ ranked categories
+
+def ranked_category(slug) -> categories.Category | None:
+    """The rating category `slug` of `ranking.categories`, or None."""
+    return categories.BY_SLUG.get(slug) if isinstance(slug, str) else None
+
+
+def rating_of(user, slug: str) -> int:
+    """`user`'s rating in category `slug` (the start rating when they have none yet)."""
+    value = Rating.objects.filter(user=user, category=slug).values_list("value", flat=True).first()
+    return value if value is not None else elo.START_RATING
+
+
+# ----------------------------------------------------------------------------------- the queue
+
+def join(user, mode: str, choice: str, *, attach: bool = True, now: datetime | None = None) -> Seek:
+    """Put `user` in the queue for `choice` (a quick-match key, or a rating category for ranked).
+
+    One seek per user: a second tab asking for the same thing shares the seek (and its place); a
+    different choice replaces it (back of the queue). A seek put back at the front after a no-show
+    keeps its place. `attach` counts the calling socket as one more open seek socket. While the
+    user's paired game is still being played, the seek stays paired and is returned as it is (the
+    socket sends the player to that game). Raises `SeekError`: a `seek_refusal` code, `bad_choice`,
+    `bad_category`. Call `run_pass(mode, choice)` after it (outside its transaction).
+    """
+    now = now or timezone.now()
+    refusal = seek_refusal(user, mode)
+    if refusal:
+        raise SeekError(refusal)
+    if mode == Seek.Mode.QUICK:
+        if choices.parse_quick(choice) is None:
+            raise SeekError("bad_choice")
+        rating = 0
+    elif mode == Seek.Mode.RANKED:
+        if ranked_category(choice) is None:
+            raise SeekError("bad_category")
+        rating = rating_of(user, choice)
+    else:
+        raise SeekError("malformed")
+    for attempt in range(2):
+        try:
+            return _join_row(user, mode, choice, rating, attach, now)
+        except IntegrityError:  # two tabs created the user's first seek at once: take the other's
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _join_row(user, mode: str, choice: str, rating: int, attach: bool, now: datetime) -> Seek:
+    with transaction.atomic():
+        seek = Seek.objects.select_for_update(of=("self",)).filter(user=user).select_related("game").first()
+        if seek is not None and seek.status == Seek.Status.PAIRED and seek.game and not seek.game.is_over:
+            return seek
+        if seek is None:
+            seek = Seek(user=user, queued_at=now, seen_at=now, joined_at=now)
+        elif seek.status != Seek.Status.WAITING or (seek.mode, seek.choice) != (mode, choice):
+            seek.queued_at, seek.front, seek.computer_offered = now, False, False
+        seek.mode, seek.choice, seek.rating, seek.status, seek.game = mode, choice, rating, Seek.Status.WAITING, None
+        seek.seen_at = seek.joined_at = now
+        if attach:
+            seek.sockets += 1
+        seek.save()
+    return seek
+
+
+def detach(user_id: int) -> None:
+    """One seek socket of `user_id` closed (or was sent to a game): one open socket fewer."""
+    Seek.objects.filter(user_id=user_id).update(sockets=Greatest(F("sockets") - 1, 0))
+
+
+def heartbeat(user_id: int, now: datetime | None = None) -> None:
+    """A seek socket of `user_id` is alive (one UPDATE)."""
+    Seek.objects.filter(user_id=user_id).update(seen_at=now or timezone.now())
+
+
+def cancel(user, now: datetime | None = None) -> Seek | None:
+    """Leave the queue. Returns None when the seek was removed (or there was none), or the paired
+    seek when a pass paired it first (its game stands; the player is sent there).
+
+    A pass holding the seek's row makes this wait for it to commit, then see the seek paired: so a
+    cancel racing a pairing leaves either no game (the seek went first) or exactly the pass's game.
+    """
+    deleted, _rows = Seek.objects.filter(user=user, status=Seek.Status.WAITING).delete()
+    if deleted:
+        transaction.on_commit(lambda: outbox.broadcast(seek_group(user.pk), {"type": "cancelled"}))
+        return None
+    return Seek.objects.filter(user=user, status=Seek.Status.PAIRED).select_related("game").first()
+
+
+# ---------------------------------------------------------------------------------- the pass
+
+def rating_window(seek: Seek, now: datetime) -> int:
+    """The rating window (points either side) of a ranked seek that has waited since `queued_at`."""
+    waited = max(0.0, (now - seek.queued_at).total_seconds())
+    return RATING_WINDOW_START + min(RATING_WINDOW_WIDEN_MAX, RATING_WINDOW_STEP * int(waited // WAVE_S))
+
+
+def quick_pairs(seeks: list[Seek]) -> list[tuple[Seek, Seek]]:
+    """Pairs of a quick-match queue (`seeks` in queue order, one choice): first with second, and
+    so on; a user never meets themself and is in at most one pair."""
+    pairs, waiting = [], None
+    for seek in seeks:
+        if waiting is None:
+            waiting = seek
+        elif waiting.user_id != seek.user_id:
+            pairs.append((waiting, seek))
+            waiting = None
+    return pairs
+
+
+def ranked_pairs(seeks: list[Seek], now: datetime, blocked: set[frozenset]) -> list[tuple[Seek, Seek]]:
+    """Pairs of a ranked queue (`seeks` in queue order, one category). Each player, in queue
+    order, gets the unpaired player nearest in rating whom both windows accept (`rating_window`),
+    other than themself and anyone in `blocked` with them (sets of two user ids). Each seek is
+    in at most one pair."""
+    order = sorted(range(len(seeks)), key=lambda i: seeks[i].rating)
+    ratings = [seeks[i].rating for i in order]
+    position = {index: pos for pos, index in enumerate(order)}
+    windows = [rating_window(seek, now) for seek in seeks]
+    taken = [False] * len(seeks)
+    pairs = []
+    for i, seek in enumerate(seeks):
+        if taken[i]:
+            continue
+        best = None
+        low = bisect_left(ratings, seek.rating - windows[i])
+        pos = position[i]
+        for j_pos in _outward(pos, low, len(order), ratings, seek.rating + windows[i]):
+            j = order[j_pos]
+            other = seeks[j]
+            if taken[j] or j == i or other.user_id == seek.user_id:
+                continue
+            if abs(other.rating - seek.rating) > windows[j]:
+                continue
+            if frozenset((seek.user_id, other.user_id)) in blocked:
+                continue
+            best = j
+            break
+        if best is not None:
+            taken[i] = taken[best] = True
+            pairs.append((seek, seeks[best]))
+    return pairs
+
+
+def _outward(pos: int, low: int, n: int, ratings: list[int], high_rating: int):
+    """Positions around `pos` in a rating-sorted list, nearest rating first, within [low, high]."""
+    left, right, centre = pos - 1, pos + 1, ratings[pos]
+    yield pos
+    while True:
+        can_left = left >= low
+        can_right = right < n and ratings[right] <= high_rating
+        if not can_left and not can_right:
+            return
+        if can_left and (not can_right or centre - ratings[left] <= ratings[right] - centre):
+            yield left
+            left -= 1
+        else:
+            yield right
+            right += 1
+
+
+def run_pass(mode: str | None = None, choice: str | None = None, now: datetime | None = None) -> list[Pairing]:
+    """Pair the waiting players of (`mode`, `choice`), or of every choice when both are None.
+    Returns the pairings made. Each game is announced to both players' seek sockets after commit.
+
+    Passes of one choice never wait for each other: when another pass of the choice is running
+    (its advisory lock is taken: `pg_try_advisory_lock`), this one returns at once, and the running pass, once done,
+    goes round again while seeks joined during it (JOIN_MARGIN_S) are waiting, at most PASS_ROUNDS
+    times; the beat's pass a second later is the safety net.
+    """
+    if mode is None:
+        groups = (Seek.objects.filter(status=Seek.Status.WAITING).values_list("mode", "choice")
+                  .distinct().order_by())
+        made = []
+        for group_mode, group_choice in list(groups):
+            made += run_pass(group_mode, group_choice, now)
+        return made
+    made: list[Pairing] = []
+    for _round in range(PASS_ROUNDS):
+        started = timezone.now()
+        result = _pass_once(mode, choice, now or started)
+        if result is None:  # another pass of this choice is running; it goes round again for us
+            break
+        made += result
+        recent = started - timedelta(seconds=JOIN_MARGIN_S)
+        if not _live(Seek.objects.filter(mode=mode, choice=choice, joined_at__gte=recent), now or started).exists():
+            break
+    return made
+
+
+def _live(seeks, now: datetime):
+    """The waiting seeks of `seeks` whose socket is alive."""
+    return seeks.filter(status=Seek.Status.WAITING, sockets__gt=0, seen_at__gte=now - timedelta(seconds=SEEK_STALE_S))
+
+
+def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
+    """One pass over one choice, or None when another pass of that choice holds its lock.
+
+    The pass holds the choice's advisory lock (a session lock, released at the end) while it reads
+    the live waiting seeks without row locks and pairs them in memory. Then each pair gets its own
+    short transaction: the two seeks are taken with FOR UPDATE SKIP LOCKED, which re-reads each
+    row (a seek cancelled, changed or locked by a cancel in between is left out, and so is its
+    pair: the partner stays in the queue for the next pass), the game is made, and on commit both
+    players hear of it at once, not after the whole pass. Reading 10,000 waiting seeks writes no
+    row lock.
+    """
+    key = [PASS_LOCK_NAMESPACE, zlib.crc32(f"{mode}:{choice}".encode()) & 0x7FFF_FFFF]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
+        if not cursor.fetchone()[0]:
+            return None
+    try:
+        queue = _live(Seek.objects.filter(mode=mode, choice=choice), now)
+        seeks = list(queue.order_by("-front", "queued_at", "pk")[:PASS_SEEK_LIMIT])
+        if len(seeks) < 2:
+            return []
+        if mode == Seek.Mode.QUICK:
+            pairs = quick_pairs(seeks)
+        else:
+            pairs = ranked_pairs(seeks, now, _recent_aborts(now))
+        made = []
+        for a, b in pairs[:PASS_PAIR_LIMIT]:
+            with transaction.atomic():
+                locked = queue.select_for_update(skip_locked=True).filter(pk__in=(a.pk, b.pk))
+                if len(list(locked.values_list("pk", flat=True))) == 2:
+                    made.append(_pair(a, b, now))
+        return made
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+
+
+def _recent_aborts(now: datetime) -> set[frozenset]:
+    """Pairs of users whose ranked pairing ended aborted within RECENT_ABORT_S (few rows: aborted
+    ranked games of the last hour)."""
+    rows = Pairing.objects.filter(
+        mode=Seek.Mode.RANKED, created_at__gte=now - timedelta(seconds=RECENT_ABORT_S),
+        game__status=Game.Status.ABORTED,
+    ).values_list("host_id", "guest_id")
+    return {frozenset(row) for row in rows}
+
+
+def first_mover_for(host_id: int, guest_id: int) -> str:
+    """Ranked: "host" or "guest", whoever moved first less often (as a share) in their last
+    FIRST_MOVE_HISTORY games between people; chance on a tie."""
+    shares = [_first_move_share(host_id), _first_move_share(guest_id)]
+    if shares[0] == shares[1]:
+        return random.choice(("host", "guest"))
+    return "host" if shares[0] < shares[1] else "guest"
+
+
+def _first_move_share(user_id: int) -> float:
+    games = (Game.objects.filter(Q(host_id=user_id) | Q(guest_id=user_id))
+             .exclude(status=Game.Status.WAITING).filter(bot_seat="").exclude(host_id=F("guest_id"))
+             .order_by("-pk").values_list("host_id", "host_side")[:FIRST_MOVE_HISTORY])
+    rows = list(games)
+    if not rows:
+        return 0.5
+    first = sum(1 for host, host_side in rows if (host == user_id) == (host_side == Side.X))
+    return first / len(rows)
+
+
+def _pair(a: Seek, b: Seek, now: datetime) -> Pairing:
+    """Make the game of two locked waiting seeks (a waited longer: the host seat)."""
+    if a.mode == Seek.Mode.QUICK:
+        quick = choices.parse_quick(a.choice)
+        kind, rules, move_ms, first = quick.kind, quick.rules(), quick.move_time_ms, "random"
+        preset = "reversi" if kind == "reversi" else "caro-vn"
+    else:
+        category = ranked_category(a.choice)
+        kind, rules = category.kind, dict(category.rules or {})
+        move_ms = choices.REVERSI_MOVE_MS if kind == "reversi" else choices.CARO_MOVE_MS
+        first = first_mover_for(a.user_id, b.user_id)
+        preset = "reversi" if kind == "reversi" else "caro-vn"
+    room = rooms.create_match_room(a.user, b.user, kind=kind, rules=rules, first_mover=first,
+                                   move_time_ms=move_ms, preset=preset)
+    game = room.current_game
+    if a.mode == Seek.Mode.RANKED:
+        game.rated = True
+        game.save(update_fields=["rated"])
+    pairing = Pairing.objects.create(
+        game=game, mode=a.mode, choice=a.choice, host_id=a.user_id, guest_id=b.user_id,
+        room_code=room.code, created_at=now, arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S),
+    )
+    Seek.objects.filter(pk__in=(a.pk, b.pk)).update(status=Seek.Status.PAIRED, game=game, front=False)
+    event = {"type": "paired", "game_id": game.pk, "url": reverse("room", kwargs={"code": room.code}),
+             "rated": game.rated}
+    users, arrive_by, pairing_id = (a.user_id, b.user_id), pairing.arrive_by, pairing.pk
+
+    def announce() -> None:
+        broadcast_many([(seek_group(user_id), event) for user_id in users])
+        _send_task(ARRIVAL_TASK, (pairing_id,), eta=arrive_by)
+
+    transaction.on_commit(announce)
+    return pairing
+
+
+def broadcast_many(messages: list[tuple[str, dict]]) -> None:
+    """Send each `(group, event)` as `outbox.broadcast` does, in one trip to the channel layer's
+    event loop (a pairing tells two players at once). Failures are logged, never raised."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send_all() -> None:
+        for group, event in messages:
+            await layer.group_send(group, {"type": "game.event", "event": event})
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:  # pragma: no cover - Redis down: the page asks for its status when it reconnects
+        log.exception("broadcast of %d seek event(s) failed", len(messages))
+
+
+def _send_task(name: str, args: tuple, **options) -> None:
+    try:
+        current_app.send_task(name, args=args, **options)
+    except Exception:  # pragma: no cover - broker down: the beat's arrival sweep catches it
+        log.exception("could not send %s%r", name, args)
+
+
+# ------------------------------------------------------------------------------- arrivals
+
+def check_arrival(pairing_id: int, now: datetime | None = None) -> bool:
+    """Once the arrival grace has passed: if a player of the pairing's game never opened it (no
+    socket on the game and no move of theirs) and the game can still be aborted, abort it (through
+    `finish`) and put the other player back at the FRONT of the queue (their seek waits again; the
+    game page sends them back to the matchmaking page, event `requeued`). The no-show's seek is
+    removed. Returns True when the game was aborted. Idempotent; a pairing is checked once.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        pairing = Pairing.objects.select_for_update().filter(pk=pairing_id, checked=False).first()
+        if pairing is None or now < pairing.arrive_by:
+            return False
+        pairing.checked = True
+        pairing.save(update_fields=["checked"])
+        game = lock(pairing.game_id)
+        if game.is_over:
+            return False
+        arrived = {seat: _arrived(game, seat) for seat in ("host", "guest")}
+        if all(arrived.values()) or not state.abortable(game):
+            return False
+        finish(game, winner="", termination=Game.Termination.ABORT)
+        back = [seat for seat, came in arrived.items() if came]
+        gone = [seat for seat, came in arrived.items() if not came]
+        for seat in gone:
+            Seek.objects.filter(user_id=game.player_id_in(seat), game=game).delete()
+        for seat in back:
+            Seek.objects.filter(user_id=game.player_id_in(seat), game=game).update(
+                status=Seek.Status.WAITING, front=True, game=None, computer_offered=False)
+        url = match_url(pairing.mode, pairing.choice, go=True)
+        sides = [game.side_of(seat) for seat in back]
+        group, game_id = game.group_name, game.pk
+        back_users = [game.player_id_in(seat) for seat in back]
+
+        def announce() -> None:
+            outbox.broadcast(group, {"type": "requeued", "game_id": game_id, "sides": sides, "url": url})
+            for user_id in back_users:
+                outbox.broadcast(seek_group(user_id), {"type": "requeued", "url": url})
+
+        transaction.on_commit(announce)
+        return True
+
+
+def _arrived(game: Game, seat: str) -> bool:
+    """Has the player in `seat` opened the game (a socket on it now) or moved in it?"""
+    if Connection.objects.filter(game=game, seat=seat).exists():
+        return True
+    return game.moves.filter(side=game.side_of(seat)).exists()
+
+
+def due_arrivals(now: datetime | None = None) -> list[int]:
+    """Pairings whose arrival grace has passed and that were not checked yet (the beat's safety net)."""
+    now = now or timezone.now()
+    return list(Pairing.objects.filter(checked=False, arrive_by__lte=now).values_list("pk", flat=True)[:500])
+
+
+# ---------------------------------------------------------------------------- the beat's chores
+
+def offer_computer(now: datetime | None = None) -> list[int]:
+    """Mark the seeks waiting COMPUTER_OFFER_S or more as offered a computer game and tell their
+    sockets (event `computer_offer`). Returns those users' ids."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = list(Seek.objects.select_for_update(skip_locked=True).filter(
+            status=Seek.Status.WAITING, computer_offered=False,
+            queued_at__lte=now - timedelta(seconds=COMPUTER_OFFER_S)).values_list("pk", "user_id")[:1000])
+        if not due:
+            return []
+        Seek.objects.filter(pk__in=[pk for pk, _user in due]).update(computer_offered=True)
+        users = [user_id for _pk, user_id in due]
+
+        def announce() -> None:
+            for user_id in users:
+                outbox.broadcast(seek_group(user_id), {"type": "computer_offer"})
+
+        transaction.on_commit(announce)
+    return users
+
+
+def waiting_counts(now: datetime | None = None) -> dict[str, dict[str, int]]:
+    """Players waiting now, per choice: `{"quick": {key: n}, "ranked": {category: n}}` (live seeks only)."""
+    now = now or timezone.now()
+    rows = (Seek.objects.filter(status=Seek.Status.WAITING, sockets__gt=0,
+                                seen_at__gte=now - timedelta(seconds=SEEK_STALE_S))
+            .values_list("mode", "choice").order_by())
+    counts: dict[str, dict[str, int]] = {Seek.Mode.QUICK: {}, Seek.Mode.RANKED: {}}
+    for mode, choice, n in rows.annotate(n=Count("pk")).values_list("mode", "choice", "n"):
+        counts[mode][choice] = n
+    return counts
+
+
+def purge_orphans(now: datetime | None = None) -> int:
+    """Remove waiting seeks without a live socket for ORPHAN_SEEK_S (the player left). Returns how many."""
+    now = now or timezone.now()
+    deleted, _rows = Seek.objects.filter(
+        status=Seek.Status.WAITING, seen_at__lt=now - timedelta(seconds=ORPHAN_SEEK_S)).delete()
+    return deleted
+
+
+def seek_state(user) -> dict:
+    """The user's seek as the socket's `status` frame: `{"status": "idle"}`, or
+    `{"status": "waiting", "mode", "choice", "since_ms", "computer_offer", "front"}`, or
+    `{"status": "paired", "game_id", "url"}` while their paired game is not over."""
+    seek = Seek.objects.filter(user=user).select_related("game").first() if user else None
+    if seek is None:
+        return {"status": "idle"}
+    if seek.status == Seek.Status.PAIRED:
+        if seek.game is None or seek.game.is_over:
+            return {"status": "idle"}
+        code = Pairing.objects.filter(game=seek.game).values_list("room_code", flat=True).first()
+        return {"status": "paired", "game_id": seek.game_id, "url": reverse("room", kwargs={"code": code})}
+    return waiting_status(seek)
+
+
+def waiting_status(seek: Seek) -> dict:
+    """The `status` frame of a waiting seek (see `seek_state`)."""
+    return {"status": "waiting", "mode": seek.mode, "choice": seek.choice,
+            "since_ms": int(seek.queued_at.timestamp() * 1000), "computer_offer": seek.computer_offered,
+            "front": seek.front}

@@ -1,0 +1,127 @@
+// The matchmaking page (ranking/templates/ranking/match.html): one seek socket (docs/protocol.md,
+// "Seek websocket"). Sends `seek` / `cancel` / `ping`; goes to the game on `paired`.
+(() => {
+  "use strict";
+  const root = document.querySelector('[data-role="match"]');
+  if (!root) return;
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const PING_MS = 10000;
+  let socket = null, pinger = null, ticker = null, retry = 500;
+  let joined = false;          // this socket has sent `seek` (the server counts it as one of the seek's sockets)
+  let seeking = null;          // {mode, choice} while this page wants to be in the queue
+  let since = null;            // ms (local clock) when the wait started
+  let pending = root.dataset.go === "1" ? {mode: root.dataset.mode, choice: root.dataset.choice} : null;
+
+  const change = $("change");
+  if (change) change.addEventListener("click", (e) => { e.preventDefault(); $("choice-form").hidden = !$("choice-form").hidden; });
+
+  if (root.dataset.signedIn !== "1") return;  // the forms post and come back signed in, with go=1
+
+  function send(frame) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (frame.type === "seek") joined = true;
+    socket.send(JSON.stringify(frame));
+  }
+
+  function seek(mode, choice) {
+    seeking = {mode, choice};
+    showError("");
+    if (socket && socket.readyState === WebSocket.OPEN) send({type: "seek", mode, choice});
+    else pending = seeking;
+  }
+
+  $("quick-form").addEventListener("submit", (e) => { e.preventDefault(); seek("quick", $("quick-key").value); });
+  for (const button of root.querySelectorAll('[data-role="ranked"]')) {
+    button.form.addEventListener("submit", (e) => { e.preventDefault(); seek("ranked", button.dataset.category); });
+  }
+  $("cancel").addEventListener("click", () => { seeking = null; pending = null; send({type: "cancel"}); showWaiting(null); });
+
+  function fmt(ms) {
+    const s = Math.max(0, Math.floor(ms / 1000));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+
+  function showWaiting(status) {
+    const panel = $("seeking");
+    clearInterval(ticker);
+    if (!status) { panel.hidden = true; $("computer-offer").hidden = true; since = null; return; }
+    panel.hidden = false;
+    since = since || Date.now();
+    const tick = () => {
+      const waited = Date.now() - since;
+      $("elapsed").textContent = fmt(waited);
+    };
+    tick();
+    ticker = setInterval(tick, 500);
+    $("seeking-line").textContent = status.mode === "ranked" ? gettext("Ranked match") : gettext("Quick match");
+    if (status.computer_offer) $("computer-offer").hidden = false;
+  }
+
+  function showError(text, link) {
+    const box = $("error");
+    box.textContent = text;
+    if (link) {
+      const a = document.createElement("a");
+      a.href = link; a.textContent = " " + gettext("Sign up");
+      box.appendChild(a);
+    }
+    box.hidden = !text;
+  }
+
+  function showCounts(counts) {
+    for (const el of root.querySelectorAll('[data-role="count"]')) {
+      const mode = el.dataset.mode || "quick";
+      const n = ((counts || {})[mode] || {})[el.dataset.key] || 0;
+      el.textContent = n ? interpolate(ngettext("%s player waiting", "%s players waiting", n), [n]) : "";
+    }
+  }
+
+  function onFrame(f) {
+    switch (f.type) {
+      case "status":
+        if (f.status === "paired") { location.href = f.url; return; }
+        if (f.status === "waiting") {
+          seeking = {mode: f.mode, choice: f.choice};
+          // Waiting already (another tab, or back after a no-show): this socket joins the same seek,
+          // which keeps its place, so the seek counts this page as alive.
+          if (!joined) send({type: "seek", ...seeking});
+          if (!since) since = Date.now() - Math.max(0, Date.now() - f.since_ms);
+          showWaiting(f);
+        } else {
+          if (pending) { const p = pending; pending = null; seek(p.mode, p.choice); }
+          else if (seeking) send({type: "seek", ...seeking});  // reconnected: back in (same place)
+          else showWaiting(null);
+        }
+        break;
+      case "paired": location.href = f.url; break;
+      case "cancelled": seeking = null; joined = false; showWaiting(null); break;
+      case "requeued": if (seeking) send({type: "seek", ...seeking}); break;
+      case "computer_offer": $("computer-offer").hidden = false; break;
+      case "waiting": showCounts(f.counts); break;
+      case "error":
+        showError(f.message, f.signup_url);
+        if (["guests_not_ranked", "bad_choice", "bad_category", "not_signed_in"].includes(f.code)) { seeking = null; showWaiting(null); }
+        break;
+      case "pong": break;
+    }
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${proto}://${location.host}/ws/seek/`);
+    joined = false;
+    socket.addEventListener("open", () => {
+      retry = 500;
+      clearInterval(pinger);
+      pinger = setInterval(() => send({type: "ping", t: Date.now()}), PING_MS);
+    });
+    socket.addEventListener("message", (e) => { try { onFrame(JSON.parse(e.data)); } catch (err) { console.error(err); } });
+    socket.addEventListener("close", (e) => {
+      clearInterval(pinger);
+      if (e.code === 4401 || e.code === 4429) return;  // no player / too many pages: reconnecting would not help
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    });
+  }
+  connect();
+})();

@@ -1,0 +1,103 @@
+"""Real Chromium: quick match between guests over Daphne, Redis and PostgreSQL."""
+
+import re
+
+import pytest
+
+from caro.games.models import Game
+from tests.e2e.helpers import _off_loop
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+
+
+def _seek_from_home(page, live_server_url, wait=True):
+    page.goto(live_server_url + "/")
+    assert "Tìm ván nhanh" in page.inner_text('[data-testid="quick-match"]')
+    assert "Đổi" in page.inner_text('[data-testid="quick-change"]')
+    page.click('[data-testid="quick-match"]')
+    if wait:  # (the second player is paired at once and may already be on the way to the game)
+        page.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+
+
+def test_two_guests_with_the_same_rules_meet_and_a_third_with_other_rules_does_not(browser, live_server_url):
+    contexts = [browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740}) for _ in range(3)]
+    try:
+        a, b, c = (ctx.new_page() for ctx in contexts)
+        # c picks other rules (exact five) on the matchmaking page and waits.
+        c.goto(live_server_url + "/match/")
+        c.click('[data-testid="quick-change"]')
+        c.check('input[name="exact"]')
+        c.click('[data-testid="choice-apply"]')
+        assert "đúng năm" in c.inner_text('[data-testid="quick-rules"]').lower()
+        c.click('[data-testid="quick-match"]')
+        c.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+        # a and b take the default rules from the home page.
+        _seek_from_home(a, live_server_url)
+        _seek_from_home(b, live_server_url, wait=False)
+        a.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"), timeout=15_000)
+        b.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"), timeout=15_000)
+        assert a.url == b.url
+        a.wait_for_selector('.room[data-connected="1"]')
+        b.wait_for_selector('.room[data-connected="1"]')
+        # c is still waiting, on its own page, with no game.
+        assert "/match/" in c.url
+        assert c.is_visible('[data-testid="seeking"]')
+        c.click('[data-testid="cancel-seek"]')
+        c.wait_for_selector('[data-testid="seeking"]', state="hidden")
+        games = _off_loop(lambda: list(Game.objects.values_list("host_id", "guest_id", "rules")))
+        assert len(games) == 1 and games[0][2]["exact"] is False
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_two_accounts_play_a_ranked_game_to_the_end(browser, live_server_url):
+    from accounts.models import User
+    from tests.e2e.helpers import _login
+
+    players = _off_loop(lambda: [User.objects.create(username=f"ranked-{i}", display_name=f"Ranked {i}") for i in (1, 2)])
+    contexts = [browser.new_context(locale="vi-VN") for _ in players]
+    try:
+        pages = []
+        for ctx, user in zip(contexts, players):
+            _login(ctx, live_server_url, user)
+            page = ctx.new_page()
+            page.goto(live_server_url + "/match/?mode=ranked")
+            assert page.locator('[data-testid="ranked-refusal"]').count() == 0
+            page.click('[data-testid="ranked-caro"]')
+            pages.append(page)
+        for page in pages:
+            page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"), timeout=15_000)
+            page.wait_for_selector('.room[data-connected="1"]')
+            page.locator('[data-role="confirm-toggle"]').set_checked(False)
+        game = _off_loop(lambda: Game.objects.select_related("host", "guest").get())
+        assert game.rated and game.absence_rule == "forfeit"
+        x_page = pages[0] if game.x_player == players[0] else pages[1]
+        o_page = pages[1] if x_page is pages[0] else pages[0]
+        for i, square in enumerate(["H8", "I8", "J8", "K8", "L8"]):
+            x_page.click(f'.sq[data-sq="{square}"]')
+            o_page.wait_for_selector(f'.sq[data-sq="{square}"][data-stone="X"]')
+            if i < 4:
+                reply = ["H9", "I9", "J9", "K9"][i]
+                o_page.click(f'.sq[data-sq="{reply}"]')
+                x_page.wait_for_selector(f'.sq[data-sq="{reply}"][data-stone="O"]')
+        for page in pages:
+            page.wait_for_selector('[data-role="status"][data-result="finished"]')
+        assert "Bạn thắng" in x_page.inner_text('[data-role="status"]')
+        game = _off_loop(lambda: Game.objects.get())
+        assert game.status == Game.Status.FINISHED and game.rated and game.winner == "X"
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_a_guest_is_refused_ranked_with_a_sign_up_link(browser, live_server_url):
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/match/?mode=ranked")
+        assert "tài khoản" in page.inner_text('[data-testid="ranked-refusal"]')
+        assert page.locator('[data-testid="signup-link"]').count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360  # usable at 360 px
+    finally:
+        ctx.close()

@@ -1,0 +1,175 @@
+"""The seek websocket through Channels' WebsocketCommunicator, the real Redis layer and PostgreSQL."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.guests import create_guest
+from caro.asgi import application
+from caro.games.models import Game
+from ranking.seeks import Seek
+from tests.integration.helpers import session_cookie
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+def _cleanup(close_db_connections):
+    yield
+
+
+async def _connect(cookie: bytes | None, lang: str = "en"):
+    cookies = b"django_language=" + lang.encode()
+    if cookie:
+        cookies = cookie + b"; " + cookies
+    comm = WebsocketCommunicator(application, "/ws/seek/",
+                                 headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookies)])
+    connected, _ = await comm.connect()
+    assert connected
+    if cookie:  # the hello: the player's seek status (then the waiting counts)
+        comm.hello = await _next(comm, "status")
+    return comm
+
+
+async def _next(comm, type_, timeout=10):
+    """The next frame of `type_` (the lobby's `waiting` counts and others may come between)."""
+    while True:
+        frame = await comm.receive_json_from(timeout)
+        if frame["type"] == type_:
+            return frame
+
+
+@sync_to_async
+def _guests(n):
+    users = [create_guest() for _ in range(n)]
+    return users, [session_cookie(user) for user in users]
+
+
+async def test_two_guests_with_the_same_rules_both_hear_of_one_game():
+    users, cookies = await _guests(2)
+    a, b = await _connect(cookies[0]), await _connect(cookies[1])
+    assert a.hello["status"] == b.hello["status"] == "idle"
+    await a.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-15-blocked"})
+    waiting = await _next(a, "status")
+    assert waiting["status"] == "waiting" and waiting["choice"] == "caro-15-blocked"
+    await b.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-15-blocked"})
+    heard_a, heard_b = await _next(a, "paired"), await _next(b, "paired")
+    assert heard_a["game_id"] == heard_b["game_id"] and heard_a["url"].startswith("/r/")
+    game = await sync_to_async(Game.objects.get)(pk=heard_a["game_id"])
+    assert {game.host_id, game.guest_id} == {users[0].pk, users[1].pk}
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_two_tabs_share_the_seek_and_both_hear_of_the_game():
+    users, cookies = await _guests(2)
+    tab1, tab2, other = await _connect(cookies[0]), await _connect(cookies[0]), await _connect(cookies[1])
+    for comm in (tab1, tab2):
+        await comm.send_json_to({"type": "seek", "mode": "quick", "choice": "reversi"})
+        assert (await _next(comm, "status"))["status"] == "waiting"
+    assert await sync_to_async(Game.objects.count)() == 0
+    await other.send_json_to({"type": "seek", "mode": "quick", "choice": "reversi"})
+    first, second = await _next(tab1, "paired"), await _next(tab2, "paired")
+    assert first["game_id"] == second["game_id"] == (await _next(other, "paired"))["game_id"]
+    for comm in (tab1, tab2, other):
+        await comm.disconnect()
+
+
+async def test_bad_frames_get_clear_errors_and_change_nothing():
+    _users, cookies = await _guests(1)
+    comm = await _connect(cookies[0])
+    for raw, code in (("not json", "malformed"), ("[1]", "malformed"), (json.dumps({"type": "dance"}), "unknown_type"),
+                      (json.dumps({"type": "seek", "mode": "quick", "choice": "caro-99"}), "bad_choice"),
+                      (json.dumps({"type": "seek", "mode": 3, "choice": "x"}), "malformed"),
+                      (json.dumps({"type": "seek", "mode": "quick", "choice": "x" * 3000}), "too_large")):
+        await comm.send_to(text_data=raw)
+        error = await _next(comm, "error")
+        assert error["code"] == code and error["message"]
+    await comm.send_json_to({"type": "seek", "mode": "ranked", "choice": "caro"})
+    error = await _next(comm, "error")
+    assert error["code"] == "guests_not_ranked" and "signup_url" in error and "account" in error["message"]
+    await comm.send_json_to({"type": "cancel"})
+    await comm.send_json_to({"type": "ping", "t": 5})
+    assert (await _next(comm, "pong"))["t"] == 5
+    assert not await sync_to_async(Seek.objects.exists)()
+    await comm.disconnect()
+
+
+async def test_errors_are_translated_vietnamese_first():
+    _users, cookies = await _guests(1)
+    comm = await _connect(cookies[0], lang="vi")
+    await comm.send_json_to({"type": "seek", "mode": "ranked", "choice": "caro"})
+    error = await _next(comm, "error")
+    assert "tài khoản" in error["message"]
+    await comm.disconnect()
+
+
+async def test_cancel_tells_every_tab_and_a_closed_socket_is_not_paired():
+    users, cookies = await _guests(2)
+    tab1, tab2 = await _connect(cookies[0]), await _connect(cookies[0])
+    await tab1.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-13"})
+    await _next(tab1, "status")
+    await tab2.send_json_to({"type": "cancel"})
+    await _next(tab1, "cancelled")
+    await _next(tab2, "cancelled")
+    assert not await sync_to_async(Seek.objects.exists)()
+    await tab1.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-13"})
+    await _next(tab1, "status")
+    await tab1.disconnect()
+    await tab2.disconnect()
+    seek = await sync_to_async(Seek.objects.get)(user=users[0])
+    assert seek.sockets == 0
+    other = await _connect(cookies[1])
+    await other.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-13"})
+    assert (await _next(other, "status"))["status"] == "waiting"
+    assert await sync_to_async(Game.objects.count)() == 0
+    await other.disconnect()
+
+
+async def test_a_visitor_without_a_session_is_closed_with_4401():
+    comm = await _connect(None)
+    error = await comm.receive_json_from(5)
+    assert error["code"] == "not_signed_in"
+    closed = await comm.receive_output(5)
+    assert closed["type"] == "websocket.close" and closed["code"] == 4401
+
+
+@sync_to_async
+def _paired_game_and_no_show(cookies_users):
+    from ranking import pairing
+
+    a, b = cookies_users
+    pairing.join(a, "quick", "caro-15-blocked")
+    pairing.join(b, "quick", "caro-15-blocked")
+    return pairing.run_pass("quick", "caro-15-blocked")[0]
+
+
+async def test_the_player_who_came_is_sent_back_to_the_queue_when_the_other_never_does():
+    from datetime import timedelta
+
+    from ranking import pairing
+
+    users, cookies = await _guests(2)
+    made = await _paired_game_and_no_show(users)
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookies[0])]
+    room = WebsocketCommunicator(application, f"/ws/room/{made.room_code}/", headers=headers)
+    assert (await room.connect())[0]
+    state = await _next(room, "state")
+    assert state["status"] == "active" and state["you"] in ("X", "O")
+    seek_socket = await _connect(cookies[0])
+    assert seek_socket.hello["status"] == "paired"
+    aborted = await sync_to_async(pairing.check_arrival)(made.pk, made.arrive_by + timedelta(seconds=1))
+    assert aborted
+    over = await _next(room, "game_over")
+    assert over["termination"] == "abort"
+    requeued = await _next(room, "requeued")
+    assert requeued["sides"] == [state["you"]] and "go=1" in requeued["url"]
+    assert "go=1" in (await _next(seek_socket, "requeued"))["url"]
+    # the page comes back and joins the same choice: it keeps its front place
+    await seek_socket.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-15-blocked"})
+    status = await _next(seek_socket, "status")
+    assert status["status"] == "waiting" and status["front"] is True
+    await room.disconnect()
+    await seek_socket.disconnect()
