@@ -124,24 +124,6 @@ def collected():
         broadcast_many(items)
 
 
-@contextlib.contextmanager
-def holding():
-    """Hold every broadcast made in this thread inside the block and hand them to the caller
-    instead of sending them: yields the list of `(group, event)` that `broadcast` would have sent,
-    filled by the after-commit hooks of the transactions the block runs (so it holds only
-    committed events). The caller sends them, e.g. a websocket consumer awaiting `group_send` on its
-    own event loop once the service call returned, instead of a thread hop per event. Not nested
-    inside `collected()` or another `holding()` (the outer block would send them)."""
-    if getattr(_local, "held", None) is not None:
-        raise RuntimeError("outbox.holding() inside another holding() or collected() block")
-    items: list[tuple[str, dict]] = []
-    _local.held = items
-    try:
-        yield items
-    finally:
-        _local.held = None
-
-
 # ------------------------------------------------------------------ the worker's own event loop
 
 _loop_state: dict = {"enabled": False, "pid": None, "loop": None}

@@ -18,7 +18,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from caro.games import outbox
 from caro.games import services as games
 from caro.games.errors import GameError
 from caro.games.models import Game
@@ -58,21 +57,6 @@ def db(func):
     a few busy spectators could delay every game's moves; the service layer locks rows itself.
     """
     return database_sync_to_async(func, thread_sensitive=False)
-
-
-def _holding(func):
-    """`func(*args)` run with its broadcasts held (`outbox.holding`): returns `(result, error,
-    events)`, where `events` are the `(group, event)` pairs committed by the call, also when it
-    raised `error` (an expired clock is enforced before a refused move)."""
-
-    def call(*args):
-        with outbox.holding() as events:
-            try:
-                return func(*args), None, events
-            except Exception as exc:  # re-raised on the event loop once the events are out
-                return None, exc, events
-
-    return call
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -171,22 +155,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if old and old != new:
             await self.channel_layer.group_discard(old, self.channel_name)
 
-    async def act(self, func, *args):
-        """Run the game service `func(*args)` in the thread pool and send the events it committed
-        to their groups from this event loop (in order), then return its result or raise its error.
-
-        The service returns only after its transaction committed, so events still leave only after
-        commit, without a hop from the pool thread back to the loop per event (`async_to_sync`)."""
-        result, error, events = await db(_holding(func))(*args)
-        for group, event in events:
-            try:
-                await self.channel_layer.group_send(group, {"type": "game.event", "event": event})
-            except Exception:  # Redis down: the state is committed and clients resync
-                log.exception("room %s: broadcast to %s failed", self.code, group)
-        if error is not None:
-            raise error
-        return result
-
     # ------------------------------------------------------------------ client frames
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -236,7 +204,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if move_id is None:
             raise GameError("malformed")
         self._require_seat()
-        result = await self.act(games.play_move, self.game_id, self.user, square, ply, move_id)
+        result = await db(games.play_move)(self.game_id, self.user, square, ply, move_id)
         if result.duplicate:  # answered, not applied again (the original was already broadcast)
             move = result.move
             await self.send_json({"type": "ack", "id": str(move.client_id), "ply": move.ply,
@@ -248,7 +216,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def on_resign(self, frame: dict) -> None:
         self._require_seat()
-        await self.act(games.resign, self.game_id, self.user)
+        await db(games.resign)(self.game_id, self.user)
 
     async def on_play_again(self, frame: dict) -> None:
         level = frame.get("level")
@@ -263,13 +231,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def on_undo(self, frame: dict) -> None:
         self._require_seat()
-        await self.act(games.undo, self.game_id, self.user)
+        await db(games.undo)(self.game_id, self.user)
 
     async def on_game_action(self, frame: dict) -> None:
         """Offers, answers, leaving and absence choices: one service call each (GAME_ACTIONS)."""
         self._require_seat()
         action, *args = GAME_ACTIONS[frame["type"]]
-        await self.act(action, self.game_id, self.user, *args)
+        await db(action)(self.game_id, self.user, *args)
 
     async def on_ping(self, frame: dict) -> None:
         """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets."""
