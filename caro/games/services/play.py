@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 import uuid
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -29,34 +27,6 @@ ENGINE_CODES = {
     "foul": "foul",
     "no_flip": "no_flip",
 }
-
-
-#: Boards of live games kept in this process between moves (a least-recently-used cache): a move
-#: then costs no read of the stored moves. Entries are keyed by the game's event version, which
-#: every change of a game bumps under its row lock, so a board is used only if nothing happened to
-#: the game since it was kept (in any process); anything else rebuilds it from the moves.
-BOARD_CACHE_GAMES = 20_000
-
-_boards: OrderedDict[int, tuple[int, object]] = OrderedDict()
-_boards_lock = threading.Lock()
-
-
-def _take_board(game: Game):
-    """The kept board of `game` at its current event version (removed from the cache: the caller
-    changes it), or None."""
-    with _boards_lock:
-        entry = _boards.pop(game.pk, None)
-    if entry is not None and entry[0] == game.event_version:
-        return entry[1]
-    return None
-
-
-def _keep_board(game_id: int, version: int, board) -> None:
-    with _boards_lock:
-        _boards[game_id] = (version, board)
-        _boards.move_to_end(game_id)
-        while len(_boards) > BOARD_CACHE_GAMES:
-            _boards.popitem(last=False)
 
 
 @dataclass
@@ -105,21 +75,21 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
 
     Raises `GameError` with the engine's refusal mapped by `ENGINE_CODES` (nothing changes), or
     `stale` when `client_id` was already used for an earlier move."""
+    moves = list(game.moves.order_by("ply"))
     kind = kind_of(game)
-    board = _take_board(game)
-    if board is None:
-        board = board_for(game)  # one read of the stored moves
+    board = board_for(game, moves)
     try:
         played = kind.play(board, square, side)
     except IllegalMove as exc:
         raise GameError(ENGINE_CODES.get(exc.reason, "illegal"), detail=exc.foul) from None
     now = timezone.now()
     seat = game.seat_playing(side)
-    try:  # no savepoint: a failed INSERT fails the whole action, whose transaction rolls back
-        move = Move.objects.create(
-            game=game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
-            think_ms=clock.charge(game, seat, now),
-        )
+    try:
+        with transaction.atomic():
+            move = Move.objects.create(
+                game=game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
+                think_ms=clock.charge(game, seat, now),
+            )
     except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
         raise GameError("stale") from None
     game.ply += 1
@@ -139,8 +109,6 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
         return MoveResult(game=game, move=move, events=[event, over])
     game.save()
     outbox.publish(game, [event])
-    game_id, version = game.pk, game.event_version
-    transaction.on_commit(lambda: _keep_board(game_id, version, board))
     return MoveResult(game=game, move=move, events=[event])
 
 
