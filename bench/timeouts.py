@@ -137,6 +137,25 @@ def db_endings(game_ids) -> Counter:
     return Counter(Game.objects.filter(pk__in=game_ids).exclude(status="active").values_list("pk", flat=True))
 
 
+def db_finished_at(game_ids) -> dict:
+    """`{game id: finished_at (Unix s)}` of the games that are over."""
+    from caro.games.models import Game
+
+    rows = Game.objects.filter(pk__in=game_ids).exclude(finished_at=None).values_list("pk", "finished_at")
+    return {pk: at.timestamp() for pk, at in rows}
+
+
+def breakdown(name: str, deadline_of: dict, arrived: dict, finished: dict) -> None:
+    """Where the lateness goes: the deadline to the ending's commit time (`finished_at`, taken in
+    the ending transaction) and from there to the socket (commit, broadcast, relay)."""
+    ended = [(finished[g] - deadline_of[g]) * 1000 for g in arrived if g in finished and g in deadline_of]
+    relayed = [(arrived[g][0] - finished[g]) * 1000 for g in arrived if g in finished]
+    if ended and relayed:
+        print(f"{name}: deadline -> ended in the database p50 {percentile(ended, 50):.0f} ms, "
+              f"p99 {percentile(ended, 99):.0f} ms; ended -> socket p50 {percentile(relayed, 50):.0f} ms, "
+              f"p99 {percentile(relayed, 99):.0f} ms")
+
+
 async def move_phase(site: Site, count: int, lead_s: float) -> bool:
     games, target = await asyncio.to_thread(make_games, count, deadline_in_s=lead_s, absence=False)
     results: dict = {}
@@ -154,6 +173,8 @@ async def move_phase(site: Site, count: int, lead_s: float) -> bool:
     ok = report("move deadlines", lateness, counts, count)
     over = await asyncio.to_thread(db_endings, [g[1] for g in games])
     print(f"move deadlines: games over in the database: {len(over)}/{count}")
+    finished = await asyncio.to_thread(db_finished_at, [g[1] for g in games])
+    breakdown("move deadlines", {g[1]: target for g in games}, results, finished)
     return ok
 
 
@@ -175,7 +196,10 @@ async def absence_phase(site: Site, count: int) -> bool:
     await asyncio.gather(*tasks, return_exceptions=True)
     lateness = [(times[0] - deadline_of[gid]) * 1000 for gid, times in results.items() if gid in deadline_of]
     counts = Counter({gid: len(times) for gid, times in results.items()})
-    return report("absence deadlines", lateness, counts, count)
+    ok = report("absence deadlines", lateness, counts, count)
+    finished = await asyncio.to_thread(db_finished_at, [g[1] for g in games])
+    breakdown("absence deadlines", deadline_of, results, finished)
+    return ok
 
 
 async def recovery_phase(site: Site, count: int) -> None:

@@ -1,5 +1,5 @@
-"""After-commit side effects of a game change: broadcast its events, schedule its deadline, ask the
-computer for its move. Nothing leaves the process before the transaction commits, so nobody ever
+"""After-commit side effects of a game change: broadcast its events and ask the computer for its
+move. Nothing leaves the process before the transaction commits, so nobody ever
 sees a state that was rolled back.
 
 Tasks are sent by name (`caro.games.tasks` registers them), so the service layer never imports the
@@ -8,8 +8,12 @@ task module: services <- tasks, never the other way round.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
+import os
+import threading
 from datetime import datetime
 
 import redis
@@ -31,28 +35,33 @@ BOT_MOVE_TASK = "caro.games.tasks.play_bot_move"
 CROWD_TASK = "caro.games.tasks.broadcast_crowd"
 #: The spectator count of a game is broadcast at most once per this many ms (a trailing update).
 CROWD_UPDATE_MS = 1000
+#: The longest a process without an event loop of its own (the Celery worker) waits for its
+#: broadcasts to reach Redis, s; past it they are logged as failed (clients resync).
+BROADCAST_TIMEOUT_S = 10.0
+
+_local = threading.local()
 
 
 def publish(game: Game, events: list[dict]) -> None:
-    """Queue, for after the current transaction commits: `events` to the game's group, the deadline
-    task of the game's current ply, and the computer's move when it is the computer's turn.
+    """Queue, for after the current transaction commits: `events` to the game's group, and the
+    computer's move when it is the computer's turn.
 
     Call inside the transaction, right after the game row was saved. `events` are dicts with
-    `type` and `version`; each is sent with the game's id added.
+    `type` and `version`; each is sent with the game's id added. Deadlines need nothing here: they
+    are columns of the game, which the worker's deadline timer (`caro.games.timer`) reads from
+    PostgreSQL, so a move sends nothing to the broker.
     """
-    game_id, ply, deadline, group = game.pk, game.ply, game.deadline, game.group_name
+    game_id, group = game.pk, game.group_name
     version = game.event_version
     bots_turn = state.bot_to_move(game)
-    clock_runs = deadline is not None and state.is_active(game)
-    absence_deadline = game.absence_deadline if state.is_active(game) else None
 
     def run() -> None:
-        for event in events:
-            broadcast(group, {**event, "game_id": game_id})
-        if clock_runs:
-            schedule_deadline(game_id, ply, deadline)
-        if absence_deadline is not None:
-            _send(ABSENCE_TASK, (game_id,), eta=absence_deadline)
+        if len(events) == 1:
+            broadcast(group, {**events[0], "game_id": game_id})
+        else:
+            with collected():
+                for event in events:
+                    broadcast(group, {**event, "game_id": game_id})
         if bots_turn:
             schedule_bot_move(game_id, version)
 
@@ -64,14 +73,80 @@ def broadcast(group: str, event: dict) -> None:
 
     Consumers receive it as the Channels message `{"type": "game.event", "event": event}`. A failing
     channel layer is logged, never raised: the state is already committed and clients resync.
+    Inside `collected()` the event is held and sent with the others when the block ends.
     """
-    layer = get_channel_layer()
-    if layer is None:
+    held = getattr(_local, "held", None)
+    if held is not None:
+        held.append((group, event))
         return
+    broadcast_many([(group, event)])
+
+
+def broadcast_many(items: list[tuple[str, dict]]) -> None:
+    """Send each `(group, event)` of `items` like `broadcast`, all at once (one hop to the event
+    loop, the group sends run concurrently). Never raises."""
+    layer = get_channel_layer()
+    if layer is None or not items:
+        return
+
+    async def send_all() -> None:
+        results = await asyncio.gather(
+            *(layer.group_send(group, {"type": "game.event", "event": event}) for group, event in items),
+            return_exceptions=True)
+        for (group, _event), result in zip(items, results):
+            if isinstance(result, BaseException):  # pragma: no cover - Redis down; clients resync
+                log.error("broadcast to %s failed: %r", group, result)
+
     try:
-        async_to_sync(layer.group_send)(group, {"type": "game.event", "event": event})
+        loop = _own_loop()
+        if loop is None:
+            async_to_sync(send_all)()
+        else:
+            asyncio.run_coroutine_threadsafe(send_all(), loop).result(BROADCAST_TIMEOUT_S)
     except Exception:  # pragma: no cover - Redis down; clients recover with `sync`
-        log.exception("broadcast to %s failed", group)
+        log.exception("broadcast of %d event(s) failed", len(items))
+
+
+@contextlib.contextmanager
+def collected():
+    """Hold every broadcast made in this thread inside the block (the after-commit hooks of the
+    transactions it runs) and send them together when it ends, even if it raises. Used where one
+    job ends many games (the deadline timer): one hop and concurrent group sends instead of one
+    round trip per event. Nests: an inner block leaves the sending to the outer one."""
+    if getattr(_local, "held", None) is not None:
+        yield
+        return
+    _local.held = []
+    try:
+        yield
+    finally:
+        items, _local.held = _local.held, None
+        broadcast_many(items)
+
+
+# ------------------------------------------------------------------ the worker's own event loop
+
+_loop_state: dict = {"enabled": False, "pid": None, "loop": None}
+_loop_lock = threading.Lock()
+
+
+def use_own_loop() -> None:
+    """Broadcast from this process through one persistent event loop (its own thread) instead of
+    `async_to_sync`, which, in a process without an event loop (the Celery worker), starts a new
+    loop per call and so a new Redis connection per event. Called when a worker process starts;
+    web processes keep their server's loop. Safe across fork: a child starts its own loop."""
+    _loop_state["enabled"] = True
+
+
+def _own_loop() -> asyncio.AbstractEventLoop | None:
+    if not _loop_state["enabled"]:
+        return None
+    with _loop_lock:
+        if _loop_state["pid"] != os.getpid() or _loop_state["loop"] is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="outbox-loop", daemon=True).start()
+            _loop_state.update(pid=os.getpid(), loop=loop)
+        return _loop_state["loop"]
 
 
 def crowd_changed(game_id: int) -> None:

@@ -8,11 +8,11 @@ sends them by name (`caro.games.outbox`) and never imports this module.
 
 import logging
 
-from celery import shared_task
+from celery import shared_task, signals
 from django.conf import settings
 
 from caro.bots import choose_move, choose_opening_action
-from caro.games import outbox, services
+from caro.games import outbox, services, timer
 from caro.games.models import Game
 from caro.games.outbox import ABSENCE_TASK, BOT_MOVE_TASK, CROWD_TASK, DEADLINE_TASK
 from caro.games.services import presence
@@ -31,10 +31,31 @@ def enforce_move_deadline(game_id: int, ply: int) -> bool:
     return services.enforce_deadline(game_id, ply)
 
 
+@signals.worker_process_init.connect
+def start_deadline_timer(**_kwargs) -> None:
+    """Each worker process (a prefork child, or the solo pool's process) broadcasts through one
+    event loop of its own and runs the deadline timer (`caro.games.timer`).
+
+    Worker processes open plain database connections, not pooled ones: Celery's Django fixup
+    closes the whole psycopg pool before and after every task in a prefork child, which would
+    pull the timer's connection away under it (and made the pool useless there anyway). Tasks
+    connect per task as Celery intends; the timer keeps one connection of its own.
+    """
+    settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
+    outbox.use_own_loop()
+    timer.start()
+
+
+@signals.worker_process_shutdown.connect
+def stop_deadline_timer(**_kwargs) -> None:
+    timer.stop()
+
+
 @shared_task(name="caro.games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat job (every second): enforce every expired deadline a lost task missed. Returns the count."""
-    ended = sum(1 for game_id in services.expired_game_ids() if services.enforce_deadline(game_id))
+    """Beat job (every second): enforce every expired move deadline the timers have not (a worker
+    whose timer thread died, games skipped while locked), in batches. Returns the count."""
+    ended = timer.drain(services.time.enforce_due_deadlines, None)
     if ended:
         log.info("sweep ended %d game(s) on time", ended)
     return ended

@@ -3,6 +3,7 @@
 import re
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from datetime import timedelta
@@ -11,8 +12,12 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from caro.games import services, tasks
-from caro.games.models import Game
+from django.db import connection, transaction
+
+from caro.games import services, tasks, timer
+from caro.games.models import Connection, Game
+from caro.games.services import presence
+from caro.games.services.time import DUE_BATCH, enforce_due_deadlines
 from tests.integration.helpers import play, play_sequence, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,6 +79,90 @@ def test_the_sweep_catches_what_a_lost_task_missed():
     other.refresh_from_db()
     assert game.termination == "timeout" and game.winner == "O"
     assert other.status == Game.Status.ACTIVE
+
+
+def test_the_timer_ends_every_due_game_once_in_batches_and_leaves_the_others():
+    due = []
+    for _ in range(DUE_BATCH + 5):  # more than one batch
+        game, x, o = started_game()
+        play_sequence(game, x, o, ["H8", "H9"])
+        due.append(game)
+    running, *_ = started_game()
+    for game in due:
+        _expire(game)
+    assert timer.nearest_deadline() <= timezone.now()
+    assert timer.run_due() == len(due)
+    assert timer.run_due() == 0
+    for game in due:
+        game.refresh_from_db()
+        assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "O", "timeout")
+    running.refresh_from_db()
+    assert running.status == Game.Status.ACTIVE
+    assert timer.nearest_deadline() == running.deadline  # what the timer sleeps until next
+
+
+def _absent_o(rule):
+    """A game with X and O moved once, O's last socket closed and O's grace already run out."""
+    game, x, o = started_game()
+    play_sequence(game, x, o, ["H8", "H9"])
+    Game.objects.filter(pk=game.pk).update(absence_rule=rule)
+    presence.connect(game.pk, f"x-{game.pk}", x)
+    presence.connect(game.pk, f"o-{game.pk}", o)
+    presence.disconnect(f"o-{game.pk}")
+    Game.objects.filter(pk=game.pk).update(absence_deadline=timezone.now() - timedelta(milliseconds=5))
+    return game, x, o
+
+
+def test_the_timer_applies_every_due_absence_rule_in_one_batch():
+    """Forfeit: the absent player loses; opponent's choice: the game waits for it; a player back
+    (a socket registered without the row lock's help, e.g. by another process) is back."""
+    forfeit, *_ = _absent_o("forfeit")
+    choose, *_ = _absent_o("choose")
+    back, _x, o = _absent_o("forfeit")
+    Connection.objects.create(channel=f"o2-{back.pk}", game=back, seat="guest" if back.guest == o else "host",
+                              seen_at=timezone.now(), user=o)
+    assert timer.run_due() == 3
+    assert timer.run_due() == 0
+    for game in (forfeit, choose, back):
+        game.refresh_from_db()
+    assert (forfeit.status, forfeit.winner, forfeit.termination) == (Game.Status.FINISHED, "X", "absence")
+    assert forfeit.absence_deadline is None
+    assert choose.status == Game.Status.ACTIVE and choose.absence_expired and choose.absence_deadline is None
+    assert back.status == Game.Status.ACTIVE and back.absent_seat == "" and back.absence_deadline is None
+
+
+def test_a_batch_skips_a_game_whose_row_is_held_and_a_later_round_ends_it():
+    """A player's action holding the row (here another connection's lock) is never waited for:
+    the batch ends the other due games, and the next round the held one, exactly once."""
+    held, x, o = started_game()
+    play_sequence(held, x, o, ["H8", "H9"])
+    free, fx, fo = started_game()
+    play_sequence(free, fx, fo, ["H8", "H9"])
+    _expire(held)
+    _expire(free)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_row():
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=held.pk)
+                locked.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert locked.wait(30)
+        assert enforce_due_deadlines() == [free.pk]
+    finally:
+        release.set()
+        holder.join(30)
+    assert enforce_due_deadlines() == [held.pk]
+    assert enforce_due_deadlines() == []
+    held.refresh_from_db()
+    assert held.termination == "timeout"
 
 
 def test_a_real_worker_ends_the_game_when_the_clock_runs_out(celery_worker_process):
@@ -165,11 +254,13 @@ def _two_moves(move_time_ms):
 
 
 def _enforcements(worker_log) -> int:
-    """Games the worker reports it ended: deadline tasks that returned True plus sweep counts."""
+    """Games the worker reports it ended: deadline tasks that returned True, sweep counts, and the
+    counts of its deadline timer (caro/games/timer.py)."""
     text = worker_log.read_text(errors="replace")
     tasks_true = len(re.findall(r"enforce_move_deadline\[[^\]]+\] succeeded in [\d.]+s: True", text))
     swept = sum(int(n) for n in re.findall(r"sweep_deadlines\[[^\]]+\] succeeded in [\d.]+s: (\d+)", text))
-    return tasks_true + swept
+    timed = sum(int(n) for n in re.findall(r"deadline timer: (\d+) game\(s\) ended on time", text))
+    return tasks_true + swept + timed
 
 
 @pytest.mark.timeout(240)

@@ -15,6 +15,7 @@ exactly one outcome.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.db import transaction
@@ -22,7 +23,7 @@ from django.utils import timezone
 
 from caro.games import outbox, state
 from caro.games.errors import GameError
-from caro.games.finish import finish
+from caro.games.finish import finish, finish_many
 from caro.games.models import Connection, Game, Seat
 from caro.games.services.locking import lock, player_action
 from caro.games.snapshot import absence, with_choices
@@ -32,6 +33,10 @@ from caro.games.snapshot import absence, with_choices
 STALE_CONNECTION_S = 45
 #: The most stale connections and expired absences one sweep handles (the next takes the rest).
 SWEEP_LIMIT = 500
+#: The most games one transaction of `enforce_due_absences` handles (see `time.DUE_BATCH`).
+DUE_BATCH = 25
+
+log = logging.getLogger(__name__)
 
 
 def connect(game_id: int, channel: str, user, max_spectators: int | None = None) -> str:
@@ -92,19 +97,66 @@ def enforce_absence(game_id: int) -> bool:
     now = timezone.now()
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or not state.absence_ended(game, now):
-            return False
-        if _present(game, game.absent_seat, now):
-            _back(game, game.absent_seat, now)
-            return True
-        ending = state.ending_on_absence(game)
-        if ending is not None:
-            finish(game, winner=ending[0], termination=ending[1])
-            return True
-        game.absence_expired = True
-        game.absence_deadline = None
-        _publish_presence(game, game.absent_seat, present=False)
+        return game is not None and _apply_absence(game, now)
+
+
+def enforce_due_absences(now=None, limit: int = DUE_BATCH) -> list[int]:
+    """Apply, in ONE transaction, the absence rule of up to `limit` active games whose grace period
+    ran out by `now` (default: the current time), oldest first; return the ids of games it changed.
+
+    Like `time.enforce_due_deadlines`: rows held by another transaction are skipped (the next call
+    finds them if still due); one query tells which absent players are back, the games that end
+    end through `finish_many` together, the others (a return, the opponent's choice) one by one as
+    in `enforce_absence`. If the batch fails it is rolled back and each game is handled on its own.
+    Idempotent.
+    """
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            due = [game for game in Game.objects.absence_expired(now).select_for_update(skip_locked=True)[:limit]
+                   if state.absence_ended(game, now)]
+            cutoff = now - timedelta(seconds=STALE_CONNECTION_S)
+            present = set(Connection.objects.filter(game__in=due, seen_at__gte=cutoff)
+                          .values_list("game_id", "seat"))
+            endings = []
+            for game in due:
+                ending = None if (game.pk, game.absent_seat) in present else state.ending_on_absence(game)
+                if ending is not None:
+                    endings.append((game, *ending))
+                else:
+                    _apply_absence(game, now, present=(game.pk, game.absent_seat) in present)
+            finish_many(endings)
+            return [game.pk for game in due]
+    except Exception:
+        log.exception("a batch of absence deadlines failed; applying them one by one")
+    changed = []
+    for game_id in Game.objects.absence_expired(now).values_list("pk", flat=True)[:limit]:
+        try:
+            if enforce_absence(game_id):
+                changed.append(game_id)
+        except Exception:
+            log.exception("could not apply the absence rule of game %s", game_id)
+    return changed
+
+
+def _apply_absence(game: Game, now, present: bool | None = None) -> bool:
+    """The absence rule on the locked `game` at `now` (see `enforce_absence`); `present` says
+    whether the absent player is back, when the caller already knows."""
+    if not state.absence_ended(game, now):
+        return False
+    if present is None:
+        present = _present(game, game.absent_seat, now)
+    if present:
+        _back(game, game.absent_seat, now)
         return True
+    ending = state.ending_on_absence(game)
+    if ending is not None:
+        finish(game, winner=ending[0], termination=ending[1])
+        return True
+    game.absence_expired = True
+    game.absence_deadline = None
+    _publish_presence(game, game.absent_seat, present=False)
+    return True
 
 
 def decide_absence(game_id: int, user, choice: str) -> None:

@@ -1,7 +1,9 @@
-"""Enforcing the move clock: the deadline tasks and the beat sweep call these."""
+"""Enforcing the move clock: the worker's deadline timer, the deadline tasks and the beat sweep
+call these."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.db import transaction
@@ -9,12 +11,18 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from caro.games import state
-from caro.games.finish import finish
+from caro.games.finish import finish, finish_many
 from caro.games.models import Game
 from caro.games.services.locking import end_on_time
 
+log = logging.getLogger(__name__)
+
 #: The most expired games one sweep looks at (the next sweep takes the rest).
 SWEEP_LIMIT = 500
+#: The most games one transaction of `enforce_due_deadlines` ends. Small enough that several
+#: timers (one per worker process) share a burst of deadlines and each batch's game-over events go
+#: out early; large enough that a burst costs few commits.
+DUE_BATCH = 25
 #: A game without a clock (against the computer, on one device, or a friend room with no clock) in
 #: which nobody has played for this long is ended as abandoned (h): nobody is coming back to it.
 ABANDON_AFTER_H = 6
@@ -34,6 +42,35 @@ def enforce_deadline(game_id: int, ply: int | None = None) -> bool:
             return False
         end_on_time(game)
         return True
+
+
+def enforce_due_deadlines(now=None, limit: int = DUE_BATCH) -> list[int]:
+    """End on time, in ONE transaction, up to `limit` active games whose deadline passed by `now`
+    (default: the current time), oldest deadline first; return their ids.
+
+    Rows another transaction holds are skipped (`SELECT ... FOR UPDATE SKIP LOCKED`): a player's
+    move in progress or another timer's batch takes them, and a skipped game that is still due is
+    found by the next call. The batch ends through `finish_many` (one UPDATE); if that fails
+    (say a `game_ended` receiver raises), the batch is rolled back and each game is enforced on
+    its own (`enforce_deadline`), so one failing game never holds up the others. Idempotent like
+    `enforce_deadline`.
+    """
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            due = list(Game.objects.expired(now).select_for_update(skip_locked=True)[:limit])
+            finish_many([(game, *state.ending_on_time(game)) for game in due])
+            return [game.pk for game in due]
+    except Exception:
+        log.exception("a batch of deadlines failed; enforcing its games one by one")
+    ended = []
+    for game_id in expired_game_ids(now, limit):
+        try:
+            if enforce_deadline(game_id):
+                ended.append(game_id)
+        except Exception:
+            log.exception("could not end game %s on time", game_id)
+    return ended
 
 
 def expired_game_ids(now=None, limit: int = SWEEP_LIMIT) -> list[int]:

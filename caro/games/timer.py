@@ -1,0 +1,117 @@
+"""The deadline timer: a thread in every Celery worker process that ends games on time the moment
+their move or absence deadline passes (docs/architecture.md, "Where time and endings live").
+
+Deadlines live in PostgreSQL (`Game.deadline`, `Game.absence_deadline`). The timer asks it for the
+nearest one, sleeps until then (at most TICK_S, so a deadline set meanwhile is noticed within that
+time), and ends every game that is due in batches: one transaction per batch locks the due rows
+with `SELECT ... FOR UPDATE SKIP LOCKED` and ends each through `finish` (services
+`enforce_due_deadlines`, `enforce_due_absences`). The game-over events of a batch leave together
+after its commit through the worker's one event loop (`outbox.collected`).
+
+Nothing is held in memory or in the broker: a worker that restarts, or a Redis that restarts,
+loses nothing; the timer of any worker process picks up every due game from the table, and
+several timers (processes, machines) share a burst without ending a game twice (the row lock,
+SKIP LOCKED, and enforcement that re-checks the deadline under the lock). The beat sweep
+(`tasks.sweep_deadlines`, every second) stays as a second line, e.g. for a worker whose timer
+thread died.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime
+
+from django.db import connection
+from django.db.models import Min
+from django.utils import timezone
+
+from caro.games import outbox
+from caro.games.models import Game
+from caro.games.services import presence
+from caro.games.services import time as deadlines
+
+log = logging.getLogger(__name__)
+
+#: The longest the timer sleeps between two looks at the nearest deadline (s): a deadline set
+#: closer than the one it waits for (a nearly empty total-time bank) is at most this late.
+TICK_S = 0.25
+#: After a failed round (PostgreSQL away), wait this long before the next try (s).
+RETRY_S = 1.0
+
+_thread_state: dict = {"thread": None, "stop": None}
+
+
+def nearest_deadline() -> datetime | None:
+    """The earliest move or absence deadline of any active game (an aware datetime), or None."""
+    found = Game.objects.active().aggregate(move=Min("deadline"), absence=Min("absence_deadline"))
+    times = [t for t in (found["move"], found["absence"]) if t is not None]
+    return min(times) if times else None
+
+
+def run_due(now: datetime | None = None) -> int:
+    """End every game whose move deadline or absence grace passed by `now` (default: the current
+    time), batch after batch until none is left that this process could lock; broadcast each
+    batch's events after its commit. Returns how many games it changed (logged when any)."""
+    now = now or timezone.now()
+    counts = [drain(deadlines.enforce_due_deadlines, now), drain(presence.enforce_due_absences, now)]
+    if any(counts):
+        log.info("deadline timer: %d game(s) ended on time, %d absence rule(s) applied", *counts)
+    return sum(counts)
+
+
+def drain(enforce, now: datetime) -> int:
+    """Call `enforce(now)` (a batch enforcement returning the ids it changed) until a batch comes
+    back short, each batch's broadcasts sent together after its commit; return the total."""
+    total = 0
+    while True:
+        with outbox.collected():
+            batch = enforce(now)
+        total += len(batch)
+        if len(batch) < deadlines.DUE_BATCH:
+            return total
+
+
+def loop(stop: threading.Event) -> None:
+    """The timer's body: until `stop` is set, enforce what is due, then sleep until the nearest
+    deadline (at most TICK_S). Errors are logged and retried after RETRY_S, never raised.
+
+    The thread keeps its database connection between rounds (a round is a query or two, four
+    times a second) and drops it after an error, so the next round connects afresh (e.g. after a
+    PostgreSQL restart)."""
+    while not stop.is_set():
+        try:
+            now = timezone.now()
+            nearest = nearest_deadline()
+            if nearest is not None and nearest <= now:
+                run_due(now)
+                nearest = nearest_deadline()
+            wait = TICK_S if nearest is None else (nearest - timezone.now()).total_seconds()
+            wait = min(TICK_S, max(0.0, wait))
+        except Exception:
+            log.exception("deadline timer round failed")
+            connection.close()
+            wait = RETRY_S
+        stop.wait(wait)
+    connection.close()
+
+
+def start() -> None:
+    """Start this process's timer thread (once per process; a forked child starts its own)."""
+    thread = _thread_state["thread"]
+    if thread is not None and thread.is_alive():
+        return
+    stop = threading.Event()
+    thread = threading.Thread(target=loop, args=(stop,), name="deadline-timer", daemon=True)
+    _thread_state.update(thread=thread, stop=stop)
+    thread.start()
+
+
+def stop(timeout: float = 5.0) -> None:
+    """Stop this process's timer thread (waiting up to `timeout` s for its round to finish)."""
+    thread, event = _thread_state["thread"], _thread_state["stop"]
+    if thread is None:
+        return
+    event.set()
+    thread.join(timeout)
+    _thread_state.update(thread=None, stop=None)
