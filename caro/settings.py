@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "caro.rooms",
     "caro.tutorials",
     "ranking",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -243,6 +244,9 @@ LOGGING = {
 }
 
 # Game defaults (milliseconds).
+#: Where the admin lives ("admin/" by default; set ADMIN_URL, ending in "/", to move it off the guessable path).
+ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
+
 CARO_FRIEND_MOVE_TIME_MS = int(os.environ.get("CARO_FRIEND_MOVE_TIME_MS", 60_000))
 CARO_BOT_BUDGET_MS = int(os.environ.get("CARO_BOT_BUDGET_MS", 1_000))
 

@@ -25,6 +25,9 @@ MESSAGES = {
     "takeback_refused": _("You cannot ask to take back now: this room does not allow it, a request is already waiting, you have no move to take back yet, or your last request was refused less than 10 moves ago."),
     "no_offer": _("There is no offer to answer any more."),
     "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
+    "banned": _("Your account is banned: you cannot play, create rooms or chat."),
+    "not_annullable": _("Only a finished rated game that is not annulled yet can be annulled."),
+    "room_closed": _("A moderator closed this room. You can start a new game from the home page."),
     "crowd_full": _("This room already has 50 spectators. Try again a little later."),
     # room consumer (malformed or unknown frames)
     "malformed": _("The message could not be read. Reload the page if this keeps happening."),

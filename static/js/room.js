@@ -2,6 +2,8 @@
 // One small module, no framework. Strings come from Django's JavaScript catalogue (/jsi18n/,
 // loaded before this module): gettext() and interpolate() are globals it defines.
 
+import { initChat } from "./chat.js";
+
 const root = document.querySelector(".room");
 let state = JSON.parse(document.getElementById("initial-state").textContent);
 let socket = null;
@@ -106,6 +108,7 @@ function connect() {
     clearTimeout(pongDue);
     if (e.code === 4404) { setConn(gettext("This room does not exist any more. Create a new one from the home page.")); return; }
     if (e.code === 4429) return; // the room is full of spectators: the error frame said so; no retry
+    if (e.code === 4403 || e.code === 4410) return; // banned, or the room was closed: the frame said why
     setConn(gettext("Connection lost. Reconnecting…"));
     const delay = Math.min(8000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
     setTimeout(connect, delay);
@@ -132,6 +135,8 @@ function onPong(f) {
   }
 }
 
+const chat = initChat(root, (frame) => send(frame));
+
 function send(frame, warn = true) {
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify(frame));
@@ -142,11 +147,21 @@ function send(frame, warn = true) {
 }
 
 function onFrame(f) {
+  if (chat.onFrame(f)) return;
   switch (f.type) {
     case "state":
       state = f; pending = null; ghost = null; lastFlips = new Set();
+      chat.setSeat(state.you);
       render();
       break;
+    case "banned":
+    case "room_closed": {
+      const el = $("moderation-notice");
+      el.textContent = f.message;
+      el.hidden = false;
+      root.dataset.closed = f.type;
+      break;
+    }
     case "move":
       if (!inOrder(f)) return;
       state.moves.push([f.square, f.side]);
