@@ -74,9 +74,13 @@ class ActionPages:
         form_class, permission, title = self.action_pages[name]
         obj = get_object_or_404(self.get_queryset(request), pk=object_id)
         back = _change_url(obj)
+        context = {
+            **self.admin_site.each_context(request), "opts": self.model._meta, "original": obj,
+            "title": f"{title}: {obj}", "back": back, "action_title": title,
+        }
         if not request.user.has_perm(services.PERMISSIONS[permission]):
-            messages.error(request, services.ModerationError("forbidden").message)
-            return redirect(back)
+            context["refusal"] = services.ModerationError("forbidden").message
+            return TemplateResponse(request, "admin/moderation/action.html", context, status=403)
         form = form_class(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -86,10 +90,7 @@ class ActionPages:
             else:
                 messages.success(request, gettext("Done: %(action)s.") % {"action": title})
                 return redirect(back)
-        context = {
-            **self.admin_site.each_context(request), "opts": self.model._meta, "original": obj,
-            "title": f"{title}: {obj}", "form": form, "back": back, "action_title": title,
-        }
+        context["form"] = form
         return TemplateResponse(request, "admin/moderation/action.html", context)
 
     change_form_template = "admin/moderation/change_form.html"
