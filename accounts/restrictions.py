@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.utils import formats, timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 
 @dataclass(frozen=True)
@@ -92,3 +92,27 @@ def mute_message(mute: Restriction) -> str:
     if mute.reason:
         text += " " + gettext("Reason: %(reason)s") % {"reason": mute.reason}
     return text
+
+
+def _seek_bar_reasons() -> dict[str, str]:
+    """What each fair-play reason code (`moderation.fairplay.REASONS`) says, in the active language."""
+    return {
+        "abort": gettext("you aborted several games in a row"),
+        "leave": gettext("you left the table in several games"),
+        "absence": gettext("you did not come back to several games"),
+        "no_start": gettext("you let the clock run out without moving in several games"),
+    }
+
+
+def queue_ban_message(bar: Restriction, now: datetime) -> str:
+    """The sentence shown to a user who may not seek a game (`queue_ban_of`), in the active
+    language: the reason and the time left (minutes, rounded up). A ban reads as `ban_message`."""
+    reasons = _seek_bar_reasons()
+    if bar.reason not in reasons:
+        return ban_message(bar)
+    minutes = max(1, -(-int((bar.until - now).total_seconds()) // 60))
+    return ngettext(
+        "You cannot look for a game for %(minutes)s more minute: %(reason)s.",
+        "You cannot look for a game for %(minutes)s more minutes: %(reason)s.",
+        minutes,
+    ) % {"minutes": minutes, "reason": reasons[bar.reason]}

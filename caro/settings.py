@@ -115,6 +115,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # A banned user's ban, or a fair-play seek bar and its time left, on every page.
+                "moderation.context.restrictions",
             ],
         },
     },

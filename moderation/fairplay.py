@@ -100,7 +100,7 @@ def on_game_ended(sender, game: Game, **kwargs) -> None:
     """Apply the rule to both players of a matched game, inside the ending transaction."""
     if not counts(game):
         return
-    users = get_user_model().objects.select_for_update().filter(pk__in=(game.host_id, game.guest_id))
+    users = get_user_model().objects.select_for_update().filter(pk__in=(game.host_id, game.guest_id)).order_by("pk")
     for user in users:
         seat = Seat.HOST if user.pk == game.host_id else Seat.GUEST
         bad = bad_ending_of(game, seat)

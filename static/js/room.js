@@ -514,6 +514,7 @@ function ruleText() {
 function statusText(seated) {
   if (state.status === "waiting") return seated ? gettext("Waiting for an opponent: share the link or the code.") : gettext("A seat is free: take it to play, or just watch.");
   if (state.status === "aborted" && state.termination === "abandoned") return gettext("Game abandoned: nobody played in it for a long time.");
+  if (state.status === "aborted" && state.termination === "moderator") return gettext("A moderator stopped this game. Nobody wins or loses.");
   if (state.status === "aborted") return gettext("Game aborted: it ended before both players had moved. Nobody wins or loses.");
   if (state.status === "finished") {
     const term = state.termination;

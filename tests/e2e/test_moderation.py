@@ -74,3 +74,23 @@ def test_a_chat_line_hidden_by_a_moderator_disappears_for_a_spectator(browser, l
     finally:
         for ctx in (ctx_x, ctx_w, ctx_m):
             ctx.close()
+
+
+def test_a_moderator_stops_a_stuck_game_and_both_browsers_see_it_end(browser, live_server_url):
+    room, x, o, _watcher, mod = _off_loop(_setup)
+    ctx_x, ctx_o = _context(browser, "en", 1280), _context(browser, "vi", 360)
+    ctx_m, admin = _admin_page(browser, live_server_url, mod)
+    try:
+        px = _open(ctx_x, live_server_url, x, room)
+        po = _open(ctx_o, live_server_url, o, room)
+        admin.goto(f"{live_server_url}/admin/games/game/{room.current_game_id}/abort/")
+        admin.fill("textarea[name=reason]", "stuck")
+        admin.click('input[type=submit]')
+        admin.wait_for_selector(".messagelist")
+        px.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('moderator stopped')")
+        po.wait_for_function("document.querySelector('[data-role=status]').textContent"
+                             ".includes('Người điều hành đã dừng ván này')")
+        assert po.locator('[data-role="play-again"]').count() == 1
+    finally:
+        for ctx in (ctx_x, ctx_o, ctx_m):
+            ctx.close()

@@ -396,7 +396,7 @@ def test_banning_through_the_admin_page_and_a_refusal_without_the_permission():
     target.refresh_from_db()
     assert not target.banned_forever
     client = _staff_client(moderator())
-    bad = client.post(url, {"reason": "x"})
+    bad = client.post(url, {"reason": "x"}, HTTP_ACCEPT_LANGUAGE="en")
     assert bad.status_code == 200 and "future" in bad.content.decode()
     done = client.post(url, {"reason": "spam", "forever": "on"})
     assert done.status_code == 302
@@ -448,3 +448,16 @@ def test_the_admin_url_comes_from_the_environment(monkeypatch):
 def test_only_the_moderation_permissions_are_custom():
     codes = set(Permission.objects.filter(content_type__app_label="moderation").values_list("codename", flat=True))
     assert {"ban_user", "mute_user", "annul_game", "abort_game", "close_room", "hide_chat", "decide_report"} <= codes
+
+
+def test_a_seek_bar_and_a_ban_are_shown_on_the_player_s_pages_with_the_reason_and_the_time_left():
+    player = create_guest()
+    User.objects.filter(pk=player.pk).update(queue_banned_until=timezone.now() + timedelta(minutes=9, seconds=30),
+                                             queue_ban_reason="leave")
+    client = Client()
+    client.force_login(player, backend="django.contrib.auth.backends.ModelBackend")
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "cannot look for a game for 10 more minutes" in page and "left the table" in page
+    services.ban(moderator(), User.objects.get(pk=player.pk), reason="spam", forever=True)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "banned permanently" in page and "spam" in page
