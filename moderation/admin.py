@@ -163,9 +163,6 @@ class ModeratedUserAdmin(ActionPages, PlayerAdmin):
         else:
             services.unmute(request.user, user, reason=data["reason"])
 
-    def get_fieldsets(self, request, obj=None):
-        return super().get_fieldsets(request, obj) if obj is not None else self.add_fieldsets
-
     @admin.display(description=_("restrictions"))
     def restriction(self, user):
         now = timezone.now()

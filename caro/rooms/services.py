@@ -90,9 +90,10 @@ def continue_against_computer(user, game: Game, ply: int, bot_level: str) -> Roo
     the same rules and without a clock: `user` plays the side to move there, the computer (at
     `bot_level`) the other. Later games in the room start from the empty board.
 
-    Raises GameError `game_over` when that position is already over, ValueError for a bad level
-    or a ply outside 0..game.ply.
+    Raises GameError `game_over` when that position is already over, `banned` when a ban is in
+    force on `user`, ValueError for a bad level or a ply outside 0..game.ply.
     """
+    refuse_banned(user)
     if not 0 <= ply <= game.ply:
         raise ValueError(f"ply {ply} is not in 0..{game.ply}")
     squares = list(game.moves.order_by("ply").values_list("square", flat=True)[:ply])
