@@ -131,7 +131,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         await self.accept()
         await self.send_state()
-        await self.send_json({"type": "chat_history", "lines": await db(chat.history)(self.code)})
 
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without its per-message `close_old_connections` call.
@@ -203,6 +202,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             "undo": self.on_undo,
             "ping": self.on_ping,
             "chat": self.on_chat,
+            "chat_history": self.on_chat_history,
             **{name: self.on_game_action for name in GAME_ACTIONS},
         }.get(frame["type"])
         if handler is None:
@@ -279,6 +279,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             with translation.override(self.lang):
                 message = exc.message
             await self.send_json({"type": "error", "code": exc.code, "message": message})
+
+    async def on_chat_history(self, frame: dict) -> None:
+        """Answer with the room's recent visible chat lines (the page asks once per connection)."""
+        await self.send_json({"type": "chat_history", "lines": await db(chat.history)(self.code)})
 
     # ------------------------------------------------------------------ group events
 

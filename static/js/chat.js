@@ -5,7 +5,7 @@ const MAX_CHARS = 200;
 
 export function initChat(root, send) {
   const box = root.querySelector('[data-role="chat"]');
-  if (!box) return { onFrame() {}, setSeat() {} };
+  if (!box) return { connected() {}, onFrame() {}, setSeat() {} };
   const lists = { players: box.querySelector('[data-channel="players"]'), spectators: box.querySelector('[data-channel="spectators"]') };
   const tabs = [...box.querySelectorAll("[data-tab]")];
   const form = box.querySelector('[data-role="chat-form"]');
@@ -56,6 +56,8 @@ export function initChat(root, send) {
   });
 
   return {
+    // The socket (re)opened: ask for the recent lines (they replace what is shown).
+    connected() { send({ type: "chat_history" }); },
     // Returns true when the frame was a chat frame.
     onFrame(f) {
       if (f.type === "chat") { add(f); return true; }

@@ -97,6 +97,7 @@ function connect() {
     setConn("");
     root.dataset.connected = "1";
     ping();
+    chat.connected();
   });
   socket.addEventListener("message", (e) => {
     let frame;

@@ -175,6 +175,7 @@ async def test_a_hidden_chat_line_disappears_for_a_spectator():
     assert (await x.until("chat_hidden"))["id"] == line["id"]
     # A new spectator's history no longer has it.
     late = await _connect(room, await sync_to_async(create_guest)())
+    await late.send_json_to({"type": "chat_history"})
     while True:
         output = json.loads((await late.receive_output(TIMEOUT))["text"])
         if output["type"] == "chat_history":
