@@ -57,7 +57,7 @@ def fill(users: int, games: int) -> dict:
             " bank_ms, increment_ms, host_bank_ms, guest_bank_ms, first_mover, throws, host_mark, absence_rule,"
             " takeback, absent_seat, absence_expired, absence_waited, lapsed_seat, draw_offer, undo_request,"
             " left_seat, annulled, annul_reason, created_at, started_at, finished_at)"
-            " SELECT 'caro', %s::jsonb, %s + (g * 7919) %% (%s - %s), %s + (g * 104729 + 1) %% (%s - %s), 'X',"
+            " SELECT 'caro', %s::jsonb, %s + (g::bigint * 7919) %% (%s - %s), %s + (g::bigint * 104729 + 1) %% (%s - %s), 'X',"
             " CASE WHEN g %% 50 = 0 THEN 'active' ELSE 'finished' END, 40, 'X', 60000, 'O', 'resign', '[]', 41,"
             " '', '', g %% 2 = 0, '', '{}', 0, 0, 0, 0, 'host', '[]', 'X', 'forfeit', 'none', '', false, false,"
             " '', '', '', '', false, '', now() - g * interval '1 minute', now(), now()"
