@@ -17,6 +17,24 @@ class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
 
+    # Restrictions in force now (written only by `moderation`, read by every app through
+    # `accounts.restrictions`): a ban keeps the user from playing, creating rooms and chatting; a
+    # mute from chatting; a queue ban (fair play, automatic) from seeking a game.
+    banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
+    banned_forever = models.BooleanField(_("banned permanently"), default=False)
+    ban_reason = models.CharField(_("reason for the ban"), max_length=300, blank=True)
+    muted_until = models.DateTimeField(_("chat muted until"), null=True, blank=True)
+    mute_reason = models.CharField(_("reason for the mute"), max_length=300, blank=True)
+    queue_banned_until = models.DateTimeField(_("barred from seeking until"), null=True, blank=True)
+    queue_ban_reason = models.CharField(_("reason for the seek bar"), max_length=40, blank=True,
+                                        help_text="a moderation.fairplay reason code")
+    fairplay_strikes = models.PositiveSmallIntegerField(
+        _("fair-play strikes"), default=0, help_text="bad endings (aborts, leaving, absence) not yet forgiven")
+    fairplay_good_games = models.PositiveSmallIntegerField(
+        _("good games since the last strike"), default=0)
+    queue_bans = models.PositiveSmallIntegerField(
+        _("recent seek bars"), default=0, help_text="the next bar lasts 10 minutes times 2 to this power")
+
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")

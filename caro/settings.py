@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "caro.rooms",
     "caro.tutorials",
     "ranking",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -125,6 +126,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # A banned user's ban, or a fair-play seek bar and its time left, on every page.
+                "moderation.context.restrictions",
             ],
         },
     },
@@ -330,6 +333,9 @@ LOGGING = {
 }
 
 # Game defaults (milliseconds).
+#: Where the admin lives ("admin/" by default; set ADMIN_URL, ending in "/", to move it off the guessable path).
+ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
+
 CARO_FRIEND_MOVE_TIME_MS = int(os.environ.get("CARO_FRIEND_MOVE_TIME_MS", 60_000))
 CARO_BOT_BUDGET_MS = int(os.environ.get("CARO_BOT_BUDGET_MS", 1_000))
 

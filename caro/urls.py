@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
@@ -14,7 +15,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # gettext() for the page scripts (static/js), from locale/*/LC_MESSAGES/djangojs.po.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_URL, admin.site.urls),
+    path("", include("moderation.urls")),
     # Accounts: the guest rename, then django-allauth's sign-up, log-in, passwords and email pages.
     path("tai-khoan/", include("accounts.urls")),
     path("tai-khoan/", include("allauth.urls")),

@@ -33,6 +33,9 @@ MESSAGES = {
     "equivalent_fifth": _("These two points are mirror images of each other in this position: offer two points that differ."),
     "not_offered": _("Choose one of the two offered points for the 5th move."),
     "bad_color": _("Choose Black or White."),
+    "banned": _("Your account is banned: you cannot play, create rooms or chat."),
+    "not_annullable": _("Only a finished rated game that is not annulled yet can be annulled."),
+    "room_closed": _("A moderator closed this room. You can start a new game from the home page."),
     "crowd_full": _("This room already has 50 spectators. Try again a little later."),
     # room consumer (malformed or unknown frames)
     "malformed": _("The message could not be read. Reload the page if this keeps happening."),

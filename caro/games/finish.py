@@ -21,7 +21,7 @@ def finish(game: Game, *, winner: str, termination: str, line=(), before: list[d
     """End `game` (locked with SELECT ... FOR UPDATE by the caller, inside its transaction).
 
     `winner` is the winning side ("X"/"O") or "" for a draw or an abort; `termination` a
-    `Game.Termination` value (ABORT and ABANDONED make the game ABORTED, anything else FINISHED); `line` the
+    `Game.Termination` value (ABORT, ABANDONED and MODERATOR make the game ABORTED, anything else FINISHED); `line` the
     squares of a winning run. `before` are events of the same change to publish first (the move
     that ended the game). `left` is the seat that left the table (termination "left"). Saves the row, sends `game_ended`, queues the events for after commit,
     and returns the `game_over` event. Raises ValueError when the game is already over.
@@ -66,7 +66,7 @@ def _conclude(game: Game, winner: str, termination: str, line, left: str, now=No
     """Mark `game` over in memory and return its `game_over` event (see `finish`)."""
     if game.is_over:
         raise ValueError(f"game {game.pk} is already over")
-    aborted = termination in (Game.Termination.ABORT, Game.Termination.ABANDONED)
+    aborted = termination in (Game.Termination.ABORT, Game.Termination.ABANDONED, Game.Termination.MODERATOR)
     game.status = Game.Status.ABORTED if aborted else Game.Status.FINISHED
     game.winner = winner
     game.termination = termination

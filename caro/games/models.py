@@ -126,6 +126,7 @@ class Game(models.Model):
         ABSENCE = "absence", _("Did not come back")
         AGREEMENT = "agreement", _("Draw by agreement")
         ABANDONED = "abandoned", _("Abandoned (nobody played for a long time)")
+        MODERATOR = "moderator", _("Stopped by a moderator")
 
     class BotLevel(models.TextChoices):
         EASY = "easy", _("Easy")
@@ -228,7 +229,16 @@ class Game(models.Model):
         help_text='{} for a game played here; for an imported record {"format": "psq"|"ggf"|"moves"|'
                   '"squares", "names": {"X": str, "O": str}} (never rated, nobody seated)',
     )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    annulled = models.BooleanField(
+        _("annulled"), default=False, help_text="set by a moderator: kept, but its rating changes are reverted",
+    )
+    annulled_at = models.DateTimeField(_("annulled at"), null=True, blank=True)
+    annulled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("annulled by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    annul_reason = models.CharField(_("reason for the annulment"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -237,7 +247,12 @@ class Game(models.Model):
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        indexes = [models.Index(fields=["status", "deadline"])]
+        indexes = [
+            models.Index(fields=["status", "deadline"]),
+            # The admin's game list (newest first, filtered by status or rated) and a player's games.
+            models.Index(fields=["status", "-created_at"], name="game_status_created"),
+            models.Index(fields=["rated", "-created_at"], name="game_rated_created"),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.get_status_display()})"

@@ -3,8 +3,9 @@
 `game_ended(sender=Game, game=<Game>)` is sent INSIDE the transaction that ends a game, after the row
 is saved: a receiver's writes (e.g. a rating change) commit or roll back together with the result.
 
-`game_annulled(sender=Game, game=<Game>)` is sent by an admin annulment (moderation), inside its
-transaction: receivers undo what they did for that game (ranking reverts exactly its rating changes).
+`game_annulled(sender=Game, game=<Game>)` is sent inside the transaction in which a moderator annuls
+a finished game (`caro.games.services.moderation.annul`): receivers undo what they did for that game
+(ranking reverts exactly its rating changes) in the same transaction.
 
 `game_over_fields(sender=Game, game=<Game>)` is sent for a game that is over, to build its
 `game_over` event (in `finish`, after `game_ended`) and its `state` frame (`snapshot.public_state`):

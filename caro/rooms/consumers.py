@@ -16,13 +16,17 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
-from django.utils import translation
+from django.contrib.auth import get_user_model
+from django.utils import timezone, translation
+
+from accounts.restrictions import ban_message, ban_of, user_group
 
 from caro.games import services as games
 from caro.games.errors import GameError
 from caro.games.models import Game
 from caro.games.services import presence
 from caro.games.snapshot import state_for
+from caro.rooms import chat
 from caro.rooms import services as rooms
 from caro.rooms.limits import SocketSlot, client_address
 from caro.rooms.models import Room
@@ -48,6 +52,12 @@ CLOSE_NO_ROOM = 4404
 CLOSE_CROWD_FULL = CLOSE_TOO_MANY
 #: At most this many spectators per room; the next one is refused with a message (issue rule).
 MAX_SPECTATORS = 50
+#: Close code for a banned user's socket, after the `banned` frame (the page stops reconnecting).
+CLOSE_BANNED = 4403
+#: Close code for a room a moderator closed, after the `room_closed` frame (no reconnecting).
+CLOSE_ROOM_CLOSED = 4410
+#: Events of the room's group that are about the room, not its game (chat, moderation).
+ROOM_EVENTS = ("chat", "chat_hidden", "room_closed")
 
 
 def db(func):
@@ -95,6 +105,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         # is announced to this socket rather than missed; likewise the game's group before its state.
         self.group = Room(code=self.code).group_name
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # Every socket of a signed-in user (guests too) joins the user's group, so a ban closes them all.
+        self.user_group = user_group(self.user.pk) if getattr(self.user, "is_authenticated", False) else None
+        if self.user_group:
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         room = await db(_load_room)(self.code)
         if room is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -102,6 +116,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.accept()  # accept first, so the browser sees the close code, not a 403
             await self.close(code=CLOSE_NO_ROOM)
             return
+        if room.closed_at is not None:
+            await self.accept()
+            return await self.close_room()
+        if ban_of(self.user, timezone.now()) is not None:
+            await self.accept()
+            return await self.close_banned()
         try:
             await self.follow_game(room.current_game_id, max_spectators=MAX_SPECTATORS)
         except GameError as exc:
@@ -135,7 +155,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.forgotten = True
         if getattr(self, "slot", None) is not None:
             await self.slot.release()
-        for group in (getattr(self, "group", None), getattr(self, "game_group", None)):
+        for group in (getattr(self, "group", None), getattr(self, "game_group", None),
+                      getattr(self, "user_group", None)):
             if group:
                 await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "game_group", None):
@@ -181,6 +202,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             "undo": self.on_undo,
             "ping": self.on_ping,
             "opening": self.on_opening,
+            "chat": self.on_chat,
+            "chat_history": self.on_chat_history,
             **{name: self.on_game_action for name in GAME_ACTIONS},
         }.get(frame["type"])
         if handler is None:
@@ -257,11 +280,53 @@ class RoomConsumer(AsyncWebsocketConsumer):
             pong["t"] = t
         await self.send_json(pong)
 
+    async def on_chat(self, frame: dict) -> None:
+        """Say a line in the room's chat (the channel follows the sender's seat, never the frame)."""
+        try:
+            await db(chat.say)(self.code, self.user, frame.get("text"))
+        except chat.ChatError as exc:
+            with translation.override(self.lang):
+                message = exc.message
+            await self.send_json({"type": "error", "code": exc.code, "message": message})
+
+    async def on_chat_history(self, frame: dict) -> None:
+        """Answer with the room's recent visible chat lines (the page asks once per connection)."""
+        await self.send_json({"type": "chat_history", "lines": await db(chat.history)(self.code)})
+
     # ------------------------------------------------------------------ group events
+
+    async def user_restricted(self, message: dict) -> None:
+        """A moderator banned this socket's user (Channels type "user.restricted", sent to the
+        user's group by `moderation`): tell them why and until when, then close."""
+        await self.close_banned()
+
+    async def close_banned(self) -> None:
+        ban = await db(_ban_of)(self.user.pk) if getattr(self.user, "is_authenticated", False) else None
+        if ban is None:  # unbanned in the meantime: nothing to do
+            return
+        with translation.override(self.lang):
+            text = ban_message(ban)
+        await self.send_json({"type": "banned", "message": text, "reason": ban.reason,
+                              "until_ms": int(ban.until.timestamp() * 1000) if ban.until else None})
+        await self.close(code=CLOSE_BANNED)
+
+    async def close_room(self) -> None:
+        with translation.override(self.lang):
+            text = chat.closed_text()
+        await self.send_json({"type": "room_closed", "message": text})
+        await self.close(code=CLOSE_ROOM_CLOSED)
+
+    async def room_event(self, event: dict) -> None:
+        """Chat lines, hidden lines and the room's closing, from the room's group."""
+        if event["type"] == "room_closed":
+            return await self.close_room()
+        await self.send_json(event)
 
     async def game_event(self, message: dict) -> None:
         """A committed game event from the service (Channels type "game.event")."""
         event = message["event"]
+        if event.get("type") in ROOM_EVENTS:
+            return await self.room_event(event)
         if event.get("type") == "new_game":
             await self.follow_game(event["game_id"])
             return await self.send_state()
@@ -377,7 +442,13 @@ class NotFoundConsumer(WebsocketConsumer):
 
 
 def _load_room(code: str) -> Room | None:
-    return Room.objects.filter(code=code).only("code", "current_game_id").first()
+    return Room.objects.filter(code=code).only("code", "current_game_id", "closed_at").first()
+
+
+def _ban_of(user_id: int):
+    """The ban in force on user `user_id` now, read fresh from the database (or None)."""
+    user = get_user_model().objects.filter(pk=user_id).only("banned_until", "banned_forever", "ban_reason").first()
+    return ban_of(user, timezone.now()) if user is not None else None
 
 
 def _state_for(game_id: int, user) -> dict:

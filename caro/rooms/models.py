@@ -41,6 +41,9 @@ class Room(models.Model):
     current_game = models.ForeignKey(Game, verbose_name=_("current game"), null=True,
                                      on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True,
+                                     help_text="set when a moderator closes the room; nobody may use it after")
+    closed_reason = models.CharField(_("reason for closing"), max_length=300, blank=True)
 
     class Meta:
         verbose_name = _("room")
@@ -58,3 +61,42 @@ class Room(models.Model):
     def group_name(self) -> str:
         """The Channels group of everyone in the room (players and spectators)."""
         return f"room.{self.code}"
+
+
+class ChatMessage(models.Model):
+    """One line of a room's chat (docs/protocol.md, "Chat").
+
+    `channel` is where it was said: the players' channel (the two seated players; everyone may read
+    it) or the spectators' (everyone else; players read it only when they open it). The text is
+    stored as typed and always shown as text (escaped, links not made clickable). A moderator may
+    hide a message: it stays stored for reports and the audit log, and disappears for everyone.
+    """
+
+    class Channel(models.TextChoices):
+        PLAYERS = "players", _("Players")
+        SPECTATORS = "spectators", _("Spectators")
+
+    room = models.ForeignKey(Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="chat")
+    game = models.ForeignKey(Game, verbose_name=_("game"), null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="chat_messages", help_text="the room's game when it was said")
+    channel = models.CharField(_("channel"), max_length=10, choices=Channel.choices)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"), on_delete=models.CASCADE,
+                               related_name="chat_messages")
+    text = models.CharField(_("text"), max_length=200)
+    created_at = models.DateTimeField(_("said at"), auto_now_add=True)
+    hidden = models.BooleanField(_("hidden"), default=False)
+    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
+    hidden_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("hidden by"), null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        indexes = [
+            models.Index(fields=["room", "created_at"], name="chat_room_created"),
+            models.Index(fields=["author", "created_at"], name="chat_author_created"),
+            models.Index(fields=["game", "created_at"], name="chat_game_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author_id}: {self.text[:40]}"

@@ -7,6 +7,7 @@ import secrets
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from caro.games import outbox
 from caro.games import services as games
@@ -14,6 +15,8 @@ from caro.games.errors import GameError
 from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.openings import procedure_of
 from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takeback
+from caro.games.services import moderation as game_moderation
+from caro.games.services.locking import refuse_banned
 from caro.games.services.records import create_from_position
 from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
 
@@ -45,7 +48,9 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
     - local: `user` plays both sides on one device; no clock.
     `preset` is a rule choice of `caro.games.kinds.RULE_CHOICES` (KeyError if unknown); for caro,
     `size` / `win_length` override it (ValueError when the result is not a valid rule set).
+    Raises GameError `banned` when a ban is in force on `user`.
     """
+    refuse_banned(user)
     game_kind = kind_for_choice(preset)
     rules = game_kind.rules_for(preset, size, win_length)
     if move_time_ms is None:
@@ -117,9 +122,10 @@ def continue_against_computer(user, game: Game, ply: int, bot_level: str) -> Roo
     the same rules and without a clock: `user` plays the side to move there, the computer (at
     `bot_level`) the other. Later games in the room start from the empty board.
 
-    Raises GameError `game_over` when that position is already over, ValueError for a bad level
-    or a ply outside 0..game.ply.
+    Raises GameError `game_over` when that position is already over, `banned` when a ban is in
+    force on `user`, ValueError for a bad level or a ply outside 0..game.ply.
     """
+    refuse_banned(user)
     if not 0 <= ply <= game.ply:
         raise ValueError(f"ply {ply} is not in 0..{game.ply}")
     squares = list(game.moves.order_by("ply").values_list("square", flat=True)[:ply])
@@ -168,11 +174,13 @@ def play_again(room_code: str, user, bot_level: str | None = None, game_id: int 
     given (the level can change between games). `game_id`, when given, is the game the request is
     about: if the room has already moved on (any other integer), a player of the current game is
     answered with the current game and changes nothing; anyone else gets `not_a_player`.
-    Raises GameError `not_a_player` / `not_over`.
+    Raises GameError `not_a_player` / `not_over`, `room_closed` (a moderator closed the room).
     Two players pressing at once get one new game.
     """
     with transaction.atomic():
         room = Room.objects.select_for_update().get(code=room_code)
+        if room.closed_at is not None:
+            raise GameError("room_closed")
         if game_id is not None and room.current_game_id != game_id:
             # That game already has its successor (a double click, two tabs), or never was this
             # room's: only a player of the current game is answered with it.
@@ -187,9 +195,31 @@ def play_again(room_code: str, user, bot_level: str | None = None, game_id: int 
         return game
 
 
+def close(room_code: str, reason: str = "") -> Room:
+    """Close a room at a moderator's word (the caller checks the permission and writes the audit
+    log): its live game is stopped through the one ending path (`termination: moderator`), then
+    every socket in the room gets `room_closed` and is disconnected; nobody may use it again.
+    Closing a closed room changes nothing. Raises Room.DoesNotExist."""
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(code=room_code)
+        if room.closed_at is not None:
+            return room
+        if room.current_game_id is not None:
+            try:
+                game_moderation.stop(room.current_game_id)
+            except GameError:  # already over: nothing to stop
+                pass
+        room.closed_at = timezone.now()
+        room.closed_reason = reason[:300]
+        room.save(update_fields=["closed_at", "closed_reason"])
+        group = room.group_name
+        transaction.on_commit(lambda: outbox.broadcast(group, {"type": "room_closed"}))
+        return room
+
+
 def _announce_new_game(group: str, game_id: int) -> None:
     """Tell the room's sockets to follow the room's new game (they subscribe to its group)."""
     outbox.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
 
 
-__all__ = ["GameError", "continue_against_computer", "create_match_room", "create_room", "join", "normalize_code", "play_again"]
+__all__ = ["GameError", "close", "continue_against_computer", "create_match_room", "create_room", "join", "normalize_code", "play_again"]

@@ -44,8 +44,12 @@ def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpRespo
     elif kind == Room.Kind.FRIEND:
         extra = {key: data[key] for key in ("move_time_ms", "bank_ms", "increment_ms", "takeback")}
         extra["first"] = data["first"]
-    room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"],
-                             kind=kind, **extra)
+    try:
+        room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"],
+                                 kind=kind, **extra)
+    except GameError as exc:  # a ban in force
+        messages.error(request, exc.message)
+        return redirect("home")
     return redirect("room", code=room.code)
 
 

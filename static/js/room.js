@@ -2,6 +2,8 @@
 // One small module, no framework. Strings come from Django's JavaScript catalogue (/jsi18n/,
 // loaded before this module): gettext() and interpolate() are globals it defines.
 
+import { initChat } from "./chat.js";
+
 const root = document.querySelector(".room");
 let state = JSON.parse(document.getElementById("initial-state").textContent);
 let socket = null;
@@ -96,6 +98,7 @@ function connect() {
     setConn("");
     root.dataset.connected = "1";
     ping();
+    chat.connected();
   });
   socket.addEventListener("message", (e) => {
     let frame;
@@ -107,6 +110,7 @@ function connect() {
     clearTimeout(pongDue);
     if (e.code === 4404) { setConn(gettext("This room does not exist any more. Create a new one from the home page.")); return; }
     if (e.code === 4429) return; // the room is full of spectators: the error frame said so; no retry
+    if (e.code === 4403 || e.code === 4410) return; // banned, or the room was closed: the frame said why
     setConn(gettext("Connection lost. Reconnecting…"));
     const delay = Math.min(8000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
     setTimeout(connect, delay);
@@ -133,6 +137,8 @@ function onPong(f) {
   }
 }
 
+const chat = initChat(root, (frame) => send(frame));
+
 function send(frame, warn = true) {
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify(frame));
@@ -143,12 +149,22 @@ function send(frame, warn = true) {
 }
 
 function onFrame(f) {
+  if (chat.onFrame(f)) return;
   switch (f.type) {
     case "state":
       state = f; pending = null; ghost = null; lastFlips = new Set();
       if (!openingNow() || openingNow().step !== "offer_5") proposal = [];
+      chat.setSeat(state.you);
       render();
       break;
+    case "banned":
+    case "room_closed": {
+      const el = $("moderation-notice");
+      el.textContent = f.message;
+      el.hidden = false;
+      root.dataset.closed = f.type;
+      break;
+    }
     case "move":
       if (!inOrder(f)) return;
       state.moves.push([f.square, f.side]);
@@ -511,6 +527,7 @@ function ruleText() {
 function statusText(seated) {
   if (state.status === "waiting") return seated ? gettext("Waiting for an opponent: share the link or the code.") : gettext("A seat is free: take it to play, or just watch.");
   if (state.status === "aborted" && state.termination === "abandoned") return gettext("Game abandoned: nobody played in it for a long time.");
+  if (state.status === "aborted" && state.termination === "moderator") return gettext("A moderator stopped this game. Nobody wins or loses.");
   if (state.status === "aborted") return gettext("Game aborted: it ended before both players had moved. Nobody wins or loses.");
   if (state.status === "finished") {
     const term = state.termination;

@@ -4,7 +4,7 @@ import pytest
 from django.apps import apps
 from django.utils import translation
 
-SITE_APPS = ("accounts", "games", "rooms", "tutorials", "ranking")
+SITE_APPS = ("accounts", "games", "rooms", "tutorials", "ranking", "moderation")
 #: Labels that are the same word in both languages.
 SAME_IN_BOTH = {"ID", "X", "O"}
 

@@ -7,6 +7,7 @@ from typing import Callable, TypeVar
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.restrictions import ban_of
 from caro.games import state
 from caro.games.errors import GameError
 from caro.games.finish import finish
@@ -20,6 +21,12 @@ def lock(game_id: int) -> Game:
     return Game.objects.select_for_update().get(pk=game_id)
 
 
+def refuse_banned(user) -> None:
+    """Raise GameError `banned` when a ban is in force on `user` (accounts.restrictions)."""
+    if ban_of(user, timezone.now()) is not None:
+        raise GameError("banned")
+
+
 def end_on_time(game: Game) -> dict:
     """End a locked game whose clock ran out (`state.ending_on_time`); returns the game_over event."""
     winner, termination = state.ending_on_time(game)
@@ -31,9 +38,11 @@ def player_action(game_id: int, user, action: Callable[[Game, str], T],
     """Run `action(game, seat)` for a seated player of an active game, under the row lock.
 
     `first(game)`, when given, runs before the checks and may answer instead (idempotent repeats).
-    Raises `GameError` `not_a_player`, `not_started`, `game_over`, or `timeout`: an expired clock is
-    enforced instead of the action, and the error is raised after that result has committed.
+    Raises `GameError` `banned` (a ban in force on `user`), `not_a_player`, `not_started`,
+    `game_over`, or `timeout`: an expired clock is enforced instead of the action, and the error is
+    raised after that result has committed.
     """
+    refuse_banned(user)
     with transaction.atomic():
         game = lock(game_id)
         answer = first(game) if first is not None else None

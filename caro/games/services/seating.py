@@ -14,7 +14,7 @@ from caro.games.kinds import KINDS
 from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takeback
 from caro.games.openings import new_opening
 from caro.games.services import opening as opening_service
-from caro.games.services.locking import lock
+from caro.games.services.locking import lock, refuse_banned
 from caro.games.snapshot import player_info, with_choices
 
 #: Rock-paper-scissors: what each throw beats.
@@ -93,13 +93,15 @@ def take_seat(game_id: int, user) -> str:
 
     A user already seated gets their seat back (idempotent). When the game starts, the first mover
     is decided (rock-paper-scissors throws are stored and shown). Raises `GameError`:
-    `game_over` (finished or aborted), `seat_taken` (both seats are filled by others).
+    `game_over` (finished or aborted), `seat_taken` (both seats are filled by others), `banned`
+    (a ban in force on `user`: they may not take a free seat).
     """
     with transaction.atomic():
         game = lock(game_id)
         seat = game.seat_of(user)
         if seat is not None:
             return seat
+        refuse_banned(user)
         if game.is_over:
             raise GameError("game_over")
         seat = state.open_seat(game)

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ModerationConfig(AppConfig):
+    name = "moderation"
+    verbose_name = _("Moderation")
+
+    def ready(self) -> None:
+        from moderation import fairplay  # noqa: F401, PLC0415 - connects the game_ended receiver

@@ -1,0 +1,25 @@
+"""The report form's target (POST from the game page); everything else is in the admin."""
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from caro.games.models import Game
+from moderation.reports import ReportError, file_report
+
+
+@require_POST
+def report(request: HttpRequest, game_id: int) -> HttpResponse:
+    """File a report of the opponent in game `game_id`, then back to the game page with a message."""
+    game = Game.objects.select_related("host", "guest").filter(pk=game_id).first()
+    if game is None:
+        raise Http404
+    try:
+        file_report(request.user, game, reason=request.POST.get("reason", ""), note=request.POST.get("note", ""))
+    except ReportError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Thank you: your report was sent to the moderators."))
+    return redirect(game.get_absolute_url())
