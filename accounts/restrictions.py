@@ -49,6 +49,10 @@ def mute_of(user, now: datetime) -> Restriction | None:
     return None
 
 
+#: The user fields `queue_ban_of` reads (to load them alone, fresh, e.g. `.only(*QUEUE_FIELDS)`).
+QUEUE_FIELDS = ("banned_until", "banned_forever", "ban_reason", "queue_banned_until", "queue_ban_reason")
+
+
 def queue_ban_of(user, now: datetime) -> Restriction | None:
     """Why `user` may not seek a game at `now`, or None: a ban, else a fair-play seek bar in force
     (`reason` is then a `moderation.fairplay` reason code such as "abort")."""

@@ -9,6 +9,7 @@ section with one query, and the full result count is not computed (`show_full_re
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.db import transaction
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -29,7 +30,10 @@ from caro.games.records import position_at
 from caro.records.image import position_svg
 from caro.rooms.admin import RoomAdmin
 from caro.rooms.models import ChatMessage, Room
+from ranking.admin import RatingAdmin
+from ranking.models import Rating, RatingChange
 from moderation import services
+from moderation.audit import audit
 from moderation.forms import BanForm, MuteForm, ReasonForm
 from moderation.models import AuditEntry, Report
 
@@ -140,7 +144,7 @@ class ModeratedUserAdmin(ActionPages, PlayerAdmin):
     list_filter = ("is_guest", "is_staff", "is_active", BannedFilter)
     search_fields = ("username", "display_name", "email")
     show_full_result_count = False
-    moderation_fields = ("restriction", "recent_games", "reports_against",
+    moderation_fields = ("restriction", "recent_games", "reports_against", "rating_history",
                          "moderation_history")
     readonly_fields = moderation_fields
     fieldsets = PlayerAdmin.fieldsets + ((_("Moderation"), {"fields": moderation_fields}),)
@@ -197,6 +201,17 @@ class ModeratedUserAdmin(ActionPages, PlayerAdmin):
                  r.get_status_display(), str(r.reporter), r.note) for r in reports]
         return _table([gettext("report"), gettext("reported at"), gettext("reason"), gettext("status"),
                        gettext("reported by"), gettext("note")], rows)
+
+    @admin.display(description=_("rating history"))
+    def rating_history(self, user):
+        changes = (RatingChange.objects.filter(user=user).select_related("game", "opponent")
+                   .order_by("-created_at")[:SECTION_ROWS])
+        rows = [(timezone.localtime(c.created_at).strftime("%Y-%m-%d %H:%M"), c.category,
+                 format_html('<a href="{}">#{}</a>', _change_url(c.game), c.game_id), str(c.opponent or "–"),
+                 f"{c.before} → {c.after} ({c.delta:+d})", gettext("yes") if c.reverted_at else "")
+                for c in changes]
+        return _table([gettext("when"), gettext("category"), gettext("game"), gettext("opponent"),
+                       gettext("rating"), gettext("annulled")], rows)
 
     @admin.display(description=_("moderation history"))
     def moderation_history(self, user):
@@ -435,3 +450,37 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+# ---------------------------------------------------------------------- ratings
+
+admin.site.unregister(Rating)
+
+
+@admin.register(Rating)
+class AuditedRatingAdmin(RatingAdmin):
+    """Ratings: read-only for moderators; only a superuser edits a rating directly, and each such
+    edit is stored in the audit log (action "rating", the value before and after)."""
+
+    editable = ("value",)
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = super().get_readonly_fields(request, obj)
+        return [f for f in fields if f not in self.editable] if request.user.is_superuser else fields
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff and (
+            request.user.is_superuser or request.user.has_perm("ranking.view_rating"))
+
+    def save_model(self, request, obj, form, change):
+        if not change or not request.user.is_superuser:  # has_change_permission already refused these
+            return
+        before = Rating.objects.get(pk=obj.pk).value
+        with transaction.atomic():
+            obj.save(update_fields=["value"])
+            audit(request.user, AuditEntry.Action.RATING, user=obj.user,
+                  reason=gettext("Rating edited in the admin"),
+                  details={"category": obj.category, "from": before, "to": obj.value})

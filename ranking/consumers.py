@@ -19,8 +19,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.cache import cache
 from django.utils import translation
 
+from accounts.restrictions import ban_message, user_group
+
 from caro.rooms.consumers import BURST, CLOSE_FRAME_BYTES, CLOSE_TOO_BIG, CLOSE_TOO_MANY, MAX_FRAME_BYTES, RATE
-from caro.rooms.consumers import _language_of
+from caro.rooms.consumers import CLOSE_BANNED, _ban_of, _language_of
 from caro.rooms.limits import SocketSlot, client_address
 from ranking import pairing
 from ranking.pairing import SeekError
@@ -68,7 +70,8 @@ class SeekConsumer(AsyncWebsocketConsumer):
             await self.send_error("not_signed_in")
             await self.close(code=CLOSE_NO_PLAYER)
             return
-        for group in (pairing.LOBBY_GROUP, seek_group(self.user.pk)):
+        # user.<id>: a moderator's ban closes every socket of the user at once (docs/protocol.md).
+        for group in (pairing.LOBBY_GROUP, seek_group(self.user.pk), user_group(self.user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         await self.accept()
@@ -173,7 +176,22 @@ class SeekConsumer(AsyncWebsocketConsumer):
 
     # ------------------------------------------------------------------ sending
 
+    async def user_restricted(self, message: dict) -> None:
+        """A moderator banned this socket's user (Channels type "user.restricted", sent to the
+        user's group): tell them why and until when, then close (as the room socket does)."""
+        ban = await db(_ban_of)(self.user.pk)
+        if ban is None:  # unbanned in the meantime
+            return
+        with translation.override(self.lang):
+            text = ban_message(ban)
+        await self.send_json({"type": "banned", "message": text, "reason": ban.reason,
+                              "until_ms": int(ban.until.timestamp() * 1000) if ban.until else None})
+        await self.close(code=CLOSE_BANNED)
+
     async def send_error(self, code: str) -> None:
+        if code == "seek_barred":  # the bar's own sentence: its reason and the time left
+            message = await db(_bar_text)(self.user.pk, self.lang)
+            return await self.send_json({"type": "error", "code": code, "message": message})
         with translation.override(self.lang):
             message = SeekError(code).message
             extra = {"signup_url": pairing.signup_url()} if code == "guests_not_ranked" else {}
@@ -199,3 +217,8 @@ def _hello(user) -> tuple[dict, dict]:
     """The user's seek status and the waiting counts (the beat's last ones, else counted now)."""
     counts = cache.get(COUNTS_KEY)
     return pairing.seek_state(user), counts if counts is not None else pairing.waiting_counts()
+
+
+def _bar_text(user_id: int, lang: str) -> str:
+    with translation.override(lang):
+        return pairing.bar_text(user_id)

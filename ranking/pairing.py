@@ -31,6 +31,7 @@ from datetime import datetime, timedelta
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Q
 from django.db.models.functions import Greatest
@@ -38,6 +39,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts import restrictions
 from caro.games import outbox, state
 from caro.games.finish import finish
 from caro.games.models import Connection, Game, Side
@@ -110,6 +112,8 @@ SEEK_ERRORS = {
     "bad_choice": _("Those rules cannot be played in a quick match. Pick them from the list."),
     "bad_category": _("There is no ranked game of that kind. Pick one from the list."),
     "guests_not_ranked": _("Ranked games need an account, so that your rating is yours. Sign up: it is free."),
+    # The socket replaces this with the ban or seek bar's own sentence (reason, time left): `bar_text`.
+    "seek_barred": _("You cannot look for a game right now."),
     "server_error": _("Something went wrong on our side. Nothing was changed; try again."),
 }
 
@@ -118,15 +122,34 @@ SEEK_ERRORS = {
 
 def seek_refusal(user, mode: str) -> str | None:
     """None when `user` may join the `mode` queue ("quick"/"ranked") now; else the refusal's code
-    (a `SEEK_ERRORS` key): `not_signed_in` (no session user), `guests_not_ranked`.
+    (a `SEEK_ERRORS` key): `not_signed_in` (no session user), `guests_not_ranked`, `seek_barred`
+    (a moderator's ban or a fair-play seek bar in force, `accounts.restrictions.queue_ban_of`, read
+    fresh from the database: a socket's user object may predate the ban).
 
-    The one place for every "may this player seek" rule (a moderation ban goes here too).
+    The one place for every "may this player seek" rule.
     """
     if user is None or not getattr(user, "is_authenticated", False):
         return "not_signed_in"
     if mode == Seek.Mode.RANKED and getattr(user, "is_guest", False):
         return "guests_not_ranked"
+    if current_bar(user.pk) is not None:
+        return "seek_barred"
     return None
+
+
+def current_bar(user_id: int, now: datetime | None = None) -> restrictions.Restriction | None:
+    """The ban or fair-play seek bar in force on user `user_id` at `now`, read from the database."""
+    user = (get_user_model().objects.filter(pk=user_id)
+            .only(*restrictions.QUEUE_FIELDS).first())
+    return restrictions.queue_ban_of(user, now or timezone.now()) if user is not None else None
+
+
+def bar_text(user_id: int, now: datetime | None = None) -> str:
+    """The sentence (active language) telling user `user_id` why they may not seek now and for how
+    long; the generic `seek_barred` text if the bar ended meanwhile."""
+    now = now or timezone.now()
+    bar = current_bar(user_id, now)
+    return restrictions.queue_ban_message(bar, now) if bar is not None else str(SEEK_ERRORS["seek_barred"])
 
 
 def signup_url() -> str:
