@@ -156,10 +156,10 @@ def bench_records(client, games: int, requests: int) -> bool:
             " winner, termination, win_line, event_version, bot_seat, bot_level, rated, rematch_offer, imported,"
             " bank_ms, increment_ms, host_bank_ms, guest_bank_ms, first_mover, throws, host_mark, absence_rule,"
             " takeback, absent_seat, absence_expired, absence_waited, draw_offer, undo_request, left_seat,"
-            " created_at, started_at, finished_at)"
+            " lapsed_seat, opening, annulled, annul_reason, created_at, started_at, finished_at)"
             " SELECT 'caro', %s::jsonb, %s, %s, 'X', 'finished', 40, 'X', 60000, 'O', 'resign', '[]', 41, '', '',"
             " false, '', '{}', 0, 0, 0, 0, 'host', '[]', 'X', 'choose', 'none', '', false, false, '', '', '',"
-            " now() - g * interval '1 minute', now(), now() FROM generate_series(1, %s) g",
+            " '', '{}', false, '', now() - g * interval '1 minute', now(), now() FROM generate_series(1, %s) g",
             [json.dumps(KINDS["caro"].rules_for("caro-vn")), x.pk, o.pk, games])
         cursor.execute(
             "INSERT INTO games_move (game_id, ply, side, square, client_id, think_ms, created_at)"

@@ -356,3 +356,15 @@ def start_daphnes(env: dict, count: int, tmp_path_factory, host: str | None = No
                 pytest.fail("daphne did not start:\n" + log.read_text(errors="replace")[-3000:])
             time.sleep(0.2)
     return started
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Every test starts in the site's default language (Vietnamese): a test client's request
+    leaves its language active in the thread (LocaleMiddleware), which would leak into the next test."""
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)

@@ -37,7 +37,7 @@ async def _connect(user, lang="en"):
     return comm
 
 
-async def _next(comm, type_, timeout=10):
+async def _next(comm, type_, timeout=30):
     while True:
         frame = await comm.receive_json_from(timeout)
         if frame["type"] == type_:
@@ -80,7 +80,7 @@ async def test_a_ban_closes_a_waiting_seek_socket_with_the_reason():
     await sync_to_async(services.ban)(mod, guest, reason="Spam in chat", forever=True)
     banned = await _next(comm, "banned")
     assert "Spam in chat" in banned["message"] and banned["until_ms"] is None
-    assert (await comm.receive_output(10)) == {"type": "websocket.close", "code": 4403}
+    assert (await comm.receive_output(30)) == {"type": "websocket.close", "code": 4403}
     # A new socket may not seek either.
     again = await _connect(guest)
     await again.send_json_to({"type": "seek", "mode": "quick", "choice": CHOICE})
