@@ -179,6 +179,15 @@ def test_rematch_needs_both_players_and_the_loser_moves_first():
     assert Game.objects.filter(rematch_of=game).count() == 1
 
 
+def test_the_rematch_of_a_rated_game_is_rated_and_of_a_casual_one_casual():
+    for rated in (True, False):
+        game, x, o = started_game()
+        Game.objects.filter(pk=game.pk).update(rated=rated)
+        play_sequence(game, x, o, X_FIVE)
+        services.create_rematch(game.pk, x)
+        assert services.create_rematch(game.pk, o).rated is rated
+
+
 def test_rematch_of_a_running_game_is_refused():
     game, x, _o = started_game()
     with pytest.raises(GameError) as err:

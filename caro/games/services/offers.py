@@ -158,9 +158,9 @@ def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game 
 
 
 def _next_game(game: Game, bot_level: str | None = None) -> Game:
-    """The rematch of a finished `game`: the same seats, marks, clocks and policies; the first
-    mover from the lifecycle rule."""
-    return create_game(
+    """The rematch of a finished `game`: the same seats, marks, clocks and policies (a rated game
+    between two people gives a rated rematch, as on Lichess); the first mover from the lifecycle rule."""
+    rematch = create_game(
         kind=game.kind,
         rules=game.rules,
         host=game.host,
@@ -177,3 +177,7 @@ def _next_game(game: Game, bot_level: str | None = None) -> Game:
         rematch_of=game,
         opening=game.opening.get("kind", "") if game.opening else "",
     )
+    if game.rated and not game.bot_seat and not game.is_local:
+        rematch.rated = True
+        rematch.save(update_fields=["rated"])
+    return rematch
