@@ -30,6 +30,7 @@ from caro.games.records import position_at
 from caro.records.image import position_svg
 from caro.rooms.admin import RoomAdmin
 from caro.rooms.models import ChatMessage, Room
+from ranking import categories
 from ranking.admin import RatingAdmin
 from ranking.models import Rating, RatingChange
 from moderation import services
@@ -223,6 +224,24 @@ class ModeratedUserAdmin(ActionPages, PlayerAdmin):
 
 # ---------------------------------------------------------------------- games
 
+class CategoryFilter(admin.SimpleListFilter):
+    """`?category=<slug>`: the games of one rating category (`ranking.categories`: the kind and, for
+    caro, exactly the ranked rules)."""
+
+    title = _("rating category")
+    parameter_name = "category"
+
+    def lookups(self, request, model_admin):
+        return [(category.slug, category.name) for category in categories.CATEGORIES]
+
+    def queryset(self, request, queryset):
+        category = categories.BY_SLUG.get(self.value() or "")
+        if category is None:
+            return queryset
+        queryset = queryset.filter(kind=category.kind, imported={})
+        return queryset.filter(rules=category.rules) if category.rules is not None else queryset
+
+
 class PlayerFilter(admin.SimpleListFilter):
     """`?player=<user id>`: the games in which that user holds a seat (linked from a user's page)."""
 
@@ -250,8 +269,8 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
 
     list_display = ("id", "kind", "status", "rated", "annulled", "host", "guest", "ply", "termination",
                     "created_at")
-    list_filter = ("status", "rated", "kind", "annulled", "termination", ("created_at", admin.DateFieldListFilter),
-                   PlayerFilter)
+    list_filter = ("status", "rated", CategoryFilter, "kind", "annulled", "termination",
+                   ("created_at", admin.DateFieldListFilter), PlayerFilter)
     list_select_related = ("host", "guest")
     search_fields = ("host__username", "guest__username", "host__display_name", "guest__display_name")
     show_full_result_count = False

@@ -63,3 +63,19 @@ def test_the_user_page_shows_the_rating_history():
     page = _client(moderator()).get(reverse("admin:accounts_user_change", args=[rating.user.pk]))
     assert page.status_code == 200
     assert "1214 → 1234 (+20)" in page.content.decode()
+
+
+def test_the_game_list_filters_by_rating_category():
+    from caro.games.kinds import KINDS
+    from caro.games.models import Game
+
+    host = User.objects.create_user(username="an", password="pw-12345678")
+    ranked = Game.objects.create(host=host, kind="caro", rules=KINDS["caro"].rules_for("caro-vn"))
+    other = Game.objects.create(host=host, kind="caro", rules=KINDS["caro"].rules_for("freestyle"))
+    reversi = Game.objects.create(host=host, kind="reversi", rules={})
+    client = _client(moderator())
+    url = reverse("admin:games_game_changelist")
+    shown = {cat: client.get(url, {"category": cat}).context["cl"].result_list for cat in ("caro", "reversi")}
+    assert [g.pk for g in shown["caro"]] == [ranked.pk]
+    assert [g.pk for g in shown["reversi"]] == [reversi.pk]
+    assert other.pk in [g.pk for g in client.get(url).context["cl"].result_list]
