@@ -158,6 +158,13 @@ def home(request: HttpRequest) -> HttpResponse:
     rules = PRESETS[slug if kind_for_choice(slug).has_options else DEFAULT_PRESET].rules
     size = _int_choice(request.GET.get("size"), SIZES, rules.size)
     win_length = _int_choice(request.GET.get("win_length"), WIN_LENGTHS, rules.win_length)
+    # A pair the rules refuse (Renju is five in a row) falls back to the preset's own numbers.
+    for fallback in ((size, rules.win_length), (rules.size, rules.win_length)):
+        try:
+            kind_for_choice(slug).rules_for(slug, size, win_length)
+            break
+        except ValueError:
+            size, win_length = fallback
     return render(
         request,
         "home.html",

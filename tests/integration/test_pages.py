@@ -170,3 +170,11 @@ def test_the_home_page_title_is_plain_text():
     title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
     assert "<" not in title and "Chơi caro trực tuyến" in title
     assert page.count("<script>") == 1  # the rules sync script, once
+
+
+@pytest.mark.parametrize("query", ["preset=renju&win_length=6", "preset=renju&size=15&win_length=4&rules=open",
+                                   "preset=renju-rif&win_length=6"])
+def test_home_with_a_rules_pair_the_preset_refuses_shows_the_preset_s_own(client, query):
+    page = client.get(f"/?{query}")
+    assert page.status_code == 200
+    assert page.context["room_form"].initial["win_length"] == 5
