@@ -368,3 +368,14 @@ def default_language():
     translation.activate(django_settings.LANGUAGE_CODE)
     yield
     translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Every test gets its own channel layer: a channels_redis layer keeps per-loop state (its
+    receive lock), and a consumer still receiving when an earlier test's event loop ended leaves
+    that lock held and bound to the dead loop."""
+    yield
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
