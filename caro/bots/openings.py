@@ -10,8 +10,11 @@ current step:
   with a search (:func:`position_value`) and take the one closest to balance, because the other
   seat then picks the colour it prefers: a lopsided position would hand it a won game.
 * **swap or keep** (RIF), **choose a colour or place two more** (Swap2): the colour its
-  evaluation prefers; Swap2's second seat hands the choice back when the position is close to
-  balance (within :data:`BALANCED`).
+  evaluation prefers; Easy's and Medium's second seat in Swap2 hands the choice back when the
+  position is close to balance (within :data:`BALANCED`). Hard never hands it back (placing two
+  stones it cannot use gives the opponent a free, informed choice) and in a close Swap2 position
+  takes X, the side with the extra tempo: it gives up X only when O is clearly better (by more
+  than :data:`FIRST_MOVE_EDGE`, or O has a forced win).
 * **offering two 5th moves** (RIF, Black): White will select whichever is worse for Black, so
   Black offers the pair whose weaker move is the best it can get (two strong, non-equivalent
   points; never a foul).
@@ -48,6 +51,9 @@ RIF_OPENINGS = [
 ]
 #: |value| under which a position counts as balanced (pattern units: about an open two).
 BALANCED = 120
+#: How much better O must look before Hard gives up X in Swap2 (pattern units): in free gomoku
+#: the side with the extra tempo keeps the initiative, so a close position favours X.
+FIRST_MOVE_EDGE = 2 * BALANCED
 #: Search depth of the evaluation per level (plies) and the candidate placements scored.
 DEPTHS = {"easy": 2, "medium": 3, "hard": 6}
 CANDIDATES = {"easy": 6, "medium": 8, "hard": 12}
@@ -131,6 +137,8 @@ class _Chooser:
             return {"kind": "swap" if self.value(self.board) > 0 else "keep"}
         if state == Step.SECOND_CHOICE:
             value = self.value(self.board)
+            if self.level == "hard":
+                return {"kind": "choose", "color": self.hard_colour(value)}
             if abs(value) < BALANCED:
                 return {"kind": "place", "square": self.balancing_stone()}
             return {"kind": "choose", "color": X if value > 0 else O}
@@ -146,6 +154,11 @@ class _Chooser:
             scored = [(self.value(self.after(sq), 0.5), sq) for sq in self.machine.offers]
             return {"kind": "select", "square": min(scored)[1]}
         raise ValueError(f"no action for step {state!r}")  # pragma: no cover - DONE is refused above
+
+    def hard_colour(self, value: int) -> str:
+        """Hard's colour in Swap2 for a position worth ``value`` (for X): X unless O is clearly
+        better (by more than :data:`FIRST_MOVE_EDGE`)."""
+        return O if value < -FIRST_MOVE_EDGE else X
 
     # -- placing the first stones (the placer wants balance: the other seat picks the colour)
 

@@ -8,7 +8,7 @@ import pytest
 
 from caro.bots import choose_opening_action
 from caro.bots.caro_bots import WIN
-from caro.bots.openings import DEPTHS, position_value
+from caro.bots.openings import DEPTHS, FIRST_MOVE_EDGE, SWAP2_OPENINGS, position_value
 from caro.engine.caro import PRESETS
 from caro.engine.coords import parse_square, square_name
 from caro.engine.openings import FIRST, RifOpening, Step, Swap2Opening, symmetries
@@ -145,3 +145,26 @@ def test_hard_places_opening_stones_that_hand_over_no_won_position(cls, rules):
         machine.apply(choose_opening_action(machine, "hard", budget_ms=1000, rng=0))
     assert machine.actor != FIRST or machine.state == Step.PLACE_THREE
     assert abs(position_value(machine.board, 6, time.perf_counter() + 30)) < WIN // 2
+
+
+def _swap2_after(*squares):
+    machine = Swap2Opening(SWAP2_RULES)
+    for sq in squares:
+        machine.apply({"kind": "place", "square": sq})
+    assert machine.state == Step.SECOND_CHOICE
+    return machine
+
+
+@pytest.mark.parametrize("line", SWAP2_OPENINGS)
+def test_hard_takes_a_colour_in_swap2_and_keeps_x_in_close_positions(line):
+    """Hard's second seat never hands the choice back; the known, fairly balanced openings are
+    close, so it takes X (the extra tempo) unless its evaluation says O is clearly better."""
+    machine = _swap2_after(*line)
+    # a generous budget: Hard reaches its own depth on a busy machine too
+    assert choose_opening_action(machine, "hard", budget_ms=3000, rng=0) == {"kind": "choose", "color": "X"}
+
+
+def test_hard_takes_o_in_swap2_when_x_stones_are_wasted():
+    machine = _swap2_after("A1", "H8", "O15")  # both X stones in corners, O on the centre and to move
+    assert position_value(machine.board, DEPTHS["hard"], time.perf_counter() + 5) < -FIRST_MOVE_EDGE
+    assert choose_opening_action(machine, "hard", budget_ms=300, rng=0) == {"kind": "choose", "color": "O"}
