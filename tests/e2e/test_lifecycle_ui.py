@@ -62,11 +62,13 @@ def test_a_closed_page_shows_the_countdown_and_coming_back_goes_on_with_the_righ
         countdown.wait_for(state="hidden", timeout=15_000)
         assert page_o.locator('[data-testid="absence"]').is_hidden()
         left = _clock_seconds(page_o, "O")  # O's move clock kept running while away
-        assert 5 <= left <= 60
+        assert 0 < left <= 60
         page_o.click('.sq[data-sq="I9"]')
         page_x.wait_for_selector('.sq[data-sq="I9"][data-stone="O"]', timeout=15_000)
-        page_x.wait_for_function("document.querySelector('[data-testid=clock-X]').textContent.startsWith('0:5') "
-                                 "|| document.querySelector('[data-testid=clock-X]').textContent === '1:00'")
+        # X's fresh minute is ticking (at least 0:30 left: a loaded machine may take a while to show it).
+        page_x.wait_for_function("(t => { const [m, s] = t.split(':').map(Number); return m * 60 + s >= 30"
+                                 " && m * 60 + s <= 60; })(document.querySelector('[data-testid=clock-X]').textContent)",
+                                 timeout=15_000)
     finally:
         ctx_x.close()
         ctx_o.close()
@@ -139,7 +141,7 @@ def test_a_total_time_game_shows_both_banks_and_the_player_to_move_ticks(browser
         page_x.click('.sq[data-sq="H8"]')
         page_o.wait_for_selector('.sq[data-sq="H8"][data-stone="X"]', timeout=15_000)
         x_bank = _clock_seconds(page_o, "X")
-        assert 175 <= x_bank <= 182  # 3 minutes, minus the thinking, plus the 2 s increment
+        assert 150 <= x_bank <= 182  # 3 minutes, minus the thinking (slow on a loaded machine), plus 2 s
         o_start = _clock_seconds(page_o, "O")
         page_o.wait_for_function(f"document.querySelector('[data-testid=clock-O]').textContent !== "
                                  f"'{o_start // 60}:{o_start % 60:02d}'", timeout=10_000)
