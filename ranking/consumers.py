@@ -21,7 +21,7 @@ from django.utils import translation
 
 from accounts.restrictions import ban_message, user_group
 
-from caro.rooms.consumers import BURST, CLOSE_FRAME_BYTES, CLOSE_TOO_BIG, CLOSE_TOO_MANY, MAX_FRAME_BYTES, RATE
+from caro.rooms.consumers import BURST, CLOSE_TOO_BIG, CLOSE_TOO_MANY, RATE, read_frame
 from caro.rooms.consumers import CLOSE_BANNED, _ban_of, _language_of
 from caro.rooms.limits import SocketSlot, client_address
 from ranking import pairing
@@ -108,19 +108,11 @@ class SeekConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
             return await self.send_error("rate_limited")
-        if bytes_data is not None or text_data is None:
-            return await self.send_error("malformed")
-        size = len(text_data.encode("utf-8", "surrogatepass"))
-        if size > CLOSE_FRAME_BYTES:
+        frame, refusal = read_frame(text_data, bytes_data)
+        if refusal == CLOSE_TOO_BIG:
             return await self.close(code=CLOSE_TOO_BIG)
-        if size > MAX_FRAME_BYTES:
-            return await self.send_error("too_large")
-        try:
-            frame = json.loads(text_data)
-        except (ValueError, RecursionError):
-            return await self.send_error("malformed")
-        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-            return await self.send_error("malformed")
+        if refusal:
+            return await self.send_error(refusal)
         handler = {"seek": self.on_seek, "cancel": self.on_cancel, "ping": self.on_ping}.get(frame["type"])
         if handler is None:
             return await self.send_error("unknown_type")

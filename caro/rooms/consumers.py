@@ -69,6 +69,26 @@ def db(func):
     return database_sync_to_async(func, thread_sensitive=False)
 
 
+
+def read_frame(text_data: str | None, bytes_data: bytes | None) -> tuple[dict | None, str | int | None]:
+    """A client's text frame as a JSON object with a string `type`: `(frame, None)`; else
+    `(None, refusal)`, the refusal being CLOSE_TOO_BIG (over CLOSE_FRAME_BYTES: close the socket) or
+    an error code (`malformed`, `too_large` over MAX_FRAME_BYTES). Shared by every site socket."""
+    if bytes_data is not None or text_data is None:
+        return None, "malformed"
+    size = len(text_data.encode("utf-8", "surrogatepass"))
+    if size > CLOSE_FRAME_BYTES:
+        return None, CLOSE_TOO_BIG
+    if size > MAX_FRAME_BYTES:
+        return None, "too_large"
+    try:
+        frame = json.loads(text_data)
+    except (ValueError, RecursionError):  # RecursionError: "[[[[...]]]]" nested 1,000 deep
+        return None, "malformed"
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        return None, "malformed"
+    return frame, None
+
 class RoomConsumer(AsyncWebsocketConsumer):
     """One websocket connection to `/ws/room/<code>/`."""
 
@@ -181,19 +201,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
             return await self.send_error("rate_limited")
-        if bytes_data is not None or text_data is None:
-            return await self.send_error("malformed")
-        size = len(text_data.encode("utf-8", "surrogatepass"))
-        if size > CLOSE_FRAME_BYTES:
+        frame, refusal = read_frame(text_data, bytes_data)
+        if refusal == CLOSE_TOO_BIG:
             return await self.close(code=CLOSE_TOO_BIG)
-        if size > MAX_FRAME_BYTES:
-            return await self.send_error("too_large")
-        try:
-            frame = json.loads(text_data)
-        except (ValueError, RecursionError):  # RecursionError: "[[[[...]]]]" nested 1,000 deep
-            return await self.send_error("malformed")
-        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-            return await self.send_error("malformed")
+        if refusal:
+            return await self.send_error(refusal)
         handler = {
             "move": self.on_move,
             "sync": self.on_sync,
