@@ -114,13 +114,15 @@ def presence(game: Game) -> dict[str, bool] | None:
 
 
 def absence(game: Game) -> dict | None:
-    """The absent player's side, when their grace period ends (Unix ms), whether it ran out, and
-    whether the opponent already waited once more; None when nobody is away."""
+    """The absent player's side, when their grace period ends (Unix ms), how long a grace period is
+    (`grace_ms`, so a browser whose clock is a little off never shows more than that), whether it
+    ran out, and whether the opponent already waited once more; None when nobody is away."""
     if not game.absent_seat or game.is_over:
         return None
     return {
         "side": game.side_of(game.absent_seat),
         "deadline_ms": clock.unix_ms(game.absence_deadline),
+        "grace_ms": state.ABSENCE_GRACE_S * 1000,
         "expired": game.absence_expired,
         "waited": game.absence_waited,
     }

@@ -551,6 +551,13 @@ function mmss(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// The most a clock may show for `side`: its bank when the server last sent it (total time), or the
+// time per move; Infinity when neither is known.
+function clockLimit(side) {
+  if (state.banks && state.banks[side] != null) return state.banks[side];
+  return state.move_time_ms || Infinity;
+}
+
 // The clocks beside the names: the player to move's counts down to the server's deadline; with
 // total-time banks the other player's bank stands still. Under 10 s a clock turns red.
 function tickClocks() {
@@ -558,8 +565,10 @@ function tickClocks() {
   for (const side of ["X", "O"]) {
     const el = $(`clock-${side}`);
     let ms = null;
-    if (state.turn === side && state.deadline_ms != null) ms = state.deadline_ms - now;
-    else if (state.banks && state.status === "active") ms = state.banks[side];
+    if (state.turn === side && state.deadline_ms != null) {
+      // Never more than the move's time (or the bank) the server gave: this clock may be a little off.
+      ms = Math.min(state.deadline_ms - now, clockLimit(side));
+    } else if (state.banks && state.status === "active") ms = state.banks[side];
     el.textContent = ms == null ? "" : mmss(ms);
     el.classList.toggle("low", ms != null && ms < 10000 && state.turn === side);
     if (ms != null && state.turn === side && side === state.you && !state.local) sounds.lowTime(ms);
@@ -634,7 +643,7 @@ function renderAbsence(now) {
   el.hidden = false;
   if (!a.expired) {
     el.textContent = fmt(gettext("%(name)s lost the connection — %(time)s left to come back."),
-      { name, time: mmss(a.deadline_ms - now) });
+      { name, time: mmss(Math.min(a.deadline_ms - now, a.grace_ms || Infinity)) });
   } else if (state.you && state.you !== a.side) {
     el.textContent = fmt(gettext("%(name)s did not come back. Wait one more minute, claim the win, or call it a draw."), { name });
   } else {

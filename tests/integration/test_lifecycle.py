@@ -350,6 +350,7 @@ def test_the_last_socket_closing_starts_the_absence_and_coming_back_cancels_it()
     assert state.ABSENCE_GRACE_S - 5 < remaining <= state.ABSENCE_GRACE_S
     shown = snapshot.public_state(game)
     assert shown["absence"]["side"] == "O" and shown["presence"] == {"X": True, "O": False}
+    assert shown["absence"]["grace_ms"] == state.ABSENCE_GRACE_S * 1000  # the countdown never shows more
     presence.connect(game.pk, "o-3", players["O"])
     game.refresh_from_db()
     assert game.absent_seat == "" and game.absence_deadline is None
