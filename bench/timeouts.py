@@ -8,9 +8,10 @@ It starts its own site (bench/stack.py: embedded PostgreSQL and Redis, a throw-a
 Daphne, one Celery worker and one beat) on loopback and stops everything at the end.
 
 Phases:
-- move deadlines: `--games` games whose per-move clock runs out at the same instant (each created
-  with the time left to that instant); one socket per game watches. Lateness = the `game_over`
-  frame's arrival minus the stored deadline.
+- move deadlines: `--games` games whose per-move clock runs out in the same second (each created
+  with the time left to one instant, so the stored deadlines lie within the setup time of one game
+  of it); one socket per game watches. Lateness = the `game_over` frame's arrival minus the game's
+  stored deadline.
 - absence deadlines: `--games` games between two connected players (forfeit rule); every second
   player's socket closes at once, so all the absence deadlines (60 s later) fall in the same second.
   Lateness = `game_over` at the first player's socket minus the deadline in the `presence` event.
@@ -137,6 +138,14 @@ def db_endings(game_ids) -> Counter:
     return Counter(Game.objects.filter(pk__in=game_ids).exclude(status="active").values_list("pk", flat=True))
 
 
+def db_deadlines(game_ids) -> dict:
+    """`{game id: stored move deadline (Unix s)}` of the games that have one."""
+    from caro.games.models import Game
+
+    rows = Game.objects.filter(pk__in=game_ids).exclude(deadline=None).values_list("pk", "deadline")
+    return {pk: at.timestamp() for pk, at in rows}
+
+
 def db_finished_at(game_ids) -> dict:
     """`{game id: finished_at (Unix s)}` of the games that are over."""
     from caro.games.models import Game
@@ -158,23 +167,27 @@ def breakdown(name: str, deadline_of: dict, arrived: dict, finished: dict) -> No
 
 async def move_phase(site: Site, count: int, lead_s: float) -> bool:
     games, target = await asyncio.to_thread(make_games, count, deadline_in_s=lead_s, absence=False)
+    deadline_of = await asyncio.to_thread(db_deadlines, [g[1] for g in games])
     results: dict = {}
     sockets = [await open_socket(site, code, None) for code, *_ in games]
     if time.time() > target - 1:
         print(f"move deadlines: setup took too long; raise --lead (now {lead_s} s)")
+    spread = (max(deadline_of.values()) - min(deadline_of.values())) * 1000 if deadline_of else 0
+    print(f"move deadlines: {len(deadline_of)} deadlines within {spread:.0f} ms, the first in "
+          f"{min(deadline_of.values()) - time.time():.1f} s (Unix {min(deadline_of.values()):.3f})", flush=True)
     tasks = [asyncio.create_task(watch(ws, gid, results)) for (ws, _), (_, gid, *_rest) in zip(sockets, games)]
     await _wait_until(lambda: len(results) >= count, target + 30)
     await asyncio.sleep(1)  # a second game_over would arrive now
     for ws, _ in sockets:
         await ws.close()
     await asyncio.gather(*tasks, return_exceptions=True)
-    lateness = [(times[0] - target) * 1000 for times in results.values()]
+    lateness = [(times[0] - deadline_of[gid]) * 1000 for gid, times in results.items() if gid in deadline_of]
     counts = Counter({gid: len(times) for gid, times in results.items()})
     ok = report("move deadlines", lateness, counts, count)
     over = await asyncio.to_thread(db_endings, [g[1] for g in games])
     print(f"move deadlines: games over in the database: {len(over)}/{count}")
     finished = await asyncio.to_thread(db_finished_at, [g[1] for g in games])
-    breakdown("move deadlines", {g[1]: target for g in games}, results, finished)
+    breakdown("move deadlines", deadline_of, results, finished)
     return ok
 
 
@@ -245,7 +258,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--recovery-games", type=int, default=50)
-    parser.add_argument("--lead", type=float, default=40.0, help="seconds from the start to the shared deadline")
+    parser.add_argument("--lead", type=float, default=90.0, help="seconds from the start to the shared deadline")
     parser.add_argument("--skip-absence", action="store_true")
     return asyncio.run(main_async(parser.parse_args()))
 
