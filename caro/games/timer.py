@@ -4,9 +4,10 @@ their move or absence deadline passes (docs/architecture.md, "Where time and end
 Deadlines live in PostgreSQL (`Game.deadline`, `Game.absence_deadline`). The timer asks it for the
 nearest one, sleeps until then (at most TICK_S, so a deadline set meanwhile is noticed within that
 time), and ends every game that is due in batches: one transaction per batch locks the due rows
-with `SELECT ... FOR UPDATE SKIP LOCKED` and ends each through `finish` (services
+with `SELECT ... FOR UPDATE SKIP LOCKED` and ends them through `finish_many` (services
 `enforce_due_deadlines`, `enforce_due_absences`). The game-over events of a batch leave together
-after its commit through the worker's one event loop (`outbox.collected`).
+after its commit through the worker's one event loop, in two Redis round trips for the whole
+batch (`outbox.collected`, `outbox.send_batch`), while the timer goes on to the next batch.
 
 Nothing is held in memory or in the broker: a worker that restarts, or a Redis that restarts,
 loses nothing; the timer of any worker process picks up every due game from the table, and
@@ -60,12 +61,14 @@ def run_due(now: datetime | None = None) -> int:
     return sum(counts)
 
 
-def drain(enforce, now: datetime) -> int:
+def drain(enforce, now: datetime | None) -> int:
     """Call `enforce(now)` (a batch enforcement returning the ids it changed) until a batch comes
-    back short, each batch's broadcasts sent together after its commit; return the total."""
+    back short; return the total. Each batch's broadcasts leave together after its commit, handed
+    to the process's event loop without waiting (`outbox.collected(wait=False)`), so the next
+    batch is ended while the last one's game-over events are on their way."""
     total = 0
     while True:
-        with outbox.collected():
+        with outbox.collected(wait=False):
             batch = enforce(now)
         total += len(batch)
         if len(batch) < deadlines.DUE_BATCH:
