@@ -22,6 +22,7 @@ from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import transaction
 
@@ -86,8 +87,8 @@ def broadcast(group: str, event: dict) -> None:
 
 def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
     """Send each `(group, event)` of `items` like `broadcast`, all at once and in order: one hop
-    to the event loop and, on the Redis channel layer, two Redis round trips for the whole list
-    (`send_batch`) instead of four per event. Never raises.
+    to the event loop and one Redis round trip for the whole list on the pub/sub layer, two on
+    the sorted-set layer (`send_batch`), instead of one or four per event. Never raises.
 
     `wait=False` (the deadline timer, in a process with its own loop) hands the sends to the loop
     and returns at once, so the next batch of endings need not wait for this one's delivery; the
@@ -140,12 +141,19 @@ return over
 
 async def send_batch(layer, items: list[tuple[str, dict]]) -> None:
     """Deliver `items` (`(group, event)`) as the Channels messages `{"type": "game.event", "event":
-    event}`, in order. On channels_redis's `RedisChannelLayer` (the site's layer): ONE pipeline
-    per Redis host reads every group's members, ONE script per host queues every message, exactly
-    as `group_send` would queue each (same keys, serialisation, capacity and expiry, through the
-    layer's own helpers). Any other layer: its `group_send`, one event after the other.
+    event}`, in order, in one or two Redis round trips per Redis host whatever their number:
+
+    - channels_redis's `RedisPubSubChannelLayer` (the site's layer): ONE pipeline of PUBLISH to
+      the groups' pub/sub channels, serialised and named as the layer's `group_send` does;
+    - channels_redis's `RedisChannelLayer` (sorted-set queues): ONE pipeline reads every group's
+      members, ONE script queues every message exactly as `group_send` would queue each (same
+      keys, serialisation, capacity and expiry, through the layer's own helpers);
+    - any other layer: its `group_send`, one event after the other.
+
     Raises what the layer raises (Redis down)."""
     messages = [(group, {"type": "game.event", "event": event}) for group, event in items]
+    if isinstance(layer, RedisPubSubChannelLayer):
+        return await _publish_batch(layer, messages)
     if not isinstance(layer, RedisChannelLayer):
         for group, message in messages:
             await layer.group_send(group, message)
@@ -174,6 +182,23 @@ async def send_batch(layer, items: list[tuple[str, dict]]) -> None:
         over = await layer.connection(index).eval(BATCH_SCRIPT, len(keys), *keys, *args, time.time(), layer.expiry)
         if over:
             log.info("%s of %s queued messages over capacity", over, len(keys))
+
+
+async def _publish_batch(layer, messages: list[tuple[str, dict]]) -> None:
+    """`send_batch` on the pub/sub layer: the loop's layer names each group's channel and its
+    shard (Redis host); each shard's client sends its PUBLISHes in one pipeline, in order."""
+    loop_layer = layer._get_layer()
+    shards: dict[int, tuple] = {}
+    for group, message in messages:
+        channel = loop_layer._get_group_channel_name(group)
+        shard = loop_layer._get_shard(channel)
+        shards.setdefault(id(shard), (shard, []))[1].append((channel, layer.serialize(message)))
+    for shard, entries in shards.values():
+        shard._ensure_redis()
+        pipe = shard._redis.pipeline(transaction=False)
+        for channel, payload in entries:
+            pipe.publish(channel, payload)
+        await pipe.execute()
 
 
 async def _in_order(send) -> None:

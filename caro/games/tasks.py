@@ -55,7 +55,7 @@ def stop_deadline_timer(**_kwargs) -> None:
 def sweep_deadlines() -> int:
     """Beat job (every second): enforce every expired move deadline the timers have not (a worker
     whose timer thread died, games skipped while locked), in batches. Returns the count."""
-    ended = timer.drain(services.time.enforce_due_deadlines, None)
+    ended = timer.drain(services.time.enforce_due_deadlines, None, services.time.DUE_BATCH)
     if ended:
         log.info("sweep ended %d game(s) on time", ended)
     return ended

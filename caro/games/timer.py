@@ -55,23 +55,24 @@ def run_due(now: datetime | None = None) -> int:
     time), batch after batch until none is left that this process could lock; broadcast each
     batch's events after its commit. Returns how many games it changed (logged when any)."""
     now = now or timezone.now()
-    counts = [drain(deadlines.enforce_due_deadlines, now), drain(presence.enforce_due_absences, now)]
+    counts = [drain(deadlines.enforce_due_deadlines, now, deadlines.DUE_BATCH),
+              drain(presence.enforce_due_absences, now, presence.DUE_BATCH)]
     if any(counts):
         log.info("deadline timer: %d game(s) ended on time, %d absence rule(s) applied", *counts)
     return sum(counts)
 
 
-def drain(enforce, now: datetime | None) -> int:
-    """Call `enforce(now)` (a batch enforcement returning the ids it changed) until a batch comes
-    back short; return the total. Each batch's broadcasts leave together after its commit, handed
+def drain(enforce, now: datetime | None, limit: int) -> int:
+    """Call `enforce(now, limit)` (a batch enforcement returning the ids it changed, at most
+    `limit`) until a batch comes back short; return the total. Each batch's broadcasts leave together after its commit, handed
     to the process's event loop without waiting (`outbox.collected(wait=False)`), so the next
     batch is ended while the last one's game-over events are on their way."""
     total = 0
     while True:
         with outbox.collected(wait=False):
-            batch = enforce(now)
+            batch = enforce(now, limit)
         total += len(batch)
-        if len(batch) < deadlines.DUE_BATCH:
+        if len(batch) < limit:
             return total
 
 

@@ -1,13 +1,15 @@
-"""The outbox's batched broadcasts against the real Redis channel layer: every member of every group
-gets its events, in the order they were handed over, also when the worker's own event loop sends
-them without the caller waiting (the deadline timer, caro/games/timer.py)."""
+"""The outbox's batched broadcasts against the real Redis (both channels_redis layers): every member
+of every group gets its events once, in the order they were handed over, also when the worker's own
+event loop sends them without the caller waiting (the deadline timer, caro/games/timer.py)."""
 
 import asyncio
 
 import pytest
+import redis.asyncio
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 
 from caro.games import outbox
@@ -25,9 +27,35 @@ async def _nothing_more(layer, channel: str) -> bool:
     return False
 
 
+async def _subscribed(layer, *groups: str) -> None:
+    """On the pub/sub layer, wait until Redis has the groups' subscriptions (a SUBSCRIBE is sent,
+    not awaited, by `group_add`), so that nothing published next can pass it."""
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return
+    names = [layer._get_layer()._get_group_channel_name(group) for group in groups]
+    client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    try:
+        for _ in range(400):
+            if all(count >= 1 for _name, count in await client.pubsub_numsub(*names)):
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"never subscribed: {names}")
+    finally:
+        await client.aclose()
+
+
+def _layer(kind: str):
+    hosts = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+    if kind == "pubsub":
+        return RedisPubSubChannelLayer(hosts=hosts, prefix="batchtest")
+    return RedisChannelLayer(hosts=hosts, prefix="batchtest")
+
+
 @pytest.mark.asyncio
-async def test_one_batch_reaches_every_member_of_each_group_once_and_in_order():
-    layer = get_channel_layer()
+@pytest.mark.parametrize("kind", ["pubsub", "sorted-set"])
+async def test_one_batch_reaches_every_member_of_each_group_once_and_in_order(kind):
+    """`send_batch` on both channels_redis layers (the site uses the pub/sub one)."""
+    layer = _layer(kind)
     host, guest, watcher = [await layer.new_channel() for _ in range(3)]
     await layer.group_add("batch-game-1", host)
     await layer.group_add("batch-game-1", guest)
@@ -36,15 +64,18 @@ async def test_one_batch_reaches_every_member_of_each_group_once_and_in_order():
     items = [("batch-game-1", {"type": "move", "version": v, "game_id": 1}) for v in range(1, 31)]
     items.insert(5, ("batch-game-2", {"type": "game_over", "version": 9, "game_id": 2}))
     items.append(("batch-game-1", {"type": "game_over", "version": 31, "game_id": 1}))
-    await sync_to_async(outbox.broadcast_many, thread_sensitive=False)(items)
-
-    for channel in (host, guest):
-        events = await _receive_all(layer, channel, 31)
-        assert [e["version"] for e in events] == list(range(1, 32))
-        assert events[-1]["type"] == "game_over"
-        assert await _nothing_more(layer, channel)
-    assert await _receive_all(layer, watcher, 1) == [{"type": "game_over", "version": 9, "game_id": 2}]
-    assert await _nothing_more(layer, watcher)
+    await _subscribed(layer, "batch-game-1", "batch-game-2")
+    try:
+        await outbox.send_batch(layer, items)
+        for channel in (host, guest):
+            events = await _receive_all(layer, channel, 31)
+            assert [e["version"] for e in events] == list(range(1, 32))
+            assert events[-1]["type"] == "game_over"
+            assert await _nothing_more(layer, channel)
+        assert await _receive_all(layer, watcher, 1) == [{"type": "game_over", "version": 9, "game_id": 2}]
+        assert await _nothing_more(layer, watcher)
+    finally:
+        await layer.flush()
 
 
 @pytest.mark.asyncio
@@ -52,6 +83,7 @@ async def test_sends_handed_to_the_own_loop_without_waiting_arrive_in_the_order_
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add("batch-game-3", channel)
+    await _subscribed(layer, "batch-game-3")
     outbox._loop_state["enabled"] = True  # as in a worker process (tasks.start_deadline_timer)
     try:
         def hand_over() -> None:
@@ -73,7 +105,7 @@ async def test_on_the_sorted_set_layer_a_batch_is_queued_as_group_send_would_que
     """`send_batch`'s own path for channels_redis's RedisChannelLayer (two round trips per batch),
     whichever layer the settings choose: members in two processes' queues, capacity respected."""
     hosts = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
-    sender, web_a, web_b = (RedisChannelLayer(hosts=hosts, prefix="batchtest", capacity=3) for _ in range(3))
+    sender, web_a, web_b = (RedisChannelLayer(hosts=hosts, prefix="batchcap", capacity=3) for _ in range(3))
     try:
         a1, a2, b1 = await web_a.new_channel(), await web_a.new_channel(), await web_b.new_channel()
         for group, channel in (("g1", a1), ("g1", a2), ("g1", b1), ("g2", b1)):

@@ -22,7 +22,7 @@ SWEEP_LIMIT = 500
 #: The most games one transaction of `enforce_due_deadlines` ends. Small enough that several
 #: timers (one per worker process) share a burst of deadlines and each batch's game-over events go
 #: out early; large enough that a burst costs few commits.
-DUE_BATCH = 25
+DUE_BATCH = 50
 #: A game without a clock (against the computer, on one device, or a friend room with no clock) in
 #: which nobody has played for this long is ended as abandoned (h): nobody is coming back to it.
 ABANDON_AFTER_H = 6
