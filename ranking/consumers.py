@@ -128,11 +128,13 @@ class SeekConsumer(AsyncWebsocketConsumer):
         mode, choice = frame.get("mode"), frame.get("choice")
         if not isinstance(mode, str) or not isinstance(choice, str) or len(choice) > 40:
             raise SeekError("malformed")
-        seek = await db(pairing.join)(self.user, mode, choice, attach=not self.attached)
+        seek, made = await db(pairing.arrive)(self.user, mode, choice, attach=not self.attached)
         self.attached, self.touched = True, time.monotonic()
-        if seek.status == seek.Status.WAITING:
+        if made is not None:  # paired at once: every tab of both players hears `paired` (this one too)
+            await asyncio.gather(*(self.channel_layer.group_send(group, {"type": "game.event", "event": event})
+                                   for group, event in pairing.paired_messages(made)))
+        elif seek.status == seek.Status.WAITING:
             await self.send_json({"type": "status", **pairing.waiting_status(seek)})
-            await db(pairing.run_pass)(seek.mode, seek.choice)
         else:  # still in the game it was paired into
             await self.send_json({"type": "status", **await db(pairing.seek_state)(self.user)})
 
@@ -161,9 +163,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         """An event for this user's seek sockets or the lobby (sent with `outbox.broadcast`)."""
         event = message["event"]
         if event.get("type") in ("paired", "cancelled") and self.attached:
-            self.attached = False
-            if event["type"] == "paired":
-                await db(pairing.detach)(self.user.pk)
+            self.attached = False  # a pairing already set the paired seek's socket count to 0
         await self.send_json(event)
 
     # ------------------------------------------------------------------ sending

@@ -5,12 +5,19 @@ Entry points (the seek socket and the beat job call these; nothing else changes 
 - `seek_refusal(user, mode)`: may this user seek now, and if not, why (one place for every rule).
 - `join(user, mode, choice)`: put the user in the queue (one seek per user; a second tab shares it).
 - `cancel(user)`: leave the queue; racing a pairing, either the seek goes or the game stands.
-- `run_pass(mode, choice)`: pair the waiting players of one choice (or of every choice).
+- `arrive(user, mode, choice)`: `join`, then pair the seek at once with the best waiting partner
+  (`pair_on_arrival`): the seek socket's entry point.
+- `run_pass(mode, choice)`: pair the waiting players of one choice (or of every choice): the beat's
+  fallback, for windows widened by waiting and for pairs an arrival missed.
 - `check_arrival(pairing_id)`: after the grace, abort a game a player never opened and put the
   other back at the front of the queue.
 - `offer_computer()`, `waiting_counts()`, `purge_orphans()`: the beat job's other chores.
 
-Seeks live in PostgreSQL. A pass reads its choice's waiting seeks whose socket is alive, pairs them
+Seeks live in PostgreSQL. An arrival commits its seek, then, in one short transaction, reads the
+best live waiting partner (no lock), locks both rows in id order (`SELECT ... FOR UPDATE`), checks
+both are still waiting and compatible, and makes the game: two arrivals at once cannot both miss
+each other (each reads after its own seek committed), nor both pair with one seek (the row locks).
+A pass reads its choice's waiting seeks whose socket is alive, pairs them
 in memory, then, pair by pair, takes the two seeks with `SELECT ... FOR UPDATE SKIP LOCKED` (a
 cancel holding a row makes the pass drop that pair, never wait for it) and creates the game in the
 same short transaction that marks both seeks paired, so a cancel racing the pass finds either a
@@ -34,7 +41,8 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Q
-from django.db.models.functions import Greatest
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Abs, Greatest
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -86,6 +94,11 @@ ORPHAN_SEEK_S = 120
 LOBBY_GROUP = "seek.lobby"
 #: Celery task names (ranking.tasks).
 ARRIVAL_TASK = "ranking.tasks.check_arrival"
+#: An arrival tries at most this many partners (one taken by another pairing or cancelled between
+#: the read and the lock is passed over for the next; the beat's pass catches what is left).
+ARRIVAL_TRIES = 3
+#: The columns a pass reads of each waiting seek, as named rows (the pairing needs no more).
+PASS_FIELDS = ("id", "user_id", "rating", "queued_at")
 #: Namespace of the per-choice advisory lock of the pass (any constant; "ca" "ro").
 PASS_LOCK_NAMESPACE = 0x6361_726F & 0x7FFF_FFFF
 
@@ -264,6 +277,112 @@ def cancel(user, now: datetime | None = None) -> Seek | None:
     return Seek.objects.filter(user=user, status=Seek.Status.PAIRED).select_related("game").first()
 
 
+# ------------------------------------------------------------------------------- arrivals' pairing
+
+def arrive(user, mode: str, choice: str, *, attach: bool = True,
+           now: datetime | None = None) -> tuple[Seek, Pairing | None]:
+    """`join`, then `pair_on_arrival`: the seek socket's entry point. Returns the seek (as `join`
+    left it) and the pairing made at once, or None (the seek waits; the beat's pass goes on).
+    The caller tells both players: `paired_messages(pairing)` (nothing is broadcast here).
+    Raises `SeekError` as `join` does."""
+    now = now or timezone.now()
+    seek = join(user, mode, choice, attach=attach, now=now)
+    if seek.status != Seek.Status.WAITING:
+        return seek, None
+    return seek, pair_on_arrival(seek, now)
+
+
+def pair_on_arrival(seek: Seek, now: datetime | None = None) -> Pairing | None:
+    """Pair the just-joined, committed waiting `seek` with its best live waiting partner of the
+    same choice, or return None when there is none (it waits).
+
+    The best partner: quick, the longest waiting (`front` first, then `queued_at`, as `quick_pairs`);
+    ranked, the nearest rating that both windows accept (`rating_window`; ties by queue order),
+    never someone `_recent_aborts` bars. Never the same user (two tabs share one seek).
+
+    Races: the partner is read without a lock, then both rows are locked in id order (no deadlock
+    between two arrivals) and re-checked under the lock: a seek paired, cancelled (deleted) or
+    changed meanwhile is passed over (at most ARRIVAL_TRIES partners), and if `seek` itself is no
+    longer waiting (paired by someone else, cancelled) nothing is done. A cancel racing this finds
+    the row locked, waits, and then either deletes a still-waiting seek (no game) or finds it paired
+    (the game stands). The game's announcement is left to the caller (`paired_messages`); the
+    arrival check is queued on commit as for the pass.
+    """
+    now = now or timezone.now()
+    ranked = seek.mode == Seek.Mode.RANKED
+    barred = _recent_partners(seek.user_id, now) if ranked else set()
+    passed_over: list[int] = []
+    for _try in range(ARRIVAL_TRIES):
+        partner_id = _best_partner(seek, now, barred, passed_over)
+        if partner_id is None:
+            return None
+        with transaction.atomic():
+            rows = {row.pk: row for row in Seek.objects.select_for_update(of=("self",))
+                    .filter(pk__in=(seek.pk, partner_id)).select_related("user").order_by("pk")}
+            mine, other = rows.get(seek.pk), rows.get(partner_id)
+            if mine is None or mine.status != Seek.Status.WAITING or (mine.mode, mine.choice) != (seek.mode, seek.choice):
+                return None
+            if other is None or not _can_pair(mine, other, now):
+                passed_over.append(partner_id)
+                continue
+            first, second = sorted((mine, other), key=_queue_key)
+            return _pair(first, second, now, announce=False)
+    return None
+
+
+def _queue_key(seek: Seek) -> tuple:
+    """Queue order: `front` first, then the longest waiting, then the older row."""
+    return (not seek.front, seek.queued_at, seek.pk)
+
+
+def _best_partner(seek: Seek, now: datetime, barred: set[int], passed_over: list[int]) -> int | None:
+    """The id of `seek`'s best live waiting partner (see `pair_on_arrival`), read without a lock."""
+    partners = (_live(Seek.objects.filter(mode=seek.mode, choice=seek.choice), now)
+                .exclude(user_id=seek.user_id))
+    if passed_over or barred:
+        partners = partners.exclude(pk__in=passed_over).exclude(user_id__in=barred)
+    if seek.mode != Seek.Mode.RANKED:
+        return partners.order_by("-front", "queued_at", "pk").values_list("pk", flat=True).first()
+    window = rating_window(seek, now)
+    # The partner's own window, as `rating_window` computes it, in SQL.
+    theirs = RawSQL(
+        "%s + LEAST(%s, %s * FLOOR(GREATEST(0, EXTRACT(EPOCH FROM (%s - ranking_seek.queued_at))) / %s))",
+        (RATING_WINDOW_START, RATING_WINDOW_WIDEN_MAX, RATING_WINDOW_STEP, now, WAVE_S))
+    return (partners.filter(rating__gte=seek.rating - window, rating__lte=seek.rating + window)
+            .annotate(gap=Abs(F("rating") - seek.rating), theirs=theirs).filter(gap__lte=F("theirs"))
+            .order_by("gap", "-front", "queued_at", "pk").values_list("pk", flat=True).first())
+
+
+def _can_pair(mine: Seek, other: Seek, now: datetime) -> bool:
+    """Under the row locks: may the waiting seeks `mine` and `other` still be paired?"""
+    if other.status != Seek.Status.WAITING or (other.mode, other.choice) != (mine.mode, mine.choice):
+        return False
+    if other.user_id == mine.user_id or other.sockets <= 0:
+        return False
+    if other.seen_at < now - timedelta(seconds=SEEK_STALE_S):
+        return False
+    if mine.mode == Seek.Mode.RANKED:
+        gap = abs(other.rating - mine.rating)
+        return gap <= rating_window(mine, now) and gap <= rating_window(other, now)
+    return True
+
+
+def _recent_partners(user_id: int, now: datetime) -> set[int]:
+    """The users whose ranked pairing with `user_id` ended aborted within RECENT_ABORT_S."""
+    rows = Pairing.objects.filter(
+        Q(host_id=user_id) | Q(guest_id=user_id), mode=Seek.Mode.RANKED, game__status=Game.Status.ABORTED,
+        created_at__gte=now - timedelta(seconds=RECENT_ABORT_S),
+    ).values_list("host_id", "guest_id")
+    return {other for host, guest in rows for other in (host, guest) if other != user_id}
+
+
+def paired_messages(pairing: Pairing) -> list[tuple[str, dict]]:
+    """The `(group, event)` telling both players' seek sockets of `pairing`'s game (`paired`)."""
+    event = {"type": "paired", "game_id": pairing.game_id,
+             "url": reverse("room", kwargs={"code": pairing.room_code}), "rated": pairing.game.rated}
+    return [(seek_group(user_id), event) for user_id in (pairing.host_id, pairing.guest_id)]
+
+
 # ---------------------------------------------------------------------------------- the pass
 
 def rating_window(seek: Seek, now: datetime) -> int:
@@ -388,7 +507,9 @@ def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
             return None
     try:
         queue = _live(Seek.objects.filter(mode=mode, choice=choice), now)
-        seeks = list(queue.order_by("-front", "queued_at", "pk")[:PASS_SEEK_LIMIT])
+        # Quick pairs first with second: the front of the queue is enough. Ranked needs everyone.
+        limit = 2 * PASS_PAIR_LIMIT + 1 if mode == Seek.Mode.QUICK else PASS_SEEK_LIMIT
+        seeks = list(queue.order_by("-front", "queued_at", "pk").values_list(*PASS_FIELDS, named=True)[:limit])
         if len(seeks) < 2:
             return []
         if mode == Seek.Mode.QUICK:
@@ -398,9 +519,11 @@ def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
         made = []
         for a, b in pairs[:PASS_PAIR_LIMIT]:
             with transaction.atomic():
-                locked = queue.select_for_update(skip_locked=True).filter(pk__in=(a.pk, b.pk))
-                if len(list(locked.values_list("pk", flat=True))) == 2:
-                    made.append(_pair(a, b, now))
+                # Re-read under the row locks, with the two users (one query for the pair).
+                locked = {seek.pk: seek for seek in queue.select_for_update(skip_locked=True, of=("self",))
+                          .filter(pk__in=(a.id, b.id)).select_related("user")}
+                if len(locked) == 2:
+                    made.append(_pair(locked[a.id], locked[b.id], now))
         return made
     finally:
         with connection.cursor() as cursor:
@@ -437,8 +560,9 @@ def _first_move_share(user_id: int) -> float:
     return first / len(rows)
 
 
-def _pair(a: Seek, b: Seek, now: datetime) -> Pairing:
-    """Make the game of two locked waiting seeks (a waited longer: the host seat)."""
+def _pair(a: Seek, b: Seek, now: datetime, announce: bool = True) -> Pairing:
+    """Make the game of two locked waiting seeks (a waited longer: the host seat). On commit, the
+    arrival check is queued and, with `announce`, both players are told (`paired_messages`)."""
     if a.mode == Seek.Mode.QUICK:
         quick = choices.parse_quick(a.choice)
         kind, rules, move_ms, first = quick.kind, quick.rules(), quick.move_time_ms, "random"
@@ -459,16 +583,18 @@ def _pair(a: Seek, b: Seek, now: datetime) -> Pairing:
         game=game, mode=a.mode, choice=a.choice, host_id=a.user_id, guest_id=b.user_id,
         room_code=room.code, created_at=now, arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S),
     )
-    Seek.objects.filter(pk__in=(a.pk, b.pk)).update(status=Seek.Status.PAIRED, game=game, front=False)
-    event = {"type": "paired", "game_id": game.pk, "url": reverse("room", kwargs={"code": room.code}),
-             "rated": game.rated}
-    users, arrive_by, pairing_id = (a.user_id, b.user_id), pairing.arrive_by, pairing.pk
+    # Every seek socket of both players lets go of the seek when it hears `paired`: their count
+    # goes to 0 here, in the same UPDATE, not in one more UPDATE per socket.
+    Seek.objects.filter(pk__in=(a.pk, b.pk)).update(status=Seek.Status.PAIRED, game=game, front=False, sockets=0)
+    messages = paired_messages(pairing) if announce else []
+    arrive_by, pairing_id = pairing.arrive_by, pairing.pk
 
-    def announce() -> None:
-        broadcast_many([(seek_group(user_id), event) for user_id in users])
+    def on_commit() -> None:
+        if messages:
+            broadcast_many(messages)
         _send_task(ARRIVAL_TASK, (pairing_id,), eta=arrive_by)
 
-    transaction.on_commit(announce)
+    transaction.on_commit(on_commit)
     return pairing
 
 
