@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -40,9 +41,17 @@ HEARTBEAT_WRITE_S = 15
 SLOT_ROOM = "seek"
 
 
+#: Worker threads of the seek sockets' ORM calls, per web process. A join is a dozen short round
+#: trips to PostgreSQL, mostly waiting: the loop's default pool (CPU count + 4 threads) queues a
+#: burst of joins behind a few of them. Each thread holds at most one pooled connection while it
+#: runs (settings DB_POOL_MAX_SIZE, 20 by default, is shared with the room sockets).
+SEEK_THREADS = 12
+_executor = ThreadPoolExecutor(max_workers=SEEK_THREADS, thread_name_prefix="seek-db")
+
+
 def db(func):
-    """Run a sync ORM call in the thread pool (as the room socket does)."""
-    return database_sync_to_async(func, thread_sensitive=False)
+    """Run a sync ORM call on the seek sockets' own thread pool (`SEEK_THREADS`)."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=_executor)
 
 
 class SeekConsumer(AsyncWebsocketConsumer):

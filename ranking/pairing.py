@@ -36,7 +36,6 @@ from bisect import bisect_left
 from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
-from celery import current_app
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
@@ -92,8 +91,6 @@ JOIN_MARGIN_S = 2.0
 ORPHAN_SEEK_S = 120
 #: The group of every seek socket: the live waiting counts.
 LOBBY_GROUP = "seek.lobby"
-#: Celery task names (ranking.tasks).
-ARRIVAL_TASK = "ranking.tasks.check_arrival"
 #: An arrival tries at most this many partners (one taken by another pairing or cancelled between
 #: the read and the lock is passed over for the next; the beat's pass catches what is left).
 ARRIVAL_TRIES = 3
@@ -214,42 +211,48 @@ def join(user, mode: str, choice: str, *, attach: bool = True, now: datetime | N
     `bad_category`. Call `run_pass(mode, choice)` after it (outside its transaction).
     """
     now = now or timezone.now()
-    refusal = seek_refusal(user, mode)
-    if refusal:
-        raise SeekError(refusal)
-    if mode == Seek.Mode.QUICK:
-        if choices.parse_quick(choice) is None:
-            raise SeekError("bad_choice")
-        rating = 0
-    elif mode == Seek.Mode.RANKED:
-        if ranked_category(choice) is None:
-            raise SeekError("bad_category")
-        rating = rating_of(user, choice)
-    else:
-        raise SeekError("malformed")
+    rating = _seek_rating(user, mode, choice)
     for attempt in range(2):
         try:
-            return _join_row(user, mode, choice, rating, attach, now)
+            with transaction.atomic():
+                return _upsert_seek(user, mode, choice, rating, attach, now)
         except IntegrityError:  # two tabs created the user's first seek at once: take the other's
             if attempt:
                 raise
     raise AssertionError("unreachable")
 
 
-def _join_row(user, mode: str, choice: str, rating: int, attach: bool, now: datetime) -> Seek:
-    with transaction.atomic():
-        seek = Seek.objects.select_for_update(of=("self",)).filter(user=user).select_related("game").first()
-        if seek is not None and seek.status == Seek.Status.PAIRED and seek.game and not seek.game.is_over:
-            return seek
-        if seek is None:
-            seek = Seek(user=user, queued_at=now, seen_at=now, joined_at=now)
-        elif seek.status != Seek.Status.WAITING or (seek.mode, seek.choice) != (mode, choice):
-            seek.queued_at, seek.front, seek.computer_offered = now, False, False
-        seek.mode, seek.choice, seek.rating, seek.status, seek.game = mode, choice, rating, Seek.Status.WAITING, None
-        seek.seen_at = seek.joined_at = now
-        if attach:
-            seek.sockets += 1
-        seek.save()
+def _seek_rating(user, mode: str, choice: str) -> int:
+    """May `user` seek (`mode`, `choice`)? The seek's rating (0 for quick), or `SeekError`."""
+    refusal = seek_refusal(user, mode)
+    if refusal:
+        raise SeekError(refusal)
+    if mode == Seek.Mode.QUICK:
+        if choices.parse_quick(choice) is None:
+            raise SeekError("bad_choice")
+        return 0
+    if mode == Seek.Mode.RANKED:
+        if ranked_category(choice) is None:
+            raise SeekError("bad_category")
+        return rating_of(user, choice)
+    raise SeekError("malformed")
+
+
+def _upsert_seek(user, mode: str, choice: str, rating: int, attach: bool, now: datetime) -> Seek:
+    """`join`'s row, inside the caller's transaction: the user's seek, locked, made waiting for
+    (`mode`, `choice`), or returned as it is while paired into a game not over yet."""
+    seek = Seek.objects.select_for_update(of=("self",)).filter(user=user).select_related("game").first()
+    if seek is not None and seek.status == Seek.Status.PAIRED and seek.game and not seek.game.is_over:
+        return seek
+    if seek is None:
+        seek = Seek(user=user, queued_at=now, seen_at=now, joined_at=now)
+    elif seek.status != Seek.Status.WAITING or (seek.mode, seek.choice) != (mode, choice):
+        seek.queued_at, seek.front, seek.computer_offered = now, False, False
+    seek.mode, seek.choice, seek.rating, seek.status, seek.game = mode, choice, rating, Seek.Status.WAITING, None
+    seek.seen_at = seek.joined_at = now
+    if attach:
+        seek.sockets += 1
+    seek.save()
     return seek
 
 
@@ -281,20 +284,42 @@ def cancel(user, now: datetime | None = None) -> Seek | None:
 
 def arrive(user, mode: str, choice: str, *, attach: bool = True,
            now: datetime | None = None) -> tuple[Seek, Pairing | None]:
-    """`join`, then `pair_on_arrival`: the seek socket's entry point. Returns the seek (as `join`
-    left it) and the pairing made at once, or None (the seek waits; the beat's pass goes on).
+    """`join` and pair at once: the seek socket's entry point. Returns the user's seek and the
+    pairing made, or None (the seek waits; a later arrival or the beat's pass pairs it).
     The caller tells both players: `paired_messages(pairing)` (nothing is broadcast here).
-    Raises `SeekError` as `join` does."""
+    Raises `SeekError` as `join` does.
+
+    One transaction first: the seek is written (its row locked) and the best live waiting partner
+    (`_partners`) is taken with `FOR UPDATE SKIP LOCKED` (a row another pairing, cancel or
+    heartbeat holds is passed over, never waited for: this transaction already holds a row), and
+    the game is made. With no partner there, the seek commits waiting and `pair_on_arrival` looks
+    once more: of two players arriving at once, the later to commit sees the other then.
+    """
     now = now or timezone.now()
-    seek = join(user, mode, choice, attach=attach, now=now)
-    if seek.status != Seek.Status.WAITING:
-        return seek, None
-    return seek, pair_on_arrival(seek, now)
+    rating = _seek_rating(user, mode, choice)
+    barred = _recent_partners(user.pk, now) if mode == Seek.Mode.RANKED else set()
+    for attempt in range(2):
+        try:
+            with transaction.atomic():
+                seek = _upsert_seek(user, mode, choice, rating, attach, now)
+                if seek.status != Seek.Status.WAITING:
+                    return seek, None
+                partner = (_partners(seek, now, barred).select_for_update(skip_locked=True, of=("self",))
+                           .select_related("user").first())
+                if partner is not None and _can_pair(seek, partner, now):
+                    first, second = sorted((seek, partner), key=_queue_key)
+                    return seek, _pair(first, second, now, announce=False)
+            break
+        except IntegrityError:  # two tabs created the user's first seek at once: take the other's
+            if attempt:
+                raise
+    return seek, pair_on_arrival(seek, now, barred)
 
 
-def pair_on_arrival(seek: Seek, now: datetime | None = None) -> Pairing | None:
+def pair_on_arrival(seek: Seek, now: datetime | None = None, barred: set[int] | None = None) -> Pairing | None:
     """Pair the just-joined, committed waiting `seek` with its best live waiting partner of the
-    same choice, or return None when there is none (it waits).
+    same choice, or return None when there is none (it waits). `barred`: the users it may not
+    meet (`_recent_partners`; read here when None).
 
     The best partner: quick, the longest waiting (`front` first, then `queued_at`, as `quick_pairs`);
     ranked, the nearest rating that both windows accept (`rating_window`; ties by queue order),
@@ -305,15 +330,14 @@ def pair_on_arrival(seek: Seek, now: datetime | None = None) -> Pairing | None:
     changed meanwhile is passed over (at most ARRIVAL_TRIES partners), and if `seek` itself is no
     longer waiting (paired by someone else, cancelled) nothing is done. A cancel racing this finds
     the row locked, waits, and then either deletes a still-waiting seek (no game) or finds it paired
-    (the game stands). The game's announcement is left to the caller (`paired_messages`); the
-    arrival check is queued on commit as for the pass.
+    (the game stands). The game's announcement is left to the caller (`paired_messages`).
     """
     now = now or timezone.now()
-    ranked = seek.mode == Seek.Mode.RANKED
-    barred = _recent_partners(seek.user_id, now) if ranked else set()
+    if barred is None:
+        barred = _recent_partners(seek.user_id, now) if seek.mode == Seek.Mode.RANKED else set()
     passed_over: list[int] = []
     for _try in range(ARRIVAL_TRIES):
-        partner_id = _best_partner(seek, now, barred, passed_over)
+        partner_id = _partners(seek, now, barred).exclude(pk__in=passed_over).values_list("pk", flat=True).first()
         if partner_id is None:
             return None
         with transaction.atomic():
@@ -335,14 +359,15 @@ def _queue_key(seek: Seek) -> tuple:
     return (not seek.front, seek.queued_at, seek.pk)
 
 
-def _best_partner(seek: Seek, now: datetime, barred: set[int], passed_over: list[int]) -> int | None:
-    """The id of `seek`'s best live waiting partner (see `pair_on_arrival`), read without a lock."""
+def _partners(seek: Seek, now: datetime, barred: set[int]):
+    """The live waiting seeks that may meet `seek`, best first (see `pair_on_arrival`): quick, in
+    queue order; ranked, within both rating windows, nearest rating first, then queue order."""
     partners = (_live(Seek.objects.filter(mode=seek.mode, choice=seek.choice), now)
                 .exclude(user_id=seek.user_id))
-    if passed_over or barred:
-        partners = partners.exclude(pk__in=passed_over).exclude(user_id__in=barred)
+    if barred:
+        partners = partners.exclude(user_id__in=barred)
     if seek.mode != Seek.Mode.RANKED:
-        return partners.order_by("-front", "queued_at", "pk").values_list("pk", flat=True).first()
+        return partners.order_by("-front", "queued_at", "pk")
     window = rating_window(seek, now)
     # The partner's own window, as `rating_window` computes it, in SQL.
     theirs = RawSQL(
@@ -350,7 +375,7 @@ def _best_partner(seek: Seek, now: datetime, barred: set[int], passed_over: list
         (RATING_WINDOW_START, RATING_WINDOW_WIDEN_MAX, RATING_WINDOW_STEP, now, WAVE_S))
     return (partners.filter(rating__gte=seek.rating - window, rating__lte=seek.rating + window)
             .annotate(gap=Abs(F("rating") - seek.rating), theirs=theirs).filter(gap__lte=F("theirs"))
-            .order_by("gap", "-front", "queued_at", "pk").values_list("pk", flat=True).first())
+            .order_by("gap", "-front", "queued_at", "pk"))
 
 
 def _can_pair(mine: Seek, other: Seek, now: datetime) -> bool:
@@ -561,8 +586,9 @@ def _first_move_share(user_id: int) -> float:
 
 
 def _pair(a: Seek, b: Seek, now: datetime, announce: bool = True) -> Pairing:
-    """Make the game of two locked waiting seeks (a waited longer: the host seat). On commit, the
-    arrival check is queued and, with `announce`, both players are told (`paired_messages`)."""
+    """Make the game of two locked waiting seeks (a waited longer: the host seat). With `announce`,
+    both players are told on commit (`paired_messages`). The beat checks the arrivals once
+    `arrive_by` has passed (`due_arrivals`, every second)."""
     if a.mode == Seek.Mode.QUICK:
         quick = choices.parse_quick(a.choice)
         kind, rules, move_ms, first = quick.kind, quick.rules(), quick.move_time_ms, "random"
@@ -586,15 +612,9 @@ def _pair(a: Seek, b: Seek, now: datetime, announce: bool = True) -> Pairing:
     # Every seek socket of both players lets go of the seek when it hears `paired`: their count
     # goes to 0 here, in the same UPDATE, not in one more UPDATE per socket.
     Seek.objects.filter(pk__in=(a.pk, b.pk)).update(status=Seek.Status.PAIRED, game=game, front=False, sockets=0)
-    messages = paired_messages(pairing) if announce else []
-    arrive_by, pairing_id = pairing.arrive_by, pairing.pk
-
-    def on_commit() -> None:
-        if messages:
-            broadcast_many(messages)
-        _send_task(ARRIVAL_TASK, (pairing_id,), eta=arrive_by)
-
-    transaction.on_commit(on_commit)
+    if announce:
+        messages = paired_messages(pairing)
+        transaction.on_commit(lambda: broadcast_many(messages))
     return pairing
 
 
@@ -613,13 +633,6 @@ def broadcast_many(messages: list[tuple[str, dict]]) -> None:
         async_to_sync(send_all)()
     except Exception:  # pragma: no cover - Redis down: the page asks for its status when it reconnects
         log.exception("broadcast of %d seek event(s) failed", len(messages))
-
-
-def _send_task(name: str, args: tuple, **options) -> None:
-    try:
-        current_app.send_task(name, args=args, **options)
-    except Exception:  # pragma: no cover - broker down: the beat's arrival sweep catches it
-        log.exception("could not send %s%r", name, args)
 
 
 # ------------------------------------------------------------------------------- arrivals
@@ -674,7 +687,8 @@ def _arrived(game: Game, seat: str) -> bool:
 
 
 def due_arrivals(now: datetime | None = None) -> list[int]:
-    """Pairings whose arrival grace has passed and that were not checked yet (the beat's safety net)."""
+    """Pairings whose arrival grace has passed and that were not checked yet (the beat checks them
+    every second)."""
     now = now or timezone.now()
     return list(Pairing.objects.filter(checked=False, arrive_by__lte=now).values_list("pk", flat=True)[:500])
 

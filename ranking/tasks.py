@@ -1,5 +1,6 @@
 """Celery tasks of ranking (scheduled by beat in `caro.settings.CELERY_BEAT_SCHEDULE`): the pairing
-beat and the arrival check (ranking.pairing), and the hourly unlisting of inactive players."""
+beat (ranking.pairing: the fallback pass, the arrival checks, the computer offers, the waiting
+counts), and the hourly unlisting of inactive players."""
 
 from __future__ import annotations
 
@@ -22,17 +23,11 @@ COUNTS_PERIOD_S = 5
 COUNTS_SENT_KEY = "ranking:waiting-counts-sent"
 
 
-@shared_task(name=pairing.ARRIVAL_TASK, ignore_result=True)
-def check_arrival(pairing_id: int) -> bool:
-    """At the end of a pairing's arrival grace: abort a game a player never opened (see
-    `pairing.check_arrival`). Returns True when it aborted the game."""
-    return pairing.check_arrival(pairing_id)
-
-
 @shared_task(name="ranking.tasks.pairing_beat", ignore_result=True)
 def pairing_beat() -> int:
-    """Beat job (every second): a pairing pass over every choice, the arrival checks whose task
-    was lost, the computer offers due, the seeks left behind, and the live waiting counts (sent to
+    """Beat job (every second): a pairing pass over every choice (for the ranked windows widened by
+    waiting, and any pair an arrival missed), the arrival checks due (`pairing.ARRIVAL_GRACE_S`
+    after a pairing), the computer offers due, the seeks left behind, and the live waiting counts (sent to
     every seek socket when they changed, at most every COUNTS_PERIOD_S). Returns the number of games made."""
     made = pairing.run_pass()
     for pairing_id in pairing.due_arrivals():
