@@ -2,8 +2,8 @@
 
 Thin: it checks each frame's size, shape and rate, takes the player from the session (never from a
 frame) and calls `ranking.pairing` off the event loop. It listens to the player's seek group (every
-tab of the user, on every web process: `paired`, `cancelled`, `requeued`, `computer_offer`) and to
-the lobby group (the live waiting counts).
+tab of the user, on every web process: `paired`, `cancelled`, `requeued`, `computer_offer`); the
+live waiting counts come from the cache, read once per period by the process (`_Lobby`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,49 @@ SEEK_THREADS = 12
 _executor = ThreadPoolExecutor(max_workers=SEEK_THREADS, thread_name_prefix="seek-db")
 
 
+#: The seek sockets get the waiting counts at most this often, s (each process reads them from
+#: the cache once per period and sends them to its own sockets when they changed).
+COUNTS_PERIOD_S = 5
+
+
+class _Lobby:
+    """This process's open seek sockets and the one task that sends them the waiting counts.
+
+    The counts used to be a channel-layer group of every seek socket: one Redis message per socket
+    per change, each fetched with four round trips by the process's single receive loop, so a
+    `paired` event queued behind thousands of them. Here the process reads the cache once per
+    COUNTS_PERIOD_S and writes to its sockets directly."""
+
+    def __init__(self) -> None:
+        self.sockets: set[SeekConsumer] = set()
+        self.task: asyncio.Task | None = None
+        self.last = None
+
+    def add(self, consumer: "SeekConsumer") -> None:
+        self.sockets.add(consumer)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run())
+
+    def discard(self, consumer: "SeekConsumer") -> None:
+        self.sockets.discard(consumer)
+
+    async def _run(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(COUNTS_PERIOD_S)
+            try:
+                counts = await db(cache.get)(COUNTS_KEY)
+            except Exception:  # pragma: no cover - cache down: the next period tries again
+                log.exception("seek sockets: reading the waiting counts failed")
+                continue
+            if counts is None or counts == self.last:
+                continue
+            self.last = counts
+            text = json.dumps({"type": "waiting", "counts": counts})
+            for consumer in list(self.sockets):
+                await consumer.send_text(text)
+
+
 def db(func):
     """Run a sync ORM call on the seek sockets' own thread pool (`SEEK_THREADS`)."""
     return database_sync_to_async(func, thread_sensitive=False, executor=_executor)
@@ -80,13 +123,14 @@ class SeekConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_PLAYER)
             return
         # user.<id>: a moderator's ban closes every socket of the user at once (docs/protocol.md).
-        for group in (pairing.LOBBY_GROUP, seek_group(self.user.pk), user_group(self.user.pk)):
+        for group in (seek_group(self.user.pk), user_group(self.user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         await self.accept()
         status, counts = await db(_hello)(self.user)
         await self.send_json({"type": "status", **status})
         await self.send_json({"type": "waiting", "counts": counts})
+        LOBBY.add(self)
         task = asyncio.current_task()
         if task is not None:
             task.add_done_callback(lambda _t: None if self.forgotten else asyncio.ensure_future(self._forget()))
@@ -105,6 +149,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         if getattr(self, "forgotten", True):
             return
         self.forgotten = True
+        LOBBY.discard(self)
         await self.slot.release()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -199,8 +244,11 @@ class SeekConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message, **extra})
 
     async def send_json(self, data: dict) -> None:
+        await self.send_text(json.dumps(data))
+
+    async def send_text(self, text: str) -> None:
         try:
-            await self.send(text_data=json.dumps(data))
+            await self.send(text_data=text)
         except Exception:  # the client left while an event was on its way
             log.debug("seek socket: send after close dropped")
 
@@ -212,6 +260,9 @@ class SeekConsumer(AsyncWebsocketConsumer):
             return False
         self.tokens -= 1
         return True
+
+
+LOBBY = _Lobby()
 
 
 def _hello(user) -> tuple[dict, dict]:

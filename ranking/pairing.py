@@ -89,8 +89,6 @@ PASS_ROUNDS = 4
 JOIN_MARGIN_S = 2.0
 #: A waiting seek with no socket for this long is removed (the player left the page), s.
 ORPHAN_SEEK_S = 120
-#: The group of every seek socket: the live waiting counts.
-LOBBY_GROUP = "seek.lobby"
 #: An arrival tries at most this many partners (one taken by another pairing or cancelled between
 #: the read and the lock is passed over for the next; the beat's pass catches what is left).
 ARRIVAL_TRIES = 3
@@ -149,8 +147,7 @@ def seek_refusal(user, mode: str) -> str | None:
 
 def current_bar(user_id: int, now: datetime | None = None) -> restrictions.Restriction | None:
     """The ban or fair-play seek bar in force on user `user_id` at `now`, read from the database."""
-    user = (get_user_model().objects.filter(pk=user_id)
-            .only(*restrictions.QUEUE_FIELDS).first())
+    user = next(iter(get_user_model().objects.filter(pk=user_id).only(*restrictions.QUEUE_FIELDS)[:1]), None)
     return restrictions.queue_ban_of(user, now or timezone.now()) if user is not None else None
 
 
@@ -241,8 +238,10 @@ def _seek_rating(user, mode: str, choice: str) -> int:
 def _upsert_seek(user, mode: str, choice: str, rating: int, attach: bool, now: datetime) -> Seek:
     """`join`'s row, inside the caller's transaction: the user's seek, locked, made waiting for
     (`mode`, `choice`), or returned as it is while paired into a game not over yet."""
-    seek = Seek.objects.select_for_update(of=("self",)).filter(user=user).select_related("game").first()
-    if seek is not None and seek.status == Seek.Status.PAIRED and seek.game and not seek.game.is_over:
+    # One row at most (one seek per user): no ORDER BY, and the game read only when paired (the
+    # ORM's compiling is most of a join's CPU time).
+    seek = next(iter(Seek.objects.select_for_update().filter(user=user)[:1]), None)
+    if seek is not None and seek.status == Seek.Status.PAIRED and seek.game_id and not _game_over(seek.game_id):
         return seek
     if seek is None:
         seek = Seek(user=user, queued_at=now, seen_at=now, joined_at=now)
@@ -254,6 +253,12 @@ def _upsert_seek(user, mode: str, choice: str, rating: int, attach: bool, now: d
         seek.sockets += 1
     seek.save()
     return seek
+
+
+def _game_over(game_id: int) -> bool:
+    """Is game `game_id` over (finished or aborted) or gone?"""
+    status = Game.objects.filter(pk=game_id).values_list("status", flat=True)[:1]
+    return not status or status[0] in (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def detach(user_id: int) -> None:

@@ -9,35 +9,30 @@ import logging
 from celery import shared_task
 from django.core.cache import cache
 
-from caro.games import outbox
 from ranking import pages, pairing
 from ranking.models import Rating
 
 log = logging.getLogger(__name__)
 
-#: Cache key of the last waiting counts broadcast (so an unchanged count is not sent again).
+#: Cache key of the live waiting counts, written by the beat every second; every web process reads
+#: it and sends it to its own seek sockets (ranking.consumers), not through the channel layer.
 COUNTS_KEY = "ranking:waiting-counts"
-#: The counts go to every seek socket at most once per this many seconds (each broadcast is one
-#: message per open seek socket).
-COUNTS_PERIOD_S = 5
-COUNTS_SENT_KEY = "ranking:waiting-counts-sent"
+#: How long the counts stay in the cache without a beat, s.
+COUNTS_TTL_S = 60
 
 
 @shared_task(name="ranking.tasks.pairing_beat", ignore_result=True)
 def pairing_beat() -> int:
     """Beat job (every second): a pairing pass over every choice (for the ranked windows widened by
     waiting, and any pair an arrival missed), the arrival checks due (`pairing.ARRIVAL_GRACE_S`
-    after a pairing), the computer offers due, the seeks left behind, and the live waiting counts (sent to
-    every seek socket when they changed, at most every COUNTS_PERIOD_S). Returns the number of games made."""
+    after a pairing), the computer offers due, the seeks left behind, and the live waiting counts (into the cache,
+    `COUNTS_KEY`). Returns the number of games made."""
     made = pairing.run_pass()
     for pairing_id in pairing.due_arrivals():
         pairing.check_arrival(pairing_id)
     pairing.offer_computer()
     pairing.purge_orphans()
-    counts = pairing.waiting_counts()
-    if cache.get(COUNTS_KEY) != counts and cache.add(COUNTS_SENT_KEY, 1, COUNTS_PERIOD_S):
-        cache.set(COUNTS_KEY, counts, 60)
-        outbox.broadcast(pairing.LOBBY_GROUP, {"type": "waiting", "counts": counts})
+    cache.set(COUNTS_KEY, pairing.waiting_counts(), COUNTS_TTL_S)
     if made:
         log.info("pairing beat made %d game(s)", len(made))
     return len(made)
