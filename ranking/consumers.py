@@ -45,7 +45,7 @@ SLOT_ROOM = "seek"
 #: trips to PostgreSQL, mostly waiting: the loop's default pool (CPU count + 4 threads) queues a
 #: burst of joins behind a few of them. Each thread holds at most one pooled connection while it
 #: runs (settings DB_POOL_MAX_SIZE, 20 by default, is shared with the room sockets).
-SEEK_THREADS = 12
+SEEK_THREADS = 8
 _executor = ThreadPoolExecutor(max_workers=SEEK_THREADS, thread_name_prefix="seek-db")
 
 
@@ -64,17 +64,28 @@ class _Lobby:
 
     def __init__(self) -> None:
         self.sockets: set[SeekConsumer] = set()
+        self.by_user: dict[int, set[SeekConsumer]] = {}
         self.task: asyncio.Task | None = None
         self.last = None
 
+    def of_user(self, user_id: int) -> list["SeekConsumer"]:
+        """The seek sockets of user `user_id` open on this process."""
+        return list(self.by_user.get(user_id, ()))
+
     def add(self, consumer: "SeekConsumer") -> None:
         self.sockets.add(consumer)
+        self.by_user.setdefault(consumer.user.pk, set()).add(consumer)
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run())
 
     def discard(self, consumer: "SeekConsumer") -> None:
         self.sockets.discard(consumer)
+        mine = self.by_user.get(consumer.user.pk)
+        if mine is not None:
+            mine.discard(consumer)
+            if not mine:
+                del self.by_user[consumer.user.pk]
 
     async def _run(self) -> None:
         while self.sockets:
@@ -108,6 +119,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         self.touched = time.monotonic()  # the last heartbeat written (a join writes one too)
         self.groups_joined: list[str] = []
         self.forgotten = False
+        self.told: set[int] = set()  # the games this socket sent `paired` for
         authenticated = getattr(self.user, "is_authenticated", False)
         self.slot = SocketSlot(self.channel_name, client_address(self.scope),
                                self.user.pk if authenticated else None, SLOT_ROOM)
@@ -185,8 +197,14 @@ class SeekConsumer(AsyncWebsocketConsumer):
         seek, made = await db(pairing.arrive)(self.user, mode, choice, attach=not self.attached)
         self.attached, self.touched = True, time.monotonic()
         if made is not None:  # paired at once: every tab of both players hears `paired` (this one too)
+            messages = pairing.paired_messages(made)
+            # The tabs on this process at once; the seek groups reach those on other processes
+            # (a tab hearing the same game twice ignores the second: `game_event`).
+            for user_id in (made.host_id, made.guest_id):
+                for consumer in LOBBY.of_user(user_id):
+                    await consumer.hear(messages[0][1])
             await asyncio.gather(*(self.channel_layer.group_send(group, {"type": "game.event", "event": event})
-                                   for group, event in pairing.paired_messages(made)))
+                                   for group, event in messages))
         elif seek.status == seek.Status.WAITING:
             await self.send_json({"type": "status", **pairing.waiting_status(seek)})
         else:  # still in the game it was paired into
@@ -214,8 +232,15 @@ class SeekConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------------ group events
 
     async def game_event(self, message: dict) -> None:
-        """An event for this user's seek sockets or the lobby (sent with `outbox.broadcast`)."""
-        event = message["event"]
+        """An event for this user's seek sockets (sent to their group with `outbox.broadcast`)."""
+        await self.hear(message["event"])
+
+    async def hear(self, event: dict) -> None:
+        """Send a seek event to this socket; a `paired` of a game it was already told of is dropped."""
+        if event.get("type") == "paired":
+            if event.get("game_id") in self.told:
+                return
+            self.told.add(event.get("game_id"))
         if event.get("type") in ("paired", "cancelled") and self.attached:
             self.attached = False  # a pairing already set the paired seek's socket count to 0
         await self.send_json(event)
