@@ -133,7 +133,9 @@ def _queries(client, urls: list[str]) -> None:
         times = [(float(q["time"]) * 1000, q["sql"]) for q in queries.captured_queries]
         slowest = max(times, default=(0.0, ""))
         print(f"  {url}: {len(times)} queries, {sum(t for t, _sql in times):.1f} ms in SQL;"
-              f" slowest {slowest[0]:.1f} ms: {slowest[1][:150]}")
+              f" slowest {slowest[0]:.1f} ms")
+        for ms, sql in times:
+            print(f"    {ms:6.1f} ms  {sql[:160]}")
 
 
 def _long_caro_game(moves: int, size: int = 19) -> list[str]:
