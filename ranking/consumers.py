@@ -203,8 +203,12 @@ class SeekConsumer(AsyncWebsocketConsumer):
             for user_id in (made.host_id, made.guest_id):
                 for consumer in LOBBY.of_user(user_id):
                     await consumer.hear(messages[0][1])
-            await asyncio.gather(*(self.channel_layer.group_send(group, {"type": "game.event", "event": event})
-                                   for group, event in messages))
+            sent = await asyncio.gather(*(self.channel_layer.group_send(group, {"type": "game.event", "event": event})
+                                          for group, event in messages), return_exceptions=True)
+            for failure in (result for result in sent if isinstance(result, BaseException)):
+                # The game stands and this process's tabs were told; a tab elsewhere finds the
+                # game in its `status` when it reconnects. Not the player's error.
+                log.warning("seek socket: telling a seek group of game %s failed: %r", made.game_id, failure)
         elif seek.status == seek.Status.WAITING:
             await self.send_json({"type": "status", **pairing.waiting_status(seek)})
         else:  # still in the game it was paired into
