@@ -122,6 +122,22 @@ def _timed(client, url: str, requests: int) -> tuple[float, float, float, float]
     return percentile(times, 0.5), percentile(times, 0.95), max(times), percentile(cpu, 0.5)
 
 
+def _queries(client, urls: list[str]) -> None:
+    """Print each page's SQL statements: how many, their total time and the slowest one (ms)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for url in urls:
+        with CaptureQueriesContext(connection) as queries:
+            client.get(url)
+        times = [(float(q["time"]) * 1000, q["sql"]) for q in queries.captured_queries]
+        slowest = max(times, default=(0.0, ""))
+        print(f"  {url}: {len(times)} queries, {sum(t for t, _sql in times):.1f} ms in SQL;"
+              f" slowest {slowest[0]:.1f} ms")
+        for ms, sql in times:
+            print(f"    {ms:6.1f} ms  {sql[:160]}")
+
+
 def _long_caro_game(moves: int, size: int = 19) -> list[str]:
     """`moves` legal squares on a freestyle `size` board that end nothing (a seeded random fill)."""
     import random
@@ -282,6 +298,7 @@ def bench_ratings(client, players: int, requests: int) -> bool:
         p50, p95, worst, cpu = _timed(client, url, requests)
         ok &= p95 <= TARGET_MS
         print(f"{url:34} {what:24} {p50:8.2f} {p95:8.2f} {worst:8.2f} {cpu:8.2f}")
+    _queries(client, [url for url, _what in pages])
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"ranking pages with {players} rated players: {'meet' if ok else 'MISS'} the {TARGET_MS:.0f} ms target (p95);"
           f" load average {load:.1f} on {os.cpu_count()} CPUs\n")

@@ -11,10 +11,11 @@ present (the later of the two `seek` frames sent) to the moment BOTH sockets had
 Printed: p50/p95/p99/max in ms, games, players left waiting, and players paired twice (must be 0:
 counted from the sockets' `paired` events and from the stored pairings).
 
-Part 2 (in this process, against the same database): `--waiting` live ranked seeks in one category,
-then the time of one pass over them when none can pair (ratings farther apart than any window: the
-cost of reading, locking and windowing them all), of one pass when all can (it makes at most
-PASS_PAIR_LIMIT games), and of a join's pass in another choice while they wait.
+Part 2 (in this process, against the same database, the beat stopped): `--waiting` live ranked
+seeks in one category, then the time of one pass over them when none can pair (ratings farther
+apart than any window: the cost of reading and windowing them all), of arrivals while they wait
+(`pairing.arrive`: a ranked one, a quick one waiting alone, a quick one making its game; time and
+query count), and of one pass when all can pair (it makes at most PASS_PAIR_LIMIT games).
 """
 
 from __future__ import annotations
@@ -181,16 +182,19 @@ async def part1(site: Site, args) -> int:
     return 0 if twice_db == 0 and twice_sockets == 0 and missing == 0 and not unconnected else 1
 
 
-def part2(args) -> None:
+def part2(site: Site, args) -> None:
     from datetime import timedelta
 
-    from django.db import transaction
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     from accounts.models import User
     from ranking import pairing
     from ranking.seeks import Seek
 
+    # The beat would pass over the same seeks (and hold the choice's pass lock): part 2 times alone.
+    site.stop("beat")
     Seek.objects.all().delete()
     now = timezone.now()
     n = args.waiting
@@ -209,14 +213,28 @@ def part2(args) -> None:
         assert not made
     print(f"part 2: one pass over {n} waiting ranked seeks that cannot pair: "
           f"median {statistics.median(times):.0f} ms (min {min(times):.0f})")
-    # A join in another choice while they all wait: its pass reads only its own choice.
-    a, b = User.objects.bulk_create([User(username="bench-join-a"), User(username="bench-join-b")])
-    pairing.join(a, "quick", "caro-15-blocked")
-    pairing.join(b, "quick", "caro-15-blocked")
-    t = time.perf_counter()
-    made = pairing.run_pass("quick", "caro-15-blocked")
-    print(f"        a join's pass (another choice, {n} waiting elsewhere): {(time.perf_counter() - t) * 1000:.0f} ms, "
-          f"{len(made)} game")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE ranking_seek")
+    # Arrivals while they all wait: a ranked one among them (its window holds nobody), and a quick
+    # pair in another choice (the second arrival makes the game).
+    timings = {"ranked, nobody in its window": [], "quick, waiting alone": [], "quick, makes the game": []}
+    queries = {}
+    for i in range(7):
+        a, b, c = User.objects.bulk_create([User(username=f"bench-arrive-{i}-{k}", is_guest=False) for k in "abc"])
+        Seek.objects.filter(user=c).delete()
+        for what, user, mode, choice in (("ranked, nobody in its window", c, "ranked", "caro"),
+                                         ("quick, waiting alone", a, "quick", "caro-15-blocked"),
+                                         ("quick, makes the game", b, "quick", "caro-15-blocked")):
+            with CaptureQueriesContext(connection) as captured:
+                t = time.perf_counter()
+                _seek, made = pairing.arrive(user, mode, choice, now=now)
+                timings[what].append((time.perf_counter() - t) * 1000)
+            queries[what] = len(captured)
+            assert (made is not None) == (what == "quick, makes the game"), what
+        Seek.objects.filter(user=c).delete()
+    for what, values in timings.items():
+        print(f"        an arrival ({what}; {n} ranked seeks waiting): median {statistics.median(values):.0f} ms "
+              f"(min {min(values):.0f}), {queries[what]} queries")
     # Close: every seek can pair; one pass makes at most PASS_PAIR_LIMIT games (the next pass goes on).
     with transaction.atomic():
         Seek.objects.filter(mode="ranked").update(rating=1500)
@@ -242,7 +260,7 @@ def main() -> int:
     with Site("bench-pairing", worker=True, beat=True, extra_env=SITE_ENV) as site:
         site.django()
         code = asyncio.run(part1(site, args))
-        part2(args)
+        part2(site, args)
     return code
 
 

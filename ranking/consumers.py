@@ -2,8 +2,8 @@
 
 Thin: it checks each frame's size, shape and rate, takes the player from the session (never from a
 frame) and calls `ranking.pairing` off the event loop. It listens to the player's seek group (every
-tab of the user, on every web process: `paired`, `cancelled`, `requeued`, `computer_offer`) and to
-the lobby group (the live waiting counts).
+tab of the user, on every web process: `paired`, `cancelled`, `requeued`, `computer_offer`); the
+live waiting counts come from the cache, read once per period by the process (`_Lobby`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -40,9 +41,71 @@ HEARTBEAT_WRITE_S = 15
 SLOT_ROOM = "seek"
 
 
+#: Worker threads of the seek sockets' ORM calls, per web process. A join is a dozen short round
+#: trips to PostgreSQL, mostly waiting: the loop's default pool (CPU count + 4 threads) queues a
+#: burst of joins behind a few of them. Each thread holds at most one pooled connection while it
+#: runs (settings DB_POOL_MAX_SIZE, 20 by default, is shared with the room sockets).
+SEEK_THREADS = 8
+_executor = ThreadPoolExecutor(max_workers=SEEK_THREADS, thread_name_prefix="seek-db")
+
+
+#: The seek sockets get the waiting counts at most this often, s (each process reads them from
+#: the cache once per period and sends them to its own sockets when they changed).
+COUNTS_PERIOD_S = 5
+
+
+class _Lobby:
+    """This process's open seek sockets and the one task that sends them the waiting counts.
+
+    The counts used to be a channel-layer group of every seek socket: one Redis message per socket
+    per change, each fetched with four round trips by the process's single receive loop, so a
+    `paired` event queued behind thousands of them. Here the process reads the cache once per
+    COUNTS_PERIOD_S and writes to its sockets directly."""
+
+    def __init__(self) -> None:
+        self.sockets: set[SeekConsumer] = set()
+        self.by_user: dict[int, set[SeekConsumer]] = {}
+        self.task: asyncio.Task | None = None
+        self.last = None
+
+    def of_user(self, user_id: int) -> list["SeekConsumer"]:
+        """The seek sockets of user `user_id` open on this process."""
+        return list(self.by_user.get(user_id, ()))
+
+    def add(self, consumer: "SeekConsumer") -> None:
+        self.sockets.add(consumer)
+        self.by_user.setdefault(consumer.user.pk, set()).add(consumer)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run())
+
+    def discard(self, consumer: "SeekConsumer") -> None:
+        self.sockets.discard(consumer)
+        mine = self.by_user.get(consumer.user.pk)
+        if mine is not None:
+            mine.discard(consumer)
+            if not mine:
+                del self.by_user[consumer.user.pk]
+
+    async def _run(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(COUNTS_PERIOD_S)
+            try:
+                counts = await db(cache.get)(COUNTS_KEY)
+            except Exception:  # pragma: no cover - cache down: the next period tries again
+                log.exception("seek sockets: reading the waiting counts failed")
+                continue
+            if counts is None or counts == self.last:
+                continue
+            self.last = counts
+            text = json.dumps({"type": "waiting", "counts": counts})
+            for consumer in list(self.sockets):
+                await consumer.send_text(text)
+
+
 def db(func):
-    """Run a sync ORM call in the thread pool (as the room socket does)."""
-    return database_sync_to_async(func, thread_sensitive=False)
+    """Run a sync ORM call on the seek sockets' own thread pool (`SEEK_THREADS`)."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=_executor)
 
 
 class SeekConsumer(AsyncWebsocketConsumer):
@@ -56,6 +119,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         self.touched = time.monotonic()  # the last heartbeat written (a join writes one too)
         self.groups_joined: list[str] = []
         self.forgotten = False
+        self.told: set[int] = set()  # the games this socket sent `paired` for
         authenticated = getattr(self.user, "is_authenticated", False)
         self.slot = SocketSlot(self.channel_name, client_address(self.scope),
                                self.user.pk if authenticated else None, SLOT_ROOM)
@@ -71,13 +135,14 @@ class SeekConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_PLAYER)
             return
         # user.<id>: a moderator's ban closes every socket of the user at once (docs/protocol.md).
-        for group in (pairing.LOBBY_GROUP, seek_group(self.user.pk), user_group(self.user.pk)):
+        for group in (seek_group(self.user.pk), user_group(self.user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         await self.accept()
         status, counts = await db(_hello)(self.user)
         await self.send_json({"type": "status", **status})
         await self.send_json({"type": "waiting", "counts": counts})
+        LOBBY.add(self)
         task = asyncio.current_task()
         if task is not None:
             task.add_done_callback(lambda _t: None if self.forgotten else asyncio.ensure_future(self._forget()))
@@ -96,6 +161,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         if getattr(self, "forgotten", True):
             return
         self.forgotten = True
+        LOBBY.discard(self)
         await self.slot.release()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -128,11 +194,23 @@ class SeekConsumer(AsyncWebsocketConsumer):
         mode, choice = frame.get("mode"), frame.get("choice")
         if not isinstance(mode, str) or not isinstance(choice, str) or len(choice) > 40:
             raise SeekError("malformed")
-        seek = await db(pairing.join)(self.user, mode, choice, attach=not self.attached)
+        seek, made = await db(pairing.arrive)(self.user, mode, choice, attach=not self.attached)
         self.attached, self.touched = True, time.monotonic()
-        if seek.status == seek.Status.WAITING:
+        if made is not None:  # paired at once: every tab of both players hears `paired` (this one too)
+            messages = pairing.paired_messages(made)
+            # The tabs on this process at once; the seek groups reach those on other processes
+            # (a tab hearing the same game twice ignores the second: `game_event`).
+            for user_id in (made.host_id, made.guest_id):
+                for consumer in LOBBY.of_user(user_id):
+                    await consumer.hear(messages[0][1])
+            sent = await asyncio.gather(*(self.channel_layer.group_send(group, {"type": "game.event", "event": event})
+                                          for group, event in messages), return_exceptions=True)
+            for failure in (result for result in sent if isinstance(result, BaseException)):
+                # The game stands and this process's tabs were told; a tab elsewhere finds the
+                # game in its `status` when it reconnects. Not the player's error.
+                log.warning("seek socket: telling a seek group of game %s failed: %r", made.game_id, failure)
+        elif seek.status == seek.Status.WAITING:
             await self.send_json({"type": "status", **pairing.waiting_status(seek)})
-            await db(pairing.run_pass)(seek.mode, seek.choice)
         else:  # still in the game it was paired into
             await self.send_json({"type": "status", **await db(pairing.seek_state)(self.user)})
 
@@ -158,12 +236,17 @@ class SeekConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------------ group events
 
     async def game_event(self, message: dict) -> None:
-        """An event for this user's seek sockets or the lobby (sent with `outbox.broadcast`)."""
-        event = message["event"]
+        """An event for this user's seek sockets (sent to their group with `outbox.broadcast`)."""
+        await self.hear(message["event"])
+
+    async def hear(self, event: dict) -> None:
+        """Send a seek event to this socket; a `paired` of a game it was already told of is dropped."""
+        if event.get("type") == "paired":
+            if event.get("game_id") in self.told:
+                return
+            self.told.add(event.get("game_id"))
         if event.get("type") in ("paired", "cancelled") and self.attached:
-            self.attached = False
-            if event["type"] == "paired":
-                await db(pairing.detach)(self.user.pk)
+            self.attached = False  # a pairing already set the paired seek's socket count to 0
         await self.send_json(event)
 
     # ------------------------------------------------------------------ sending
@@ -190,8 +273,11 @@ class SeekConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message, **extra})
 
     async def send_json(self, data: dict) -> None:
+        await self.send_text(json.dumps(data))
+
+    async def send_text(self, text: str) -> None:
         try:
-            await self.send(text_data=json.dumps(data))
+            await self.send(text_data=text)
         except Exception:  # the client left while an event was on its way
             log.debug("seek socket: send after close dropped")
 
@@ -203,6 +289,9 @@ class SeekConsumer(AsyncWebsocketConsumer):
             return False
         self.tokens -= 1
         return True
+
+
+LOBBY = _Lobby()
 
 
 def _hello(user) -> tuple[dict, dict]:

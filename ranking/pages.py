@@ -12,6 +12,7 @@ listed player has one rank. A viewer outside the top `LEADERBOARD_SIZE` still se
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -24,6 +25,8 @@ from ranking.models import Rating, RatingChange
 
 #: Players listed on a leaderboard page.
 LEADERBOARD_SIZE = 100
+#: A leaderboard's rendered top rows are kept this long at most (renames show after it), s.
+TOP_ROWS_CACHE_S = 60
 #: A player with no rated game in a category for this many days leaves its leaderboard (until
 #: they play again; the rating itself is kept).
 ACTIVE_DAYS = 30
@@ -49,6 +52,18 @@ def inactive_since(now=None):
 def top(category: str) -> list[Rating]:
     """The first `LEADERBOARD_SIZE` listed ratings of `category`, best first, with their users."""
     return list(listed(category).select_related("user").order_by("-value", "user_id")[:LEADERBOARD_SIZE])
+
+
+def top_key(category: str, language: str) -> str:
+    """The cache key of `category`'s rendered top rows in `language`, as they stand now: it names
+    who is in the top `LEADERBOARD_SIZE`, in order, with their rating, games and last change (one
+    index scan of those rows, no users read), so any change to the top makes a new key and a
+    rating change further down leaves it. A renamed player shows under the new name within
+    `TOP_ROWS_CACHE_S`."""
+    rows = listed(category).order_by("-value", "user_id").values_list(
+        "user_id", "value", "games", "updated_at")[:LEADERBOARD_SIZE]
+    digest = hashlib.blake2b(repr(list(rows)).encode(), digest_size=12).hexdigest()
+    return f"ranking:top:{category}:{language}:{digest}"
 
 
 def rank_of(rating: Rating, limit: int | None = None) -> int | None:

@@ -5,12 +5,19 @@ Entry points (the seek socket and the beat job call these; nothing else changes 
 - `seek_refusal(user, mode)`: may this user seek now, and if not, why (one place for every rule).
 - `join(user, mode, choice)`: put the user in the queue (one seek per user; a second tab shares it).
 - `cancel(user)`: leave the queue; racing a pairing, either the seek goes or the game stands.
-- `run_pass(mode, choice)`: pair the waiting players of one choice (or of every choice).
+- `arrive(user, mode, choice)`: `join`, then pair the seek at once with the best waiting partner
+  (`pair_on_arrival`): the seek socket's entry point.
+- `run_pass(mode, choice)`: pair the waiting players of one choice (or of every choice): the beat's
+  fallback, for windows widened by waiting and for pairs an arrival missed.
 - `check_arrival(pairing_id)`: after the grace, abort a game a player never opened and put the
   other back at the front of the queue.
 - `offer_computer()`, `waiting_counts()`, `purge_orphans()`: the beat job's other chores.
 
-Seeks live in PostgreSQL. A pass reads its choice's waiting seeks whose socket is alive, pairs them
+Seeks live in PostgreSQL. An arrival commits its seek, then, in one short transaction, reads the
+best live waiting partner (no lock), locks both rows in id order (`SELECT ... FOR UPDATE`), checks
+both are still waiting and compatible, and makes the game: two arrivals at once cannot both miss
+each other (each reads after its own seek committed), nor both pair with one seek (the row locks).
+A pass reads its choice's waiting seeks whose socket is alive, pairs them
 in memory, then, pair by pair, takes the two seeks with `SELECT ... FOR UPDATE SKIP LOCKED` (a
 cancel holding a row makes the pass drop that pair, never wait for it) and creates the game in the
 same short transaction that marks both seeks paired, so a cancel racing the pass finds either a
@@ -29,12 +36,12 @@ from bisect import bisect_left
 from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
-from celery import current_app
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Q
-from django.db.models.functions import Greatest
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Abs, Greatest
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -82,10 +89,11 @@ PASS_ROUNDS = 4
 JOIN_MARGIN_S = 2.0
 #: A waiting seek with no socket for this long is removed (the player left the page), s.
 ORPHAN_SEEK_S = 120
-#: The group of every seek socket: the live waiting counts.
-LOBBY_GROUP = "seek.lobby"
-#: Celery task names (ranking.tasks).
-ARRIVAL_TASK = "ranking.tasks.check_arrival"
+#: An arrival tries at most this many partners (one taken by another pairing or cancelled between
+#: the read and the lock is passed over for the next; the beat's pass catches what is left).
+ARRIVAL_TRIES = 3
+#: The columns a pass reads of each waiting seek, as named rows (the pairing needs no more).
+PASS_FIELDS = ("id", "user_id", "rating", "queued_at")
 #: Namespace of the per-choice advisory lock of the pass (any constant; "ca" "ro").
 PASS_LOCK_NAMESPACE = 0x6361_726F & 0x7FFF_FFFF
 
@@ -139,8 +147,7 @@ def seek_refusal(user, mode: str) -> str | None:
 
 def current_bar(user_id: int, now: datetime | None = None) -> restrictions.Restriction | None:
     """The ban or fair-play seek bar in force on user `user_id` at `now`, read from the database."""
-    user = (get_user_model().objects.filter(pk=user_id)
-            .only(*restrictions.QUEUE_FIELDS).first())
+    user = next(iter(get_user_model().objects.filter(pk=user_id).only(*restrictions.QUEUE_FIELDS)[:1]), None)
     return restrictions.queue_ban_of(user, now or timezone.now()) if user is not None else None
 
 
@@ -201,43 +208,57 @@ def join(user, mode: str, choice: str, *, attach: bool = True, now: datetime | N
     `bad_category`. Call `run_pass(mode, choice)` after it (outside its transaction).
     """
     now = now or timezone.now()
-    refusal = seek_refusal(user, mode)
-    if refusal:
-        raise SeekError(refusal)
-    if mode == Seek.Mode.QUICK:
-        if choices.parse_quick(choice) is None:
-            raise SeekError("bad_choice")
-        rating = 0
-    elif mode == Seek.Mode.RANKED:
-        if ranked_category(choice) is None:
-            raise SeekError("bad_category")
-        rating = rating_of(user, choice)
-    else:
-        raise SeekError("malformed")
+    rating = _seek_rating(user, mode, choice)
     for attempt in range(2):
         try:
-            return _join_row(user, mode, choice, rating, attach, now)
+            with transaction.atomic():
+                return _upsert_seek(user, mode, choice, rating, attach, now)
         except IntegrityError:  # two tabs created the user's first seek at once: take the other's
             if attempt:
                 raise
     raise AssertionError("unreachable")
 
 
-def _join_row(user, mode: str, choice: str, rating: int, attach: bool, now: datetime) -> Seek:
-    with transaction.atomic():
-        seek = Seek.objects.select_for_update(of=("self",)).filter(user=user).select_related("game").first()
-        if seek is not None and seek.status == Seek.Status.PAIRED and seek.game and not seek.game.is_over:
-            return seek
-        if seek is None:
-            seek = Seek(user=user, queued_at=now, seen_at=now, joined_at=now)
-        elif seek.status != Seek.Status.WAITING or (seek.mode, seek.choice) != (mode, choice):
-            seek.queued_at, seek.front, seek.computer_offered = now, False, False
-        seek.mode, seek.choice, seek.rating, seek.status, seek.game = mode, choice, rating, Seek.Status.WAITING, None
-        seek.seen_at = seek.joined_at = now
-        if attach:
-            seek.sockets += 1
-        seek.save()
+def _seek_rating(user, mode: str, choice: str) -> int:
+    """May `user` seek (`mode`, `choice`)? The seek's rating (0 for quick), or `SeekError`."""
+    refusal = seek_refusal(user, mode)
+    if refusal:
+        raise SeekError(refusal)
+    if mode == Seek.Mode.QUICK:
+        if choices.parse_quick(choice) is None:
+            raise SeekError("bad_choice")
+        return 0
+    if mode == Seek.Mode.RANKED:
+        if ranked_category(choice) is None:
+            raise SeekError("bad_category")
+        return rating_of(user, choice)
+    raise SeekError("malformed")
+
+
+def _upsert_seek(user, mode: str, choice: str, rating: int, attach: bool, now: datetime) -> Seek:
+    """`join`'s row, inside the caller's transaction: the user's seek, locked, made waiting for
+    (`mode`, `choice`), or returned as it is while paired into a game not over yet."""
+    # One row at most (one seek per user): no ORDER BY, and the game read only when paired (the
+    # ORM's compiling is most of a join's CPU time).
+    seek = next(iter(Seek.objects.select_for_update().filter(user=user)[:1]), None)
+    if seek is not None and seek.status == Seek.Status.PAIRED and seek.game_id and not _game_over(seek.game_id):
+        return seek
+    if seek is None:
+        seek = Seek(user=user, queued_at=now, seen_at=now, joined_at=now)
+    elif seek.status != Seek.Status.WAITING or (seek.mode, seek.choice) != (mode, choice):
+        seek.queued_at, seek.front, seek.computer_offered = now, False, False
+    seek.mode, seek.choice, seek.rating, seek.status, seek.game = mode, choice, rating, Seek.Status.WAITING, None
+    seek.seen_at = seek.joined_at = now
+    if attach:
+        seek.sockets += 1
+    seek.save()
     return seek
+
+
+def _game_over(game_id: int) -> bool:
+    """Is game `game_id` over (finished or aborted) or gone?"""
+    status = Game.objects.filter(pk=game_id).values_list("status", flat=True)[:1]
+    return not status or status[0] in (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def detach(user_id: int) -> None:
@@ -262,6 +283,134 @@ def cancel(user, now: datetime | None = None) -> Seek | None:
         transaction.on_commit(lambda: outbox.broadcast(seek_group(user.pk), {"type": "cancelled"}))
         return None
     return Seek.objects.filter(user=user, status=Seek.Status.PAIRED).select_related("game").first()
+
+
+# ------------------------------------------------------------------------------- arrivals' pairing
+
+def arrive(user, mode: str, choice: str, *, attach: bool = True,
+           now: datetime | None = None) -> tuple[Seek, Pairing | None]:
+    """`join` and pair at once: the seek socket's entry point. Returns the user's seek and the
+    pairing made, or None (the seek waits; a later arrival or the beat's pass pairs it).
+    The caller tells both players: `paired_messages(pairing)` (nothing is broadcast here).
+    Raises `SeekError` as `join` does.
+
+    One transaction first: the seek is written (its row locked) and the best live waiting partner
+    (`_partners`) is taken with `FOR UPDATE SKIP LOCKED` (a row another pairing, cancel or
+    heartbeat holds is passed over, never waited for: this transaction already holds a row), and
+    the game is made. With no partner there, the seek commits waiting and `pair_on_arrival` looks
+    once more: of two players arriving at once, the later to commit sees the other then.
+    """
+    now = now or timezone.now()
+    rating = _seek_rating(user, mode, choice)
+    barred = _recent_partners(user.pk, now) if mode == Seek.Mode.RANKED else set()
+    for attempt in range(2):
+        try:
+            with transaction.atomic():
+                seek = _upsert_seek(user, mode, choice, rating, attach, now)
+                if seek.status != Seek.Status.WAITING:
+                    return seek, None
+                partner = (_partners(seek, now, barred).select_for_update(skip_locked=True, of=("self",))
+                           .select_related("user").first())
+                if partner is not None and _can_pair(seek, partner, now):
+                    first, second = sorted((seek, partner), key=_queue_key)
+                    return seek, _pair(first, second, now, announce=False)
+            break
+        except IntegrityError:  # two tabs created the user's first seek at once: take the other's
+            if attempt:
+                raise
+    return seek, pair_on_arrival(seek, now, barred)
+
+
+def pair_on_arrival(seek: Seek, now: datetime | None = None, barred: set[int] | None = None) -> Pairing | None:
+    """Pair the just-joined, committed waiting `seek` with its best live waiting partner of the
+    same choice, or return None when there is none (it waits). `barred`: the users it may not
+    meet (`_recent_partners`; read here when None).
+
+    The best partner: quick, the longest waiting (`front` first, then `queued_at`, as `quick_pairs`);
+    ranked, the nearest rating that both windows accept (`rating_window`; ties by queue order),
+    never someone `_recent_aborts` bars. Never the same user (two tabs share one seek).
+
+    Races: the partner is read without a lock, then both rows are locked in id order (no deadlock
+    between two arrivals) and re-checked under the lock: a seek paired, cancelled (deleted) or
+    changed meanwhile is passed over (at most ARRIVAL_TRIES partners), and if `seek` itself is no
+    longer waiting (paired by someone else, cancelled) nothing is done. A cancel racing this finds
+    the row locked, waits, and then either deletes a still-waiting seek (no game) or finds it paired
+    (the game stands). The game's announcement is left to the caller (`paired_messages`).
+    """
+    now = now or timezone.now()
+    if barred is None:
+        barred = _recent_partners(seek.user_id, now) if seek.mode == Seek.Mode.RANKED else set()
+    passed_over: list[int] = []
+    for _try in range(ARRIVAL_TRIES):
+        partner_id = _partners(seek, now, barred).exclude(pk__in=passed_over).values_list("pk", flat=True).first()
+        if partner_id is None:
+            return None
+        with transaction.atomic():
+            rows = {row.pk: row for row in Seek.objects.select_for_update(of=("self",))
+                    .filter(pk__in=(seek.pk, partner_id)).select_related("user").order_by("pk")}
+            mine, other = rows.get(seek.pk), rows.get(partner_id)
+            if mine is None or mine.status != Seek.Status.WAITING or (mine.mode, mine.choice) != (seek.mode, seek.choice):
+                return None
+            if other is None or not _can_pair(mine, other, now):
+                passed_over.append(partner_id)
+                continue
+            first, second = sorted((mine, other), key=_queue_key)
+            return _pair(first, second, now, announce=False)
+    return None
+
+
+def _queue_key(seek: Seek) -> tuple:
+    """Queue order: `front` first, then the longest waiting, then the older row."""
+    return (not seek.front, seek.queued_at, seek.pk)
+
+
+def _partners(seek: Seek, now: datetime, barred: set[int]):
+    """The live waiting seeks that may meet `seek`, best first (see `pair_on_arrival`): quick, in
+    queue order; ranked, within both rating windows, nearest rating first, then queue order."""
+    partners = (_live(Seek.objects.filter(mode=seek.mode, choice=seek.choice), now)
+                .exclude(user_id=seek.user_id))
+    if barred:
+        partners = partners.exclude(user_id__in=barred)
+    if seek.mode != Seek.Mode.RANKED:
+        return partners.order_by("-front", "queued_at", "pk")
+    window = rating_window(seek, now)
+    # The partner's own window, as `rating_window` computes it, in SQL.
+    theirs = RawSQL(
+        "%s + LEAST(%s, %s * FLOOR(GREATEST(0, EXTRACT(EPOCH FROM (%s - ranking_seek.queued_at))) / %s))",
+        (RATING_WINDOW_START, RATING_WINDOW_WIDEN_MAX, RATING_WINDOW_STEP, now, WAVE_S))
+    return (partners.filter(rating__gte=seek.rating - window, rating__lte=seek.rating + window)
+            .annotate(gap=Abs(F("rating") - seek.rating), theirs=theirs).filter(gap__lte=F("theirs"))
+            .order_by("gap", "-front", "queued_at", "pk"))
+
+
+def _can_pair(mine: Seek, other: Seek, now: datetime) -> bool:
+    """Under the row locks: may the waiting seeks `mine` and `other` still be paired?"""
+    if other.status != Seek.Status.WAITING or (other.mode, other.choice) != (mine.mode, mine.choice):
+        return False
+    if other.user_id == mine.user_id or other.sockets <= 0:
+        return False
+    if other.seen_at < now - timedelta(seconds=SEEK_STALE_S):
+        return False
+    if mine.mode == Seek.Mode.RANKED:
+        gap = abs(other.rating - mine.rating)
+        return gap <= rating_window(mine, now) and gap <= rating_window(other, now)
+    return True
+
+
+def _recent_partners(user_id: int, now: datetime) -> set[int]:
+    """The users whose ranked pairing with `user_id` ended aborted within RECENT_ABORT_S."""
+    rows = Pairing.objects.filter(
+        Q(host_id=user_id) | Q(guest_id=user_id), mode=Seek.Mode.RANKED, game__status=Game.Status.ABORTED,
+        created_at__gte=now - timedelta(seconds=RECENT_ABORT_S),
+    ).values_list("host_id", "guest_id")
+    return {other for host, guest in rows for other in (host, guest) if other != user_id}
+
+
+def paired_messages(pairing: Pairing) -> list[tuple[str, dict]]:
+    """The `(group, event)` telling both players' seek sockets of `pairing`'s game (`paired`)."""
+    event = {"type": "paired", "game_id": pairing.game_id,
+             "url": reverse("room", kwargs={"code": pairing.room_code}), "rated": pairing.game.rated}
+    return [(seek_group(user_id), event) for user_id in (pairing.host_id, pairing.guest_id)]
 
 
 # ---------------------------------------------------------------------------------- the pass
@@ -388,7 +537,9 @@ def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
             return None
     try:
         queue = _live(Seek.objects.filter(mode=mode, choice=choice), now)
-        seeks = list(queue.order_by("-front", "queued_at", "pk")[:PASS_SEEK_LIMIT])
+        # Quick pairs first with second: the front of the queue is enough. Ranked needs everyone.
+        limit = 2 * PASS_PAIR_LIMIT + 1 if mode == Seek.Mode.QUICK else PASS_SEEK_LIMIT
+        seeks = list(queue.order_by("-front", "queued_at", "pk").values_list(*PASS_FIELDS, named=True)[:limit])
         if len(seeks) < 2:
             return []
         if mode == Seek.Mode.QUICK:
@@ -398,9 +549,11 @@ def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
         made = []
         for a, b in pairs[:PASS_PAIR_LIMIT]:
             with transaction.atomic():
-                locked = queue.select_for_update(skip_locked=True).filter(pk__in=(a.pk, b.pk))
-                if len(list(locked.values_list("pk", flat=True))) == 2:
-                    made.append(_pair(a, b, now))
+                # Re-read under the row locks, with the two users (one query for the pair).
+                locked = {seek.pk: seek for seek in queue.select_for_update(skip_locked=True, of=("self",))
+                          .filter(pk__in=(a.id, b.id)).select_related("user")}
+                if len(locked) == 2:
+                    made.append(_pair(locked[a.id], locked[b.id], now))
         return made
     finally:
         with connection.cursor() as cursor:
@@ -437,8 +590,10 @@ def _first_move_share(user_id: int) -> float:
     return first / len(rows)
 
 
-def _pair(a: Seek, b: Seek, now: datetime) -> Pairing:
-    """Make the game of two locked waiting seeks (a waited longer: the host seat)."""
+def _pair(a: Seek, b: Seek, now: datetime, announce: bool = True) -> Pairing:
+    """Make the game of two locked waiting seeks (a waited longer: the host seat). With `announce`,
+    both players are told on commit (`paired_messages`). The beat checks the arrivals once
+    `arrive_by` has passed (`due_arrivals`, every second)."""
     if a.mode == Seek.Mode.QUICK:
         quick = choices.parse_quick(a.choice)
         kind, rules, move_ms, first = quick.kind, quick.rules(), quick.move_time_ms, "random"
@@ -459,16 +614,12 @@ def _pair(a: Seek, b: Seek, now: datetime) -> Pairing:
         game=game, mode=a.mode, choice=a.choice, host_id=a.user_id, guest_id=b.user_id,
         room_code=room.code, created_at=now, arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S),
     )
-    Seek.objects.filter(pk__in=(a.pk, b.pk)).update(status=Seek.Status.PAIRED, game=game, front=False)
-    event = {"type": "paired", "game_id": game.pk, "url": reverse("room", kwargs={"code": room.code}),
-             "rated": game.rated}
-    users, arrive_by, pairing_id = (a.user_id, b.user_id), pairing.arrive_by, pairing.pk
-
-    def announce() -> None:
-        broadcast_many([(seek_group(user_id), event) for user_id in users])
-        _send_task(ARRIVAL_TASK, (pairing_id,), eta=arrive_by)
-
-    transaction.on_commit(announce)
+    # Every seek socket of both players lets go of the seek when it hears `paired`: their count
+    # goes to 0 here, in the same UPDATE, not in one more UPDATE per socket.
+    Seek.objects.filter(pk__in=(a.pk, b.pk)).update(status=Seek.Status.PAIRED, game=game, front=False, sockets=0)
+    if announce:
+        messages = paired_messages(pairing)
+        transaction.on_commit(lambda: broadcast_many(messages))
     return pairing
 
 
@@ -487,13 +638,6 @@ def broadcast_many(messages: list[tuple[str, dict]]) -> None:
         async_to_sync(send_all)()
     except Exception:  # pragma: no cover - Redis down: the page asks for its status when it reconnects
         log.exception("broadcast of %d seek event(s) failed", len(messages))
-
-
-def _send_task(name: str, args: tuple, **options) -> None:
-    try:
-        current_app.send_task(name, args=args, **options)
-    except Exception:  # pragma: no cover - broker down: the beat's arrival sweep catches it
-        log.exception("could not send %s%r", name, args)
 
 
 # ------------------------------------------------------------------------------- arrivals
@@ -548,7 +692,8 @@ def _arrived(game: Game, seat: str) -> bool:
 
 
 def due_arrivals(now: datetime | None = None) -> list[int]:
-    """Pairings whose arrival grace has passed and that were not checked yet (the beat's safety net)."""
+    """Pairings whose arrival grace has passed and that were not checked yet (the beat checks them
+    every second)."""
     now = now or timezone.now()
     return list(Pairing.objects.filter(checked=False, arrive_by__lte=now).values_list("pk", flat=True)[:500])
 

@@ -47,7 +47,15 @@ class Seek(models.Model):
     class Meta:
         verbose_name = _("seek")
         verbose_name_plural = _("seeks")
-        indexes = [models.Index(fields=["status", "mode", "choice"])]
+        indexes = [
+            # The queue of one choice in queue order, waiting seeks only: the pass's read and a
+            # quick arrival's partner (ranking.pairing).
+            models.Index(fields=["mode", "choice", "-front", "queued_at", "id"],
+                         condition=models.Q(status="waiting"), name="seek_waiting_queue"),
+            # A ranked arrival's partner: the waiting seeks of its category within its rating window.
+            models.Index(fields=["mode", "choice", "rating"], condition=models.Q(status="waiting"),
+                         name="seek_waiting_rating"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.mode}:{self.choice} ({self.status})"

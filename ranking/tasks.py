@@ -1,5 +1,6 @@
 """Celery tasks of ranking (scheduled by beat in `caro.settings.CELERY_BEAT_SCHEDULE`): the pairing
-beat and the arrival check (ranking.pairing), and the hourly unlisting of inactive players."""
+beat (ranking.pairing: the fallback pass, the arrival checks, the computer offers, the waiting
+counts), and the hourly unlisting of inactive players."""
 
 from __future__ import annotations
 
@@ -8,41 +9,30 @@ import logging
 from celery import shared_task
 from django.core.cache import cache
 
-from caro.games import outbox
 from ranking import pages, pairing
 from ranking.models import Rating
 
 log = logging.getLogger(__name__)
 
-#: Cache key of the last waiting counts broadcast (so an unchanged count is not sent again).
+#: Cache key of the live waiting counts, written by the beat every second; every web process reads
+#: it and sends it to its own seek sockets (ranking.consumers), not through the channel layer.
 COUNTS_KEY = "ranking:waiting-counts"
-#: The counts go to every seek socket at most once per this many seconds (each broadcast is one
-#: message per open seek socket).
-COUNTS_PERIOD_S = 5
-COUNTS_SENT_KEY = "ranking:waiting-counts-sent"
-
-
-@shared_task(name=pairing.ARRIVAL_TASK, ignore_result=True)
-def check_arrival(pairing_id: int) -> bool:
-    """At the end of a pairing's arrival grace: abort a game a player never opened (see
-    `pairing.check_arrival`). Returns True when it aborted the game."""
-    return pairing.check_arrival(pairing_id)
+#: How long the counts stay in the cache without a beat, s.
+COUNTS_TTL_S = 60
 
 
 @shared_task(name="ranking.tasks.pairing_beat", ignore_result=True)
 def pairing_beat() -> int:
-    """Beat job (every second): a pairing pass over every choice, the arrival checks whose task
-    was lost, the computer offers due, the seeks left behind, and the live waiting counts (sent to
-    every seek socket when they changed, at most every COUNTS_PERIOD_S). Returns the number of games made."""
+    """Beat job (every second): a pairing pass over every choice (for the ranked windows widened by
+    waiting, and any pair an arrival missed), the arrival checks due (`pairing.ARRIVAL_GRACE_S`
+    after a pairing), the computer offers due, the seeks left behind, and the live waiting counts (into the cache,
+    `COUNTS_KEY`). Returns the number of games made."""
     made = pairing.run_pass()
     for pairing_id in pairing.due_arrivals():
         pairing.check_arrival(pairing_id)
     pairing.offer_computer()
     pairing.purge_orphans()
-    counts = pairing.waiting_counts()
-    if cache.get(COUNTS_KEY) != counts and cache.add(COUNTS_SENT_KEY, 1, COUNTS_PERIOD_S):
-        cache.set(COUNTS_KEY, counts, 60)
-        outbox.broadcast(pairing.LOBBY_GROUP, {"type": "waiting", "counts": counts})
+    cache.set(COUNTS_KEY, pairing.waiting_counts(), COUNTS_TTL_S)
     if made:
         log.info("pairing beat made %d game(s)", len(made))
     return len(made)

@@ -6,9 +6,12 @@ from urllib.parse import quote
 
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
+from django.core.cache import cache
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -23,17 +26,28 @@ def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> H
         chosen = categories.get(category)
     except KeyError:
         raise Http404(_("There is no such leaderboard.")) from None
-    rows = pages.top(chosen.slug)
     mine = None
     if request.user.is_authenticated:
         mine = Rating.objects.filter(user=request.user, category=chosen.slug).first()
     rank = pages.rank_of(mine) if mine else None
-    # One reverse() for the whole table: profile URLs differ only by the (quoted) username.
-    prefix = reverse("ranking:profile", args=["-"])[:-2]
-    ranked = [(i, rating, f"{prefix}{quote(rating.user.username, safe='@+')}/") for i, rating in enumerate(rows, start=1)]
+    key = pages.top_key(chosen.slug, get_language())
+    cached = cache.get(key)
+    if cached is None:
+        rows = pages.top(chosen.slug)
+        # One reverse() for the whole table: profile URLs differ only by the (quoted) username.
+        prefix = reverse("ranking:profile", args=["-"])[:-2]
+        ranked = [(i, rating, f"{prefix}{quote(rating.user.username, safe='@+')}/")
+                  for i, rating in enumerate(rows, start=1)]
+        cached = (render_to_string("ranking/top_rows.html", {"rows": ranked}), len(rows))
+        cache.set(key, cached, pages.TOP_ROWS_CACHE_S)
+    rows_html, shown = cached
+    if mine is not None and rank is not None and rank <= shown:  # the viewer's own row, highlighted
+        rows_html = rows_html.replace(f'<tr data-player="{mine.user_id}">',
+                                      f'<tr data-player="{mine.user_id}" class="me" aria-current="true" '
+                                      f'data-testid="my-row">', 1)
     return render(request, "ranking/leaderboard.html", {
-        "category": chosen, "categories": categories.CATEGORIES, "rows": ranked, "mine": mine,
-        "my_rank": rank, "me_in_top": rank is not None and rank <= len(rows),
+        "category": chosen, "categories": categories.CATEGORIES, "rows_html": mark_safe(rows_html),  # noqa: S308 - rendered by the template above
+        "shown": shown, "mine": mine, "my_rank": rank, "me_in_top": rank is not None and rank <= shown,
         "provisional_games": elo.PROVISIONAL_GAMES, "active_days": pages.ACTIVE_DAYS,
         "size": pages.LEADERBOARD_SIZE,
     })

@@ -369,3 +369,124 @@ def test_two_tabs_joining_at_once_share_one_seek():
         thread.join(60)
     assert errors == []
     assert Seek.objects.get(user=a).sockets == 2
+
+
+# ------------------------------------------------------------------------- pairing on arrival
+
+def _at_once(funcs):
+    """Run each function in its own thread (own database connection), released together; their
+    results in order (an exception is returned, not raised)."""
+    barrier = threading.Barrier(len(funcs))
+    results = [None] * len(funcs)
+
+    def run(i, func):
+        barrier.wait()
+        try:
+            results[i] = func()
+        except Exception as error:  # noqa: BLE001 - returned to the test
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, func)) for i, func in enumerate(funcs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    return results
+
+
+@pytest.mark.django_db
+def test_an_arrival_is_paired_at_once_with_the_longest_waiting_player_of_its_choice():
+    first, second, other, me = (create_guest() for _ in range(4))
+    now = timezone.now()
+    assert pairing.arrive(first, "quick", QUICK, now=now)[1] is None
+    assert pairing.arrive(other, "quick", "reversi", now=now)[1] is None
+    assert pairing.arrive(second, "quick", QUICK, now=now + timedelta(seconds=1))[1] is not None  # with first
+    third = create_guest()
+    assert pairing.arrive(third, "quick", QUICK, now=now + timedelta(seconds=2))[1] is None
+    seek, made = pairing.arrive(me, "quick", QUICK, now=now + timedelta(seconds=3))
+    assert made is not None and (made.host_id, made.guest_id) == (third.pk, me.pk)  # the one waiting hosts
+    assert Seek.objects.get(user=other).status == "waiting"  # other rules: never
+    assert set(Seek.objects.filter(status="paired").values_list("sockets", flat=True)) == {0}
+    messages = pairing.paired_messages(made)
+    assert [group for group, _event in messages] == [f"seek.{third.pk}", f"seek.{me.pk}"]
+    assert messages[0][1]["game_id"] == made.game_id and messages[0][1]["url"].startswith("/r/")
+
+
+@pytest.mark.django_db
+def test_an_arrival_respects_both_rating_windows_and_prefers_the_nearest_rating():
+    now = timezone.now()
+    far, near, me = account(1500), account(1530), account(1560)
+    farther = account(1400)
+    pairing.arrive(farther, "ranked", "caro", now=now - timedelta(seconds=60))  # wide window, but mine is ±50
+    pairing.arrive(far, "ranked", "caro", now=now)
+    pairing.arrive(near, "ranked", "caro", now=now + timedelta(seconds=0.5))  # 30 from far: paired with far
+    assert Seek.objects.filter(status="paired").count() == 2
+    seek, made = pairing.arrive(me, "ranked", "caro", now=now + timedelta(seconds=1))
+    assert made is None  # far and near are taken; farther is 160 away
+    late = account(1600)
+    seek, made = pairing.arrive(late, "ranked", "caro", now=now + timedelta(seconds=1))
+    assert made is not None and {made.host_id, made.guest_id} == {me.pk, late.pk}
+
+
+@pytest.mark.django_db
+def test_an_arrival_never_meets_a_dead_seek_itself_or_a_recent_abort():
+    a, b = account(1500), account(1500)
+    now = timezone.now()
+    pairing.arrive(a, "ranked", "caro", now=now)
+    pairing.detach(a.pk)  # a's socket closed: not alive
+    assert pairing.arrive(b, "ranked", "caro", now=now)[1] is None
+    assert pairing.arrive(b, "ranked", "caro", attach=False, now=now)[1] is None  # b's second tab: not b
+    pairing.arrive(a, "ranked", "caro", now=now)  # a's page came back
+    assert Seek.objects.get(user=a).status == "paired"
+    made = Pairing.objects.get()
+    finish(made.game, winner="", termination=Game.Termination.ABORT)
+    Seek.objects.all().delete()
+    pairing.arrive(a, "ranked", "caro", now=now + timedelta(seconds=5))
+    assert pairing.arrive(b, "ranked", "caro", now=now + timedelta(seconds=5))[1] is None  # an hour apart
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_arrivals_at_once_make_exactly_one_game():
+    for _round in range(8):
+        a, b = create_guest(), create_guest()
+        results = _at_once([lambda: pairing.arrive(a, "quick", QUICK), lambda: pairing.arrive(b, "quick", QUICK)])
+        assert not any(isinstance(result, Exception) for result in results), results
+        made = [pairing_ for _seek, pairing_ in results if pairing_ is not None]
+        assert len(made) == 1  # one of them saw the other and paired: never none, never two
+        assert Game.objects.of_player(a).count() == Game.objects.of_player(b).count() == 1
+        Seek.objects.all().delete()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_many_arrivals_at_once_pair_everyone_once_and_miss_no_pair():
+    users = [create_guest() for _ in range(12)]
+    results = _at_once([lambda user=user: pairing.arrive(user, "quick", QUICK) for user in users])
+    assert not any(isinstance(result, Exception) for result in results), results
+    seated = [uid for p in Pairing.objects.all() for uid in (p.host_id, p.guest_id)]
+    assert len(seated) == len(set(seated))  # nobody in two games
+    assert len(Pairing.objects.all()) >= 4  # most pair on arrival (a few may lose every try to others)
+    pairing.run_pass("quick", QUICK)  # the beat's fallback seats whoever is left
+    seated = [uid for p in Pairing.objects.all() for uid in (p.host_id, p.guest_id)]
+    assert len(seated) == len(set(seated)) == 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cancel_racing_an_arrival_leaves_zero_or_one_game():
+    outcomes = set()
+    for _round in range(10):
+        a, b = create_guest(), create_guest()
+        pairing.arrive(a, "quick", QUICK)
+        cancelled, (seek_b, made) = _at_once([lambda: pairing.cancel(a), lambda: pairing.arrive(b, "quick", QUICK)])
+        games = Game.objects.of_player(a).count()
+        assert games <= 1
+        if cancelled is None:  # the cancel went first: no game for a, b waits
+            assert games == 0 and made is None and not Seek.objects.filter(user=a).exists()
+            assert Seek.objects.get(user=b).status == "waiting"
+            outcomes.add("cancelled")
+        else:  # the arrival went first: the game stands and the cancel reports it
+            assert games == 1 and made is not None and cancelled.game_id == made.game_id
+            outcomes.add("paired")
+        Seek.objects.all().delete()
+    assert outcomes

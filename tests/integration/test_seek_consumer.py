@@ -173,3 +173,37 @@ async def test_the_player_who_came_is_sent_back_to_the_queue_when_the_other_neve
     assert status["status"] == "waiting" and status["front"] is True
     await room.disconnect()
     await seek_socket.disconnect()
+
+
+async def test_the_waiting_counts_reach_every_seek_socket_from_the_cache_when_they_change():
+    from django.core.cache import cache
+
+    from ranking.consumers import COUNTS_PERIOD_S
+    from ranking.tasks import COUNTS_KEY
+
+    _users, cookies = await _guests(2)
+    first, second = await _connect(cookies[0]), await _connect(cookies[1])
+    counts = {"quick": {"reversi": 7}, "ranked": {"caro": 3}}
+    await sync_to_async(cache.set)(COUNTS_KEY, counts, 60)  # what the beat writes every second
+    for comm in (first, second):
+        while (await _next(comm, "waiting", timeout=COUNTS_PERIOD_S * 6))["counts"] != counts:
+            pass
+    await first.disconnect()
+    await second.disconnect()
+
+
+async def test_a_game_made_on_arrival_is_announced_once_per_socket():
+    users, cookies = await _guests(2)
+    a, b = await _connect(cookies[0]), await _connect(cookies[1])
+    await a.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-13"})
+    assert (await _next(a, "status"))["status"] == "waiting"
+    await b.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-13"})
+    heard = [await _next(a, "paired"), await _next(b, "paired")]
+    assert heard[0]["game_id"] == heard[1]["game_id"]
+    for comm in (a, b):  # the direct copy and the seek group's copy: the socket sends one
+        later = []
+        while not await comm.receive_nothing(timeout=2):
+            later.append((await comm.receive_json_from())["type"])
+        assert "paired" not in later
+    await a.disconnect()
+    await b.disconnect()

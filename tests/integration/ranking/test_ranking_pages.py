@@ -45,7 +45,8 @@ def test_the_leaderboard_lists_established_active_players_best_first_and_highlig
     assert unlist_inactive() == 1                                # inactive: not listed any more
     established(account("othercat"), 2700, category="reversi")   # another category
     client = client_for(users[3])
-    with django_assert_max_num_queries(6):  # session, user, top 100, own rating, own rank (2)
+    # session, user, own rating, own rank (2), the top's cache key, the top 100 (not cached yet)
+    with django_assert_max_num_queries(7):
         response = client.get(reverse("ranking:leaderboard", args=["caro"]))
     html = response.content.decode()
     assert response.status_code == 200
@@ -149,3 +150,22 @@ def test_the_rank_is_exact_and_a_bounded_rank_stops_at_its_limit():
     assert pages.rank_of(mine) == 9
     assert pages.rank_of(mine, limit=9) == 9
     assert pages.rank_of(mine, limit=8) is None and pages.rank_of(mine, limit=3) is None
+
+
+def test_the_rendered_top_rows_are_reused_until_the_top_changes(django_assert_max_num_queries):
+    from ranking import pages
+
+    users = [account(f"tc{i}") for i in range(3)]
+    ratings = [established(user, value) for user, value in zip(users, (1500, 1600, 1700))]
+    url = reverse("ranking:leaderboard", args=["caro"])
+    client_for().get(url)
+    with django_assert_max_num_queries(3):  # session, the top's cache key; the rows come from the cache
+        html = client_for().get(url).content.decode()
+    assert ranks_shown(html) == ["tc2", "tc1", "tc0"]
+    ratings[0].value = 1800  # a rating change in the top: a new key, the new order at once
+    ratings[0].save()
+    assert ranks_shown(client_for().get(url).content.decode()) == ["tc0", "tc2", "tc1"]
+    viewer = client_for(users[1]).get(url).content.decode()  # the viewer's row highlighted in the cached rows
+    assert viewer.count('data-testid="my-row"') == 1
+    assert "tc1" in viewer[viewer.index('data-testid="my-row"'):].split("</tr>")[0]
+    assert pages.top_key("caro", "vi") != pages.top_key("caro", "en")
