@@ -19,6 +19,10 @@ import time
 from .fastboard import FIVE, FOUR, OPEN4, FastBoard
 
 
+UNLIMITED = 99
+THREE_WIDTH = 14  # open threes tried per attacker node, best shape first  # "threes left" meaning no limit but the depth
+
+
 class Timeout(Exception):
     """The deadline passed inside a search."""
 
@@ -37,12 +41,18 @@ class ThreatSearch:
         # is recorded only when its whole subtree was searched (a timeout unwinds past it), and
         # the search is a pure function of the position, so with ``shared`` the table of the
         # rule set is reused across searches and moves (bounded; cleared when full).
+        # Moves that won before, per (hash, side, tag): tried first (ordering only, so sharing
+        # them is always sound).
         if shared:
             self.fail = fb.pat.fail_cache
+            self.win = fb.pat.win_cache
             if len(self.fail) > 600000:
                 self.fail.clear()
+            if len(self.win) > 200000:
+                self.win.clear()
         else:
             self.fail = {}
+            self.win = {}
         self.timed_out = False  # set when a search stopped at the deadline or node limit
 
     def _tick(self) -> None:
@@ -65,11 +75,13 @@ class ThreatSearch:
             self.timed_out = True
             return None
 
-    def vct(self, depth: int = 8, threes: int = 3) -> list[int] | None:
-        """A VCT for the side to move (fours and at most ``threes`` open threes), or None."""
+    def vct(self, depth: int = 8, threes: int | None = None) -> list[int] | None:
+        """A VCT for the side to move (fours and open threes; at most ``threes`` threes when
+        given, else as many as ``depth`` allows), or None. ``depth`` counts attacker moves."""
+        three = UNLIMITED if threes is None else threes
         try:
             for d in range(2, depth + 1):  # iterative deepening: short wins are found fast
-                line = self._or(d, three=threes)
+                line = self._or(d, three=three)
                 if line is not None:
                     return line
             return None
@@ -104,18 +116,27 @@ class ThreatSearch:
             return None
         if depth <= 0:
             return None
-        key = (fb.hash, me, three)
+        tag = min(three, depth) if three < UNLIMITED else UNLIMITED
+        key = (fb.hash, me, tag, "ts2")
         if self.fail.get(key, -1) >= depth:
             return None  # already failed with at least this much depth
         moves = fb.four_moves(me)
         # winning fours (open four / double four) first, then by score
         sc = fb.score[me]
+        so = fb.score[opp]
         moves.sort(key=lambda q: -(sc[q] + 10000 * (fb.cnt[me][OPEN4][q] > 0 or fb.four_count(q, me) > 1)))
         tries = [(q, three) for q in moves]
-        if three:
+        if three and depth > 1:
             threes = fb.three_moves(me)
-            threes.sort(key=lambda q: -sc[q])
-            tries += [(q, three - 1) for q in threes[:10]]
+            # threes that also make more threes / block the defender first
+            threes.sort(key=lambda q: -(sc[q] * 2 + so[q]))
+            tries += [(q, three - 1) for q in threes[:THREE_WIDTH]]
+        known = self.win.get(key)
+        if known is not None:
+            for k, (q, _left) in enumerate(tries):
+                if q == known:
+                    tries.insert(0, tries.pop(k))
+                    break
         for q, left in tries:
             fb.play(q)
             try:
@@ -123,6 +144,7 @@ class ThreatSearch:
             finally:
                 fb.undo()
             if rest is not None:
+                self.win[key] = q
                 return [q] + rest
         self.fail[key] = depth
         return None
