@@ -305,15 +305,16 @@ class CaroHard(CaroBot):
         finally:
             fb.turn = 3 - fb.turn
 
-    def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> int:
-        """After ``q``: 2 if the opponent surely has no VCF and no VCT (searches completed),
-        1 if unknown (a search ran out of time), 0 if it has one."""
+    def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> tuple[int, int]:
+        """After ``q``: (2, depth) if the opponent surely has no VCF and no VCT (searches
+        completed), (1, depth) if unknown (a search ran out of time), (0, 0) if it has one;
+        ``depth``: the deepest VCT iteration (attacker moves) searched in full."""
         fb.play(q)
         try:
             ts = ThreatSearch(fb, deadline, max_nodes=nodes, shared=True)
             if ts.vcf(depth=self.vcf_depth) is not None or ts.vct(depth=self.opp_vct_depth) is not None:
-                return 0
-            return 1 if ts.timed_out else 2
+                return 0, 0
+            return (1 if ts.timed_out else 2), ts.completed
         finally:
             fb.undo()
 
@@ -355,16 +356,32 @@ class CaroHard(CaroBot):
         if threat:
             order = self._defence_order(fb, threat, ab, moves)
             proven, unknown = [], []
-            stop = t0 + budget * 0.85
+            stop = t0 + budget * 0.6
             for c in order:
                 if time.perf_counter() > stop or len(proven) >= 5:
                     break
-                per = min(stop, time.perf_counter() + budget * 0.1)
-                verdict = self._safe(fb, c, per, 30000)
+                per = min(stop, time.perf_counter() + budget * 0.08)
+                verdict, _ = self._safe(fb, c, per, 30000)
                 if verdict == 2:
                     proven.append(c)
                 elif verdict == 1:
                     unknown.append(c)
+            if not proven and len(unknown) > 1:
+                # undecided replies: the rest of the time on deeper checks of the first few; the
+                # reply after which the opponent's search got deepest without a win is chosen
+                # (the alpha-beta does not see these threats)
+                kept = unknown[:4]
+                stop = t0 + budget * 0.95
+                scored = []
+                for k, c in enumerate(kept):
+                    share = (stop - time.perf_counter()) / (len(kept) - k)
+                    verdict, reached = self._safe(fb, c, time.perf_counter() + max(share, 0.0), 400000)
+                    if verdict == 2:
+                        return c
+                    if verdict == 1:
+                        scored.append((-reached, k, c))
+                if scored:
+                    return min(scored)[2]
             survivors = proven or unknown
             if len(survivors) == 1:
                 return survivors[0]
