@@ -9,9 +9,11 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
 * **Medium** always takes a five, always blocks a four that would make a winning five, plays a
   short VCF when it has one, blocks open threes unless it can force a win, and otherwise runs a
   2-ply alpha-beta over the best candidates.
-* **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT, then for
-  the opponent's VCF / VCT (as if the opponent moved now); under such a threat it keeps only
-  replies after which the opponent has neither. Then iterative-deepening alpha-beta over
+* **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT (any number
+  of open threes), then for the opponent's VCF / VCT (as if the opponent moved now); under such
+  a threat it keeps only replies after which the opponent has neither, and when none is proven
+  safe it spends the rest of its time checking the undecided ones deeper and plays the one whose
+  check got deepest. Then iterative-deepening alpha-beta over
   restricted candidates with the incremental pattern evaluation, and a check that the choice
   leaves the opponent no VCF (and, while time is left, no VCT). Default budget 1000 ms; it plans to use 0.8 of it.
 """
@@ -306,8 +308,8 @@ class CaroHard(CaroBot):
             fb.turn = 3 - fb.turn
 
     def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> tuple[int, int]:
-        """After ``q``: (2, depth) if the opponent surely has no VCF and no VCT (searches
-        completed), (1, depth) if unknown (a search ran out of time), (0, 0) if it has one;
+        """After ``q``: (2, depth) if the opponent has no VCF and no VCT the searches can find
+        (both completed), (1, depth) if unknown (a search ran out of time), (0, 0) if it has one;
         ``depth``: the deepest VCT iteration (attacker moves) searched in full."""
         fb.play(q)
         try:

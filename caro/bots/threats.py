@@ -8,8 +8,11 @@ deadline; a result of ``None`` means "no win found" (not "no win exists").
 
 Soundness notes: fours, fives and blocks are judged by the rule-aware pattern table, so blocked
 ends, exact five and Renju (X may not play a foul, not even a forced block) are honoured. The
-defence set against a three is an approximation (the attacker's open-four and four cells on the
-three's lines, plus the defender's fours), as in most threat-space searchers.
+defence set against a three is an approximation (the attacker's open-four cells, its four cells
+on their lines, under blocked ends every empty cell of the three's line, plus the defender's
+fours), as in most threat-space searchers. Pruning (incomplete, never unsound): after the first
+attacker move, open threes are tried only on the lines through the attacker's last two moves
+(within four cells), at most :data:`THREE_WIDTH` per node, best shape first.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 from .fastboard import FIVE, FOUR, OPEN4, FastBoard
 
 
-UNLIMITED = 99
+UNLIMITED = 99  # "threes left" meaning no limit but the depth
 THREE_WIDTH = 12  # open threes tried per attacker node, best shape first
 _ZONES: dict[int, frozenset[int]] = {}
 
@@ -31,7 +34,7 @@ def zone_offsets(width: int) -> frozenset[int]:
     if hit is None:
         steps = (1, width, width + 1, 1 - width)
         hit = _ZONES[width] = frozenset(sgn * k * s for s in steps for k in range(1, 5) for sgn in (1, -1))
-    return hit  # "threes left" meaning no limit but the depth
+    return hit
 
 
 class Timeout(Exception):
@@ -50,8 +53,10 @@ class ThreatSearch:
         self.min_nodes = min_nodes  # the deadline is not checked before this many nodes
         # proven failures: (hash, side, threes left) -> depth searched without a win. A failure
         # is recorded only when its whole subtree was searched (a timeout unwinds past it), and
-        # the search is a pure function of the position, so with ``shared`` the table of the
-        # rule set is reused across searches and moves (bounded; cleared when full).
+        # with ``shared`` the table of the rule set is reused across searches and moves
+        # (bounded; cleared when full). The threes tried depend on the attacker's last moves
+        # (the zone, see _or), so a shared failure can hide a win reached by another path: a
+        # missed win, never a false one.
         # Moves that won before, per (hash, side, tag): tried first (ordering only, so sharing
         # them is always sound).
         if shared:
