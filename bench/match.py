@@ -3,6 +3,7 @@
 Usage (from the repository root)::
 
     python bench/match.py --game caro --preset caro-vn --a hard --b medium --openings 12
+    python bench/match.py --preset freestyle --a hard --b hard_v1 --opening-set all --openings 24
     python bench/match.py --game reversi --a medium --b easy --openings 8 --budget 1000
     python bench/match.py --procedure swap2 --a hard --b medium --openings 20 --budget 300
     python bench/match.py --procedure rif --a hard --b medium --openings 20 --budget 300
@@ -14,7 +15,8 @@ choice back; RIF: swap or keep, move 4, offering two 5th moves, selecting one) i
 (``caro.bots.choose_opening_action``). Each opening is played twice, ``--a`` in each seat; the
 score counts the colour each level ended up with.
 
-Prints every game, then the score of ``--a`` against ``--b`` (wins + half draws), the Elo
+``hard_v1`` is the caro Hard of before issue 16, kept as a benchmark level (not offered to
+players). Prints every game, then the score of ``--a`` against ``--b`` (wins + half draws), the Elo
 difference with a 95 % interval (normal approximation on per-game scores), and per-move thinking
 time per level (mean, p95, max, in ms). Not part of the test suite.
 """
@@ -197,8 +199,9 @@ def main(argv=None):
     parser.add_argument("--max-ply", type=int, default=225, help="caro: stop (draw) after this many plies")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="print every caro game's moves")
-    parser.add_argument("--opening-set", choices=["four", "three"], default="four",
-                        help="caro: four-stone (X, O, X, O) or three-stone (X, O, X) openings")
+    parser.add_argument("--opening-set", choices=["four", "three", "all"], default="four",
+                        help="caro: four-stone (X, O, X, O), three-stone (X, O, X) openings, or all "
+                             "(the 16 four-stone ones, then the 16 three-stone ones: up to 64 games)")
     parser.add_argument("--procedure", choices=["swap2", "rif"], default=None,
                         help="caro: play through this opening procedure (preset swap2 / renju-rif)")
     args = parser.parse_args(argv)
@@ -212,7 +215,8 @@ def main(argv=None):
     results: list[float] = []
     times: dict[str, list[float]] = {args.a: [], args.b: []}
     if args.game == "caro":
-        openings = CARO_OPENINGS_4 if args.opening_set == "four" else CARO_OPENINGS
+        openings = {"four": CARO_OPENINGS_4, "three": CARO_OPENINGS,
+                    "all": CARO_OPENINGS_4 + CARO_OPENINGS}[args.opening_set]
     else:
         openings = REVERSI_OPENINGS
     rules = PRESETS[args.preset].rules

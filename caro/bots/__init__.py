@@ -28,22 +28,28 @@ from caro.engine import caro as _caro
 from caro.engine import reversi as _reversi
 
 from .caro_bots import CaroEasy, CaroHard, CaroMedium
+from .hard_v1 import CaroHardV1
 from .openings import choose_opening_action
 from .reversi_bots import ReversiEasy, ReversiHard, ReversiMedium
 
-__all__ = ["LEVELS", "choose_move", "choose_opening_action", "get_bot", "CaroEasy", "CaroMedium", "CaroHard",
+__all__ = ["LEVELS", "BENCH_LEVELS", "choose_move", "choose_opening_action", "get_bot", "CaroEasy", "CaroMedium", "CaroHard",
            "ReversiEasy", "ReversiMedium", "ReversiHard"]
 
 LEVELS = ("easy", "medium", "hard")
+# Levels for benchmarks only (bench/match.py, bench/puzzles.py), never offered to players: the
+# Hard of before issue 16, frozen, so a new Hard can be measured against it.
+BENCH_LEVELS = ("hard_v1",)
 
 _BOTS = {
     ("caro", "easy"): CaroEasy, ("caro", "medium"): CaroMedium, ("caro", "hard"): CaroHard,
+    ("caro", "hard_v1"): CaroHardV1,
     ("reversi", "easy"): ReversiEasy, ("reversi", "medium"): ReversiMedium, ("reversi", "hard"): ReversiHard,
 }
 
 
 def get_bot(game: str, level: str):
-    """Return a bot instance for ``game`` (``"caro"`` or ``"reversi"``) and ``level``.
+    """Return a bot instance for ``game`` (``"caro"`` or ``"reversi"``) and ``level`` (one of
+    :data:`LEVELS`, or for caro a benchmark level of :data:`BENCH_LEVELS`).
 
     The instance has ``choose(board, budget_ms=1000, rng=None) -> str``. Raises ValueError for
     an unknown game or level.

@@ -9,9 +9,11 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
 * **Medium** always takes a five, always blocks a four that would make a winning five, plays a
   short VCF when it has one, blocks open threes unless it can force a win, and otherwise runs a
   2-ply alpha-beta over the best candidates.
-* **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT, then for
-  the opponent's VCF / VCT (as if the opponent moved now); under such a threat it keeps only
-  replies after which the opponent has neither. Then iterative-deepening alpha-beta over
+* **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT (any number
+  of open threes), then for the opponent's VCF / VCT (as if the opponent moved now); under such
+  a threat it keeps only replies after which the opponent has neither, and when none is proven
+  safe it spends the rest of its time checking the undecided ones deeper and plays the one whose
+  check got deepest. Then iterative-deepening alpha-beta over
   restricted candidates with the incremental pattern evaluation, and a check that the choice
   leaves the opponent no VCF (and, while time is left, no VCT). Default budget 1000 ms; it plans to use 0.8 of it.
 """
@@ -24,7 +26,7 @@ import time
 
 from caro.engine.caro import Board
 
-from .fastboard import FIVE, FOUR, OPEN4, XS, FastBoard
+from .fastboard import FIVE, FOUR, OPEN4, THREE, XS, FastBoard
 from .threats import ThreatSearch, Timeout
 
 WIN = 10_000_000
@@ -279,35 +281,58 @@ class CaroMedium(CaroBot):
 
 
 class CaroHard(CaroBot):
-    """Hard: fives and blocks; its own VCF, then its own VCT; then the opponent's threats (the
-    VCF / VCT the opponent would have if it moved now): when there is one, only replies after
-    which the opponent has neither are searched; finally iterative-deepening alpha-beta over the
-    restricted candidates, and a check that the chosen move leaves the opponent no VCF (nor,
-    while time is left, a VCT)."""
+    """Hard: fives and blocks; its own VCF, then its own VCT (fours and any number of open
+    threes, iterative deepening, shared failure and win tables); then the opponent's threats
+    (the VCF / VCT the opponent would have if it moved now): when there is one, only replies
+    after which the opponent has neither are searched (the threat line's squares, our fours and
+    threes, the opponent's threat squares and the best candidates are tried); finally
+    iterative-deepening alpha-beta over the restricted candidates, and a check that the chosen
+    move leaves the opponent no VCF (nor, while time is left, a VCT).
+
+    Search depths count attacker moves: :attr:`vcf_depth`, :attr:`vct_depth` for its own
+    threats, :attr:`opp_vct_depth` for the opponent's."""
 
     level = "hard"
     share = 0.8  # part of the budget it plans to use
+    vcf_depth = 16
+    vct_depth = 12
+    opp_vct_depth = 10
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
         fb.turn = 3 - fb.turn
         try:
             ts = ThreatSearch(fb, deadline, max_nodes=nodes, shared=True)
-            return ts.vcf(depth=12) or ts.vct(depth=7, threes=3)
+            return ts.vcf(depth=self.vcf_depth) or ts.vct(depth=self.opp_vct_depth)
         finally:
             fb.turn = 3 - fb.turn
 
-    def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> int:
-        """After ``q``: 2 if the opponent surely has no VCF and no VCT (searches completed),
-        1 if unknown (a search ran out of time), 0 if it has one."""
+    def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> tuple[int, int]:
+        """After ``q``: (2, depth) if the opponent has no VCF and no VCT the searches can find
+        (both completed), (1, depth) if unknown (a search ran out of time), (0, 0) if it has one;
+        ``depth``: the deepest VCT iteration (attacker moves) searched in full."""
         fb.play(q)
         try:
             ts = ThreatSearch(fb, deadline, max_nodes=nodes, shared=True)
-            if ts.vcf(depth=12) is not None or ts.vct(depth=6, threes=3) is not None:
-                return 0
-            return 1 if ts.timed_out else 2
+            if ts.vcf(depth=self.vcf_depth) is not None or ts.vct(depth=self.opp_vct_depth) is not None:
+                return 0, 0
+            return (1 if ts.timed_out else 2), ts.completed
         finally:
             fb.undo()
+
+    def _defence_order(self, fb: FastBoard, threat: list[int], ab: AlphaBeta, moves: list[int]) -> list[int]:
+        """Replies worth trying against the opponent's ``threat`` line, most promising first."""
+        me, opp = fb.turn, 3 - fb.turn
+        so, sm = fb.score[opp], fb.score[me]
+        line = [c for c in threat if c is not None and fb.cells[c] == 0]
+        opp_cells = set(fb.sets[opp][OPEN4]) | set(fb.sets[opp][FOUR]) | set(fb.sets[opp][THREE])
+        opp_cells = sorted(opp_cells, key=lambda c: -(so[c] + sm[c]))
+        mine = sorted(set(fb.four_moves(me)) | set(fb.three_moves(me)), key=lambda c: -(sm[c] + so[c]))
+        order = []
+        for c in line[:1] + moves[:4] + line[1:] + opp_cells + mine + moves + ab.moves(me, 24):
+            if c not in order and fb.cells[c] == 0 and fb.legal(c, me):
+                order.append(c)
+        return order
 
     def _choose(self, fb, budget_ms, rng):
         me = fb.turn
@@ -317,10 +342,10 @@ class CaroHard(CaroBot):
         t0 = time.perf_counter()
         budget = max(budget_ms, 50) / 1000 * self.share
         end = t0 + budget
-        line = ThreatSearch(fb, t0 + budget * 0.2, shared=True, min_nodes=2500).vcf(depth=14)
+        line = ThreatSearch(fb, t0 + budget * 0.12, shared=True, min_nodes=2500).vcf(depth=self.vcf_depth)
         if line:
             return line[0]
-        line = ThreatSearch(fb, t0 + budget * 0.35, shared=True).vct(depth=8, threes=3)
+        line = ThreatSearch(fb, t0 + budget * 0.4, shared=True).vct(depth=self.vct_depth)
         if line:
             return line[0]
         ab = AlphaBeta(fb, end, width=10)
@@ -329,25 +354,36 @@ class CaroHard(CaroBot):
             return _any_legal(fb, me, rng)
         if len(moves) == 1:
             return moves[0]
-        threat = self._opp_threat(fb, time.perf_counter() + budget * 0.12, 30000)
+        threat = self._opp_threat(fb, time.perf_counter() + budget * 0.15, 60000)
         if threat:
-            # defend: the opponent's threat squares first, then our fours, then the candidates
-            key_cells = [c for c in threat if c is not None and fb.cells[c] == 0]
-            order = []
-            for c in key_cells + fb.four_moves(me) + moves + ab.moves(me, 24):
-                if c not in order and fb.cells[c] == 0 and fb.legal(c, me):
-                    order.append(c)
+            order = self._defence_order(fb, threat, ab, moves)
             proven, unknown = [], []
-            stop = t0 + budget * 0.7
+            stop = t0 + budget * 0.6
             for c in order:
-                if time.perf_counter() > stop or len(proven) >= 4:
+                if time.perf_counter() > stop or len(proven) >= 5:
                     break
-                per = min(stop, time.perf_counter() + budget * 0.12)
-                verdict = self._safe(fb, c, per, 20000)
+                per = min(stop, time.perf_counter() + budget * 0.08)
+                verdict, _ = self._safe(fb, c, per, 30000)
                 if verdict == 2:
                     proven.append(c)
                 elif verdict == 1:
                     unknown.append(c)
+            if not proven and len(unknown) > 1:
+                # undecided replies: the rest of the time on deeper checks of the first few; the
+                # reply after which the opponent's search got deepest without a win is chosen
+                # (the alpha-beta does not see these threats)
+                kept = unknown[:4]
+                stop = t0 + budget * 0.95
+                scored = []
+                for k, c in enumerate(kept):
+                    share = (stop - time.perf_counter()) / (len(kept) - k)
+                    verdict, reached = self._safe(fb, c, time.perf_counter() + max(share, 0.0), 400000)
+                    if verdict == 2:
+                        return c
+                    if verdict == 1:
+                        scored.append((-reached, k, c))
+                if scored:
+                    return min(scored)[2]
             survivors = proven or unknown
             if len(survivors) == 1:
                 return survivors[0]
@@ -363,24 +399,24 @@ class CaroHard(CaroBot):
             if ranked[0][0] >= WIN - 100 or ranked[0][0] <= -(WIN - 100):
                 break
             depth += 1
-            # quiet positions stop deepening at half the budget; under an opponent threat
+            # quiet positions stop deepening at 60 % of the budget; under an opponent threat
             # (few survivors, sharp play) it deepens until the deadline
-            if time.perf_counter() - t0 > budget * (0.5 if not threat else 1.0):
+            if time.perf_counter() - t0 > budget * (0.6 if not threat else 1.0):
                 break
         order = [q for _, q in ranked]
         if threat:
             return order[0]
-        # safety: avoid a move that gives the opponent a VCF, or (while time is left) a VCT
+        # safety: avoid a move that gives the opponent a VCF or (while time is left) a VCT
         for q in order[:6]:
             if time.perf_counter() > end:
                 break
             fb.play(q)
             try:
                 ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.06), max_nodes=10000, shared=True)
-                bad = ts.vcf(depth=12) is not None
+                bad = ts.vcf(depth=self.vcf_depth) is not None
                 if not bad and time.perf_counter() < end - budget * 0.05:
-                    ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.1), max_nodes=15000, shared=True)
-                    bad = ts.vct(depth=7, threes=3) is not None
+                    ts = ThreatSearch(fb, min(end, time.perf_counter() + budget * 0.1), max_nodes=20000, shared=True)
+                    bad = ts.vct(depth=self.opp_vct_depth) is not None
             finally:
                 fb.undo()
             if not bad:

@@ -139,7 +139,8 @@ class _Patterns:
         # position-keyed caches shared by every board of these rules (Zobrist hash keys):
         # defences() results, and the threat searches' proven failures (see threats.py)
         self.def_cache: dict[tuple[int, int], tuple[int, ...]] = {}
-        self.fail_cache: dict[tuple[int, int, int], int] = {}
+        self.fail_cache: dict[tuple, int] = {}
+        self.win_cache: dict[tuple, int] = {}
 
     def code(self, key: int) -> int:
         """Packed classes: bits 0-2 class for X, 3-5 class for O, 6-9 X stones within R."""

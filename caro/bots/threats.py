@@ -8,8 +8,11 @@ deadline; a result of ``None`` means "no win found" (not "no win exists").
 
 Soundness notes: fours, fives and blocks are judged by the rule-aware pattern table, so blocked
 ends, exact five and Renju (X may not play a foul, not even a forced block) are honoured. The
-defence set against a three is an approximation (the attacker's open-four and four cells on the
-three's lines, plus the defender's fours), as in most threat-space searchers.
+defence set against a three is an approximation (the attacker's open-four cells, its four cells
+on their lines, under blocked ends every empty cell of the three's line, plus the defender's
+fours), as in most threat-space searchers. Pruning (incomplete, never unsound): after the first
+attacker move, open threes are tried only on the lines through the attacker's last two moves
+(within four cells), at most :data:`THREE_WIDTH` per node, best shape first.
 """
 
 from __future__ import annotations
@@ -17,6 +20,21 @@ from __future__ import annotations
 import time
 
 from .fastboard import FIVE, FOUR, OPEN4, FastBoard
+
+
+UNLIMITED = 99  # "threes left" meaning no limit but the depth
+THREE_WIDTH = 12  # open threes tried per attacker node, best shape first
+_ZONES: dict[int, frozenset[int]] = {}
+
+
+def zone_offsets(width: int) -> frozenset[int]:
+    """Index offsets (padded layout of row width ``width``) of the cells on the four lines
+    through a cell within four steps: where a follow-up threat of a threat sequence lies."""
+    hit = _ZONES.get(width)
+    if hit is None:
+        steps = (1, width, width + 1, 1 - width)
+        hit = _ZONES[width] = frozenset(sgn * k * s for s in steps for k in range(1, 5) for sgn in (1, -1))
+    return hit
 
 
 class Timeout(Exception):
@@ -35,14 +53,24 @@ class ThreatSearch:
         self.min_nodes = min_nodes  # the deadline is not checked before this many nodes
         # proven failures: (hash, side, threes left) -> depth searched without a win. A failure
         # is recorded only when its whole subtree was searched (a timeout unwinds past it), and
-        # the search is a pure function of the position, so with ``shared`` the table of the
-        # rule set is reused across searches and moves (bounded; cleared when full).
+        # with ``shared`` the table of the rule set is reused across searches and moves
+        # (bounded; cleared when full). The threes tried depend on the attacker's last moves
+        # (the zone, see _or), so a shared failure can hide a win reached by another path: a
+        # missed win, never a false one.
+        # Moves that won before, per (hash, side, tag): tried first (ordering only, so sharing
+        # them is always sound).
         if shared:
             self.fail = fb.pat.fail_cache
+            self.win = fb.pat.win_cache
             if len(self.fail) > 600000:
                 self.fail.clear()
+            if len(self.win) > 200000:
+                self.win.clear()
         else:
             self.fail = {}
+            self.win = {}
+        self.completed = 0  # vct(): the deepest iteration searched in full without a win
+        self.path: list[int] = []  # the attacker's moves on the current line (for the zone)
         self.timed_out = False  # set when a search stopped at the deadline or node limit
 
     def _tick(self) -> None:
@@ -65,13 +93,16 @@ class ThreatSearch:
             self.timed_out = True
             return None
 
-    def vct(self, depth: int = 8, threes: int = 3) -> list[int] | None:
-        """A VCT for the side to move (fours and at most ``threes`` open threes), or None."""
+    def vct(self, depth: int = 8, threes: int | None = None) -> list[int] | None:
+        """A VCT for the side to move (fours and open threes; at most ``threes`` threes when
+        given, else as many as ``depth`` allows), or None. ``depth`` counts attacker moves."""
+        three = UNLIMITED if threes is None else threes
         try:
             for d in range(2, depth + 1):  # iterative deepening: short wins are found fast
-                line = self._or(d, three=threes)
+                line = self._or(d, three=three)
                 if line is not None:
                     return line
+                self.completed = d
             return None
         except Timeout:
             self.timed_out = True
@@ -93,36 +124,58 @@ class ThreatSearch:
                 if not fb.legal(z, me):
                     continue
                 fb.play(z)
+                self.path.append(z)
                 try:
                     if not (fb.sets[me][FIVE] or (three and fb.sets[me][OPEN4])):
                         continue
                     rest = self._and(depth, three)
                 finally:
+                    self.path.pop()
                     fb.undo()
                 if rest is not None:
                     return [z] + rest
             return None
         if depth <= 0:
             return None
-        key = (fb.hash, me, three)
+        tag = min(three, depth) if three < UNLIMITED else UNLIMITED
+        key = (fb.hash, me, tag, "ts2")
         if self.fail.get(key, -1) >= depth:
             return None  # already failed with at least this much depth
         moves = fb.four_moves(me)
         # winning fours (open four / double four) first, then by score
         sc = fb.score[me]
+        so = fb.score[opp]
         moves.sort(key=lambda q: -(sc[q] + 10000 * (fb.cnt[me][OPEN4][q] > 0 or fb.four_count(q, me) > 1)))
         tries = [(q, three) for q in moves]
-        if three:
+        if three and depth > 1:
             threes = fb.three_moves(me)
-            threes.sort(key=lambda q: -sc[q])
-            tries += [(q, three - 1) for q in threes[:10]]
+            if self.path:
+                # threat-space relevance: after the first attacker move, an open three must be
+                # on a line through one of the attacker's last two moves (within five cells);
+                # fours are always tried (they are few and forcing)
+                zone = zone_offsets(fb.geo.W)
+                recent = self.path[-2:]
+                threes = [q for q in threes if any((q - r) in zone for r in recent)]
+            # threes that also make more threes / block the defender first
+            threes.sort(key=lambda q: -(sc[q] * 2 + so[q]))
+            tries += [(q, three - 1) for q in threes[:THREE_WIDTH]]
+        known = self.win.get(key)
+        if known is not None:
+            for k, (q, _left) in enumerate(tries):
+                if q == known:
+                    tries.insert(0, tries.pop(k))
+                    break
+        path = self.path
         for q, left in tries:
             fb.play(q)
+            path.append(q)
             try:
                 rest = self._and(depth - 1, left)
             finally:
+                path.pop()
                 fb.undo()
             if rest is not None:
+                self.win[key] = q
                 return [q] + rest
         self.fail[key] = depth
         return None
@@ -146,20 +199,47 @@ class ThreatSearch:
             return None
         if depth <= 0:
             return None
-        last = fb.history[-1]
+        # the open-four cells, and the attacker's four cells on their lines (the far ends of
+        # a three); found from the threat cells, not from the last move, so a three that stands
+        # after a defender's four and the attacker's block is answered just the same
         defences = set(threats)
-        g = fb.geo
-        for step in g.steps:
-            for sgn in (step, -step):
-                q = last
-                for _ in range(fb.pat.L):
-                    q += sgn
-                    if fb.cells[q] == 3:
-                        break
-                    if fb.cells[q] == 0 and q in fb.sets[a][FOUR]:
-                        defences.add(q)
-        defences.update(fb.four_moves(d))
-        return self._every_reply_loses([q for q in defences if fb.legal(q, d)], depth, three)
+        fours = fb.sets[a][FOUR]
+        cells = fb.cells
+        steps = fb.geo.steps
+        reach = fb.pat.L
+        for t in threats:
+            for step in steps:
+                for sgn in (step, -step):
+                    q = t
+                    for _ in range(reach):
+                        q += sgn
+                        if cells[q] == 3:
+                            break
+                        if cells[q] == 0 and q in fours:
+                            defences.add(q)
+        if fb.rules.blocked != "none":
+            # blocked ends: a stone just beyond a would-be five can also spoil the open four, so
+            # every empty cell on the three's own line (the direction of the open four) counts
+            shift = 0 if a == 1 else 3
+            for t in threats:
+                for k, step in enumerate(steps):
+                    if (fb.codes[k][t] >> shift) & 7 != OPEN4:
+                        continue
+                    for sgn in (step, -step):
+                        q = t
+                        for _ in range(reach + 1):
+                            q += sgn
+                            if cells[q] == 3:
+                                break
+                            if cells[q] == 0:
+                                defences.add(q)
+        # the replies most likely to refute first: the open-four cells, then the other
+        # blocks, then the defender's counter-fours
+        sd = fb.score[d]
+        direct = set(threats)
+        replies = sorted(defences, key=lambda q: (q not in direct, -sd[q]))
+        replies += [q for q in fb.four_moves(d) if q not in defences]
+        return self._every_reply_loses([q for q in replies if fb.legal(q, d)], depth, three)
 
     def _every_reply_loses(self, replies, depth, three):
         """The attacker's winning line against the first of `replies` if EVERY reply still loses
