@@ -183,7 +183,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def run_load(base: str, games: int, args, own: list[str] | None = None, pids: list[int] | None = None,
-                   play: bool = True) -> dict:
+                   play: bool = True, probe: dict | None = None) -> dict:
     """One load run: `games` rooms made through `base`'s pages, two sockets each, 30 moves a game.
 
     `own` (one base URL per web process): X of game i connects to process i mod N and O to process
@@ -191,7 +191,8 @@ async def run_load(base: str, games: int, args, own: list[str] | None = None, pi
     web processes): their summed RSS is read before the sockets open, once all players' sockets are
     open, and again after one more (spectator) socket per game, giving bytes per live game (its two
     players' sockets included) and per extra open socket. Without `play` no move is made (a memory
-    measurement only). Returns the measured numbers."""
+    measurement only). `probe` (from `probes`): CPU seconds of each part and Redis commands are
+    counted over the played part, per move. Returns the measured numbers."""
     t0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=args.setup_threads) as pool:
         made = list(pool.map(lambda _: make_game(base), range(games)))
@@ -223,10 +224,16 @@ async def run_load(base: str, games: int, args, own: list[str] | None = None, pi
     for ws in spectators:
         await ws.close()
     opened.set()
+    before = {k: cpu_seconds(v) for k, v in probe["pids"].items()} if probe else {}
+    commands = redis_commands(probe["redis_url"]) if probe else 0
     t1 = time.perf_counter()
     start.set()
     await asyncio.gather(*tasks, return_exceptions=False)
     elapsed = time.perf_counter() - t1
+    per_move = {}
+    if probe and stats.moves:
+        per_move = {k: (cpu_seconds(v) - before[k]) * 1000 / stats.moves for k, v in probe["pids"].items()}
+        per_move["redis_commands"] = (redis_commands(probe["redis_url"]) - commands) / stats.moves
     lat = stats.latencies_ms
     ok = not stats.errors and stats.moves == (games * len(SEQUENCE) if play else 0)
     return {
@@ -236,8 +243,51 @@ async def run_load(base: str, games: int, args, own: list[str] | None = None, pi
         "mean": statistics.fmean(lat) if lat else float("nan"), "errors": stats.errors,
         "retries": stats.connect_retries, "ok": ok, "load": os.getloadavg(),
         "per_game_kib": (rss1 - rss0) / games / 1024 if pids else None,
-        "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None,
+        "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None, "per_move": per_move,
     }
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by `pids`, their children, and reaped children."""
+    total = 0.0
+    for pid in pids:
+        try:
+            proc = psutil.Process(pid)
+            procs = [proc, *proc.children(recursive=True)]
+            t = proc.cpu_times()
+            total += t.children_user + t.children_system
+            for each in procs:
+                t = each.cpu_times()
+                total += t.user + t.system
+        except psutil.Error:
+            continue
+    return total
+
+
+def listener(port: int) -> int | None:
+    """The pid listening on TCP `port` on this machine (needs the rights to see it)."""
+    return next((c.pid for c in psutil.net_connections(kind="tcp")
+                 if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid), None)
+
+
+def probes(site) -> dict:
+    """What to watch during a run of `site` (bench/stack.py): pids per part, and the Redis URL."""
+    parts = {"web": list(site.web_pids), "worker": [site.procs["worker"].pid]}
+    for name, url in (("postgres", site.env["DATABASE_URL"]), ("redis", site.env["REDIS_URL"])):
+        pid = listener(urllib.parse.urlsplit(url).port)
+        if pid:
+            parts[name] = [pid]
+    return {"pids": parts, "redis_url": site.env["REDIS_URL"]}
+
+
+def redis_commands(url: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("stats")["total_commands_processed"])
+    finally:
+        client.close()
 
 
 def rss(pids: list[int] | None) -> int:
@@ -252,6 +302,10 @@ def show(result: dict, label: str = "") -> None:
           f"p95={result['p95']:.1f} p99={result['p99']:.1f} max={result['max']:.1f}; errors={len(result['errors'])} "
           f"{sorted(set(result['errors']))} retries={result['retries']}; setup {result['setup_s']:.1f} s; "
           f"load average {load}", flush=True)
+    if result["per_move"]:
+        pm = result["per_move"]
+        cpu = ", ".join(f"{k} {v:.2f}" for k, v in pm.items() if k != "redis_commands")
+        print(f"{label}per move: CPU ms {cpu}; Redis commands {pm['redis_commands']:.1f}", flush=True)
     if result["per_game_kib"] is not None:
         print(f"{label}memory: {result['per_game_kib']:.0f} KiB per live game (its two sockets included), "
               f"{result['per_socket_kib']:.0f} KiB per further open socket (web processes' RSS)", flush=True)
@@ -285,8 +339,14 @@ async def compare_webs(args) -> int:
     best: dict[int, dict | None] = {n: None for n in counts}
     failed = False
     with contextlib.ExitStack() as stack:
-        sites = {n: stack.enter_context(Site(f"bench-ws-relay-{n}", worker=True, extra_env=limits_off, webs=n))
-                 for n in counts}
+        sites = {}
+        for n in counts:
+            sites[n] = stack.enter_context(Site(f"bench-ws-relay-{n}", worker=True, extra_env=limits_off, webs=n))
+            if len(sites) == 1:  # the others use the same PostgreSQL (a database each) and Redis (a db number each)
+                first_site = sites[n]
+                os.environ.setdefault("DATABASE_URL", first_site._admin_url)
+                os.environ.setdefault("REDIS_URL", first_site.env["REDIS_URL"])
+            limits_off = {**limits_off, "REDIS_URL": first_site.env["REDIS_URL"].rsplit("/", 1)[0] + f"/{len(sites)}"}
         own = {n: site.web_urls if n > 1 else None for n, site in sites.items()}
         for n, site in sites.items():
             await run_load(site.url, 2, args, own[n])  # warm-up: imports, pools, templates
@@ -302,7 +362,7 @@ async def compare_webs(args) -> int:
             runs: dict[int, list[dict]] = {n: [] for n in going}
             for round_ in range(args.repeat):
                 for n in (going if round_ % 2 == 0 else going[::-1]):
-                    result = await run_load(sites[n].url, games, args, own[n])
+                    result = await run_load(sites[n].url, games, args, own[n], probe=probes(sites[n]))
                     show(result, f"webs={n} ")
                     failed |= not result["ok"]
                     runs[n].append(result)
