@@ -176,7 +176,7 @@ def test_the_proxy_config_balances_over_every_replica_and_upgrades_websockets():
     assert ["proxy_set_header", "Connection", "$connection_upgrade"] in location
     upgrade_map = directives(block(text, "map $http_upgrade $connection_upgrade"))
     assert ["default", "upgrade"] in upgrade_map
-    assert ["proxy_set_header", "Host", "$host"] in location
+    assert ["proxy_set_header", "Host", "$http_host"] in location, "with its port (caro/origin.py)"
     assert ["proxy_set_header", "X-Forwarded-For", "$remote_addr"] in location, "overwritten, not appended"
     assert ["proxy_set_header", "X-Forwarded-Proto", "$forwarded_proto"] in location
     timeout = next(d[1] for d in location if d[0] == "proxy_read_timeout")
