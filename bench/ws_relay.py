@@ -337,6 +337,7 @@ async def compare_webs(args) -> int:
           f"think={args.think_min_ms}-{args.think_max_ms} ms, moves/game={len(SEQUENCE)}, "
           f"target p99 <= {args.p99_ms:.0f} ms, {args.repeat} round(s) per step", flush=True)
     best: dict[int, dict | None] = {n: None for n in counts}
+    peak: dict[int, float] = {n: 0.0 for n in counts}  # the most moves/s of any step, whatever its p99
     failed = False
     with contextlib.ExitStack() as stack:
         sites = {}
@@ -370,6 +371,7 @@ async def compare_webs(args) -> int:
                 p99 = statistics.median(r["p99"] for r in runs[n])
                 rate = statistics.median(r["moves_per_s"] for r in runs[n])
                 print(f"webs={n} games={games}: median {rate:.1f} moves/s, median p99 {p99:.1f} ms", flush=True)
+                peak[n] = max(peak[n], rate)
                 if p99 > args.p99_ms or not all(r["ok"] for r in runs[n]):
                     going.remove(n)
                 elif best[n] is None or rate > best[n]["moves_per_s"]:
@@ -377,13 +379,17 @@ async def compare_webs(args) -> int:
             if not going:
                 break
     first = best[counts[0]]
+    for n in counts:
+        print(f"webs={n}: most moves/s of any step (saturation when the ladder went past it): {peak[n]:.1f} "
+              f"= {peak[n] / peak[counts[0]]:.2f}x webs={counts[0]}" if peak[counts[0]] else f"webs={n}: no step ran")
     print(f"load average now: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; cores: {os.cpu_count()}")
     for n in counts:
         b = best[n]
         if b is None:
             print(f"webs={n}: no step of the ladder had p99 <= {args.p99_ms:.0f} ms")
             continue
-        ratio = f"{b['moves_per_s'] / first['moves_per_s']:.2f}x webs={counts[0]}" if first else "n/a"
+        ratio = (f"{b['moves_per_s'] / first['moves_per_s']:.2f}x webs={counts[0]}" if first
+                 else f"no ratio: webs={counts[0]} had no step under that p99")
         print(f"webs={n}: most load with p99 <= {args.p99_ms:.0f} ms: {b['games']} games, {b['moves_per_s']:.1f} moves/s "
               f"(p99 {b['p99']:.1f} ms) = {ratio}")
     return 1 if failed else 0
