@@ -119,7 +119,8 @@ class Site:
                 "-s", str(self.logs / "beat-schedule")]
 
     def start(self, name: str) -> None:
-        """Start (or restart) the process `name`: "web", "worker" or "beat"."""
+        """Start (or restart) the process `name`: "web", "worker" or "beat"; "web1".."webN" (`webs` > 1)
+        start once only, as their listening sockets were handed over and closed here."""
         log = open(self.logs / f"{name}.log", "ab")
         self.procs[name] = subprocess.Popen(self.argv(name), cwd=ROOT, env=self.env, stdout=log,
                                             stderr=subprocess.STDOUT, start_new_session=True,
