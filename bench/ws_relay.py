@@ -107,6 +107,7 @@ async def play_game(base_ws: str | tuple[str, str], origin: str, code: str, x: P
     memory measurement happens then) and before `start`; without `play` the sockets then close."""
     sockets = {}
     sent_at: dict[str, float] = {}
+    pending: set[asyncio.Task] = set()
     done = asyncio.Event()
     bases = dict(zip("XO", (base_ws, base_ws) if isinstance(base_ws, str) else base_ws))
     await asyncio.to_thread(o.post, f"/r/{code}/join")
@@ -160,7 +161,10 @@ async def play_game(base_ws: str | tuple[str, str], origin: str, code: str, x: P
                 if frame["ply"] >= len(SEQUENCE):
                     done.set()
                     return
-                asyncio.create_task(send_move(side, frame["ply"] + 1))
+                # Keep a reference: the event loop holds tasks weakly, and a collected task's move is lost.
+                task = asyncio.create_task(send_move(side, frame["ply"] + 1))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
 
     listeners = [asyncio.create_task(listen(s)) for s in ("X", "O")]
     await send_move("X", 1)
