@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from devstack import postgres, redis  # noqa: E402
 from devstack.cli import daphne_argv, worker_argv  # noqa: E402
 from devstack.ports import free_port, wait_for_port  # noqa: E402
+from devstack.webs import bind_web_sockets  # noqa: E402
 
 
 def with_database(url: str, name: str) -> str:
@@ -35,11 +36,15 @@ class Site:
     """Context manager: start everything in `__enter__`, stop and drop it all in `__exit__`.
 
     `extra_env` is added to every process's environment (e.g. limits switched off for a load test).
-    `worker` starts one Celery worker (both queues) and `beat` one beat.
+    `worker` starts one Celery worker (both queues) and `beat` one beat. `webs` > 1 starts that many
+    Daphnes sharing `url`'s port as `dev.py run --web N` does (devstack/webs.py); `web_urls[i]` then
+    reaches process i alone. `web_pids` are the Daphne processes' ids either way.
     """
 
-    def __init__(self, name: str, *, worker: bool = False, beat: bool = False, extra_env: dict | None = None):
-        self.name, self.want_worker, self.want_beat = name, worker, beat
+    def __init__(self, name: str, *, worker: bool = False, beat: bool = False, extra_env: dict | None = None,
+                 webs: int = 1):
+        self.name, self.want_worker, self.want_beat, self.webs = name, worker, beat, webs
+        self.fds: dict[str, tuple[int, int]] = {}
         self.extra_env = extra_env or {}
         self.services: list = []
         self.procs: dict[str, subprocess.Popen] = {}
@@ -61,11 +66,26 @@ class Site:
             }
             self._admin_url = db_url
             subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env, check=True)
-            self.port = free_port()
+            if self.webs == 1:
+                self.port = free_port()
+                self.web_names, own_ports = ["web"], [self.port]
+                self.start("web")
+            else:
+                group = bind_web_sockets("127.0.0.1", 0, self.webs)
+                self.port, own_ports = group.port, group.own_ports
+                self.web_names = [f"web{i + 1}" for i in range(self.webs)]
+                try:
+                    for i, name in enumerate(self.web_names):
+                        self.fds[name] = group.fds(i)
+                        self.start(name)
+                finally:
+                    group.close()
             self.url, self.ws_url = f"http://127.0.0.1:{self.port}", f"ws://127.0.0.1:{self.port}"
-            self.start("web")
-            if not wait_for_port(self.port, timeout=60, proc=self.procs["web"]):
-                raise RuntimeError("daphne did not start; see " + str(self.logs / "web.log"))
+            self.web_urls = [f"http://127.0.0.1:{p}" for p in own_ports]
+            for name, port in zip(self.web_names, own_ports):
+                if not wait_for_port(port, timeout=60, proc=self.procs[name]):
+                    raise RuntimeError("daphne did not start; see " + str(self.logs / f"{name}.log"))
+            self.web_pids = [self.procs[name].pid for name in self.web_names]
             if self.want_worker:
                 self.start("worker")
             if self.want_beat:
@@ -91,16 +111,20 @@ class Site:
     def argv(self, name: str) -> list[str]:
         if name == "web":
             return daphne_argv("127.0.0.1", self.port)
+        if name in self.fds:
+            return daphne_argv("127.0.0.1", 0, fds=self.fds[name])
         if name == "worker":
             return worker_argv()
         return [sys.executable, "-m", "celery", "-A", "caro", "beat", "-l", "warning",
                 "-s", str(self.logs / "beat-schedule")]
 
     def start(self, name: str) -> None:
-        """Start (or restart) the process `name`: "web", "worker" or "beat"."""
+        """Start (or restart) the process `name`: "web", "worker" or "beat"; "web1".."webN" (`webs` > 1)
+        start once only, as their listening sockets were handed over and closed here."""
         log = open(self.logs / f"{name}.log", "ab")
         self.procs[name] = subprocess.Popen(self.argv(name), cwd=ROOT, env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+                                            stderr=subprocess.STDOUT, start_new_session=True,
+                                            pass_fds=self.fds.get(name, ()))
         if name == "worker":
             self.wait_for_worker()
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.cookiejar
 import json
+import os
 import random
 import re
 import statistics
@@ -30,7 +32,9 @@ import urllib.parse
 import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import psutil
 import websockets
 
 LETTERS = "ABCDEFGHIJKLMNO"
@@ -82,20 +86,37 @@ class Stats:
         self.errors: list[str] = []
         self.moves = 0
         self.connect_retries = 0
+        self.opened = 0
 
 
-async def play_game(base_ws: str, origin: str, code: str, x: Player, o: Player, stats: Stats,
-                    think: tuple[float, float], start: asyncio.Event) -> None:
+def http_base(ws: str, origin: str) -> str:
+    """The page origin a browser would send to the websocket base `ws` (scheme of `origin`)."""
+    return origin.split("://", 1)[0] + "://" + ws.split("://", 1)[1]
+
+
+def ws_base(url: str) -> str:
+    parsed = urllib.parse.urlparse(url)
+    return ("wss://" if parsed.scheme == "https" else "ws://") + parsed.netloc
+
+
+async def play_game(base_ws: str | tuple[str, str], origin: str, code: str, x: Player, o: Player, stats: Stats,
+                    think: tuple[float, float], start: asyncio.Event, opened: asyncio.Event | None = None,
+                    play: bool = True) -> None:
+    """One game. `base_ws` is the websocket base of both players, or (X's, O's) to put them on
+    different web processes. `opened`, when given, is awaited after both sockets are open (the
+    memory measurement happens then) and before `start`; without `play` the sockets then close."""
     sockets = {}
     sent_at: dict[str, float] = {}
+    pending: set[asyncio.Task] = set()
     done = asyncio.Event()
+    bases = dict(zip("XO", (base_ws, base_ws) if isinstance(base_ws, str) else base_ws))
     await asyncio.to_thread(o.post, f"/r/{code}/join")
     for side, player in (("X", x), ("O", o)):
         for attempt in range(3):  # like the page, a client retries a failed connect
             try:
                 sockets[side] = await websockets.connect(
-                    f"{base_ws}/ws/room/{code}/",
-                    additional_headers={"Cookie": player.cookie_header(), "Origin": origin},
+                    f"{bases[side]}/ws/room/{code}/",
+                    additional_headers={"Cookie": player.cookie_header(), "Origin": http_base(bases[side], origin)},
                     open_timeout=60, max_queue=None,
                 )
                 break
@@ -107,7 +128,14 @@ async def play_game(base_ws: str, origin: str, code: str, x: Player, o: Player, 
     for ws in sockets.values():  # initial state frames
         first = json.loads(await ws.recv())
         assert first["type"] == "state", first
+    if opened is not None:
+        stats.opened += 1
+        await opened.wait()
     await start.wait()
+    if not play:
+        for ws in sockets.values():
+            await ws.close()
+        return
 
     async def send_move(side: str, ply: int) -> None:
         await asyncio.sleep(random.uniform(*think))
@@ -133,7 +161,10 @@ async def play_game(base_ws: str, origin: str, code: str, x: Player, o: Player, 
                 if frame["ply"] >= len(SEQUENCE):
                     done.set()
                     return
-                asyncio.create_task(send_move(side, frame["ply"] + 1))
+                # Keep a reference: the event loop holds tasks weakly, and a collected task's move is lost.
+                task = asyncio.create_task(send_move(side, frame["ply"] + 1))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
 
     listeners = [asyncio.create_task(listen(s)) for s in ("X", "O")]
     await send_move("X", 1)
@@ -155,48 +186,236 @@ def percentile(values: list[float], p: float) -> float:
     return values[k]
 
 
-async def main_async(args) -> int:
-    base = args.url.rstrip("/")
-    parsed = urllib.parse.urlparse(base)
-    base_ws = ("wss://" if parsed.scheme == "https" else "ws://") + parsed.netloc
+async def run_load(base: str, games: int, args, own: list[str] | None = None, pids: list[int] | None = None,
+                   play: bool = True, probe: dict | None = None) -> dict:
+    """One load run: `games` rooms made through `base`'s pages, two sockets each, 30 moves a game.
+
+    `own` (one base URL per web process): X of game i connects to process i mod N and O to process
+    i+1 mod N, so with N = 2 the two players of every game are on different processes. `pids` (the
+    web processes): their summed RSS is read before the sockets open, once all players' sockets are
+    open, and again after one more (spectator) socket per game, giving bytes per live game (its two
+    players' sockets included) and per extra open socket. Without `play` no move is made (a memory
+    measurement only). `probe` (from `probes`): CPU seconds of each part and Redis commands are
+    counted over the played part, per move. Returns the measured numbers."""
     t0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=args.setup_threads) as pool:
-        games = list(pool.map(lambda _: make_game(base), range(args.games)))
+        made = list(pool.map(lambda _: make_game(base), range(games)))
     setup_s = time.perf_counter() - t0
-    print(f"setup: {args.games} rooms created over HTTP in {setup_s:.1f} s (seats taken during the ramp-up)")
     stats = Stats()
-    start = asyncio.Event()
+    start, opened = asyncio.Event(), asyncio.Event()
     think = (args.think_min_ms / 1000, args.think_max_ms / 1000)
+    bases = [ws_base(u) for u in own] if own else [ws_base(base)]
+    rss0 = rss(pids)
     tasks = []
-    for code, x, o in games:
-        tasks.append(asyncio.create_task(play_game(base_ws, base, code, x, o, stats, think, start)))
-        await asyncio.sleep(args.ramp_s / max(1, len(games)))  # players arrive over the ramp-up time
+    for i, (code, x, o) in enumerate(made):
+        pair = (bases[i % len(bases)], bases[(i + 1) % len(bases)])
+        tasks.append(asyncio.create_task(play_game(pair, base, code, x, o, stats, think, start, opened, play)))
+        await asyncio.sleep(args.ramp_s / max(1, games))  # players arrive over the ramp-up time
+    deadline = time.monotonic() + 120
+    while stats.opened < games and time.monotonic() < deadline and not any(t.done() for t in tasks):
+        await asyncio.sleep(0.2)
     await asyncio.sleep(2.0)
+    rss1 = rss(pids)
+    spectators = []
+    if pids:
+        for i, (code, _x, _o) in enumerate(made):
+            spectators.append(await websockets.connect(f"{bases[i % len(bases)]}/ws/room/{code}/",
+                                                       additional_headers={"Origin": http_base(bases[i % len(bases)], base)},
+                                                       open_timeout=60))
+            await spectators[-1].recv()  # its state frame: the consumer is set up
+        await asyncio.sleep(2.0)
+    rss2 = rss(pids)
+    for ws in spectators:
+        await ws.close()
+    opened.set()
+    before = {k: cpu_seconds(v) for k, v in probe["pids"].items()} if probe else {}
+    commands = redis_commands(probe["redis_url"]) if probe else 0
     t1 = time.perf_counter()
     start.set()
     await asyncio.gather(*tasks, return_exceptions=False)
     elapsed = time.perf_counter() - t1
+    per_move = {}
+    if probe and stats.moves:
+        per_move = {k: (cpu_seconds(v) - before[k]) * 1000 / stats.moves for k, v in probe["pids"].items()}
+        per_move["redis_commands"] = (redis_commands(probe["redis_url"]) - commands) / stats.moves
     lat = stats.latencies_ms
-    print(f"games={args.games} sockets={2 * args.games} think={args.think_min_ms}-{args.think_max_ms} ms "
-          f"moves/game={len(SEQUENCE)}")
-    print(f"moves relayed: {stats.moves} in {elapsed:.1f} s = {stats.moves / elapsed:.1f} moves/s")
-    print(f"relay latency ms: p50={percentile(lat, 50):.1f} p95={percentile(lat, 95):.1f} "
-          f"p99={percentile(lat, 99):.1f} max={max(lat) if lat else float('nan'):.1f} "
-          f"mean={statistics.fmean(lat) if lat else float('nan'):.1f}")
-    print(f"errors: {len(stats.errors)} {sorted(set(stats.errors))}; connect retries: {stats.connect_retries}")
-    return 0 if not stats.errors and stats.moves == args.games * (len(SEQUENCE)) else 1
+    ok = not stats.errors and stats.moves == (games * len(SEQUENCE) if play else 0)
+    return {
+        "games": games, "setup_s": setup_s, "moves": stats.moves, "elapsed_s": elapsed,
+        "moves_per_s": stats.moves / max(elapsed, 1e-9), "p50": percentile(lat, 50), "p95": percentile(lat, 95),
+        "p99": percentile(lat, 99), "max": max(lat) if lat else float("nan"),
+        "mean": statistics.fmean(lat) if lat else float("nan"), "errors": stats.errors,
+        "retries": stats.connect_retries, "ok": ok, "load": os.getloadavg(),
+        "per_game_kib": (rss1 - rss0) / games / 1024 if pids else None,
+        "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None, "per_move": per_move,
+    }
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by `pids`, their children, and reaped children."""
+    total = 0.0
+    for pid in pids:
+        try:
+            proc = psutil.Process(pid)
+            procs = [proc, *proc.children(recursive=True)]
+            t = proc.cpu_times()
+            total += t.children_user + t.children_system
+            for each in procs:
+                t = each.cpu_times()
+                total += t.user + t.system
+        except psutil.Error:
+            continue
+    return total
+
+
+def listener(port: int) -> int | None:
+    """The pid listening on TCP `port` on this machine (needs the rights to see it)."""
+    return next((c.pid for c in psutil.net_connections(kind="tcp")
+                 if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid), None)
+
+
+def probes(site) -> dict:
+    """What to watch during a run of `site` (bench/stack.py): pids per part, and the Redis URL."""
+    parts = {"web": list(site.web_pids), "worker": [site.procs["worker"].pid]}
+    for name, url in (("postgres", site.env["DATABASE_URL"]), ("redis", site.env["REDIS_URL"])):
+        pid = listener(urllib.parse.urlsplit(url).port)
+        if pid:
+            parts[name] = [pid]
+    return {"pids": parts, "redis_url": site.env["REDIS_URL"]}
+
+
+def redis_commands(url: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("stats")["total_commands_processed"])
+    finally:
+        client.close()
+
+
+def rss(pids: list[int] | None) -> int:
+    """Summed resident memory (bytes) of `pids` (0 without pids)."""
+    return sum(psutil.Process(pid).memory_info().rss for pid in pids or ())
+
+
+def show(result: dict, label: str = "") -> None:
+    load = " ".join(f"{v:.2f}" for v in result["load"])
+    print(f"{label}games={result['games']} sockets={2 * result['games']} moves={result['moves']} "
+          f"in {result['elapsed_s']:.1f} s = {result['moves_per_s']:.1f} moves/s; relay ms p50={result['p50']:.1f} "
+          f"p95={result['p95']:.1f} p99={result['p99']:.1f} max={result['max']:.1f}; errors={len(result['errors'])} "
+          f"{sorted(set(result['errors']))} retries={result['retries']}; setup {result['setup_s']:.1f} s; "
+          f"load average {load}", flush=True)
+    if result["per_move"]:
+        pm = result["per_move"]
+        cpu = ", ".join(f"{k} {v:.2f}" for k, v in pm.items() if k != "redis_commands")
+        print(f"{label}per move: CPU ms {cpu}; Redis commands {pm['redis_commands']:.1f}", flush=True)
+    if result["per_game_kib"] is not None:
+        print(f"{label}memory: {result['per_game_kib']:.0f} KiB per live game (its two sockets included), "
+              f"{result['per_socket_kib']:.0f} KiB per further open socket (web processes' RSS)", flush=True)
+
+
+async def main_async(args) -> int:
+    base = args.url.rstrip("/")
+    result = await run_load(base, args.games, args)
+    print(f"think={args.think_min_ms}-{args.think_max_ms} ms moves/game={len(SEQUENCE)}")
+    show(result)
+    return 0 if result["ok"] else 1
+
+
+async def compare_webs(args) -> int:
+    """`--webs 1,2`: a site of its own per count (bench/stack.py, limits off; all started first, so a
+    change in the machine's load hits every count alike), then the ladder of game counts with the
+    counts interleaved at each step (`--repeat` rounds, alternating the order); a count leaves the
+    ladder after a step whose median p99 is over `--p99-ms`. Prints the most moves/s with median
+    p99 at or under it for each count and the ratio to the first count."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from stack import Site
+
+    counts = [int(v) for v in args.webs.split(",")]
+    ladder = [int(v) for v in args.ladder.split(",")]
+    limits_off = {"CARO_ROOMS_PER_MINUTE_PER_ADDRESS": "0", "CARO_GUESTS_PER_MINUTE_PER_ADDRESS": "0",
+                  "CARO_WS_PER_ADDRESS": "0", "CARO_WS_PER_ADDRESS_ROOM": "0", "CARO_WS_PER_SESSION": "0",
+                  "CARO_WS_PER_SESSION_ROOM": "0"}
+    print(f"cores: {os.cpu_count()} (client, PostgreSQL, Redis and the web processes share them); "
+          f"think={args.think_min_ms}-{args.think_max_ms} ms, moves/game={len(SEQUENCE)}, "
+          f"target p99 <= {args.p99_ms:.0f} ms, {args.repeat} round(s) per step", flush=True)
+    best: dict[int, dict | None] = {n: None for n in counts}
+    peak: dict[int, float] = {n: 0.0 for n in counts}  # the most moves/s of any step, whatever its p99
+    failed = False
+    with contextlib.ExitStack() as stack:
+        sites = {}
+        for n in counts:
+            sites[n] = stack.enter_context(Site(f"bench-ws-relay-{n}", worker=True, extra_env=limits_off, webs=n))
+            if len(sites) == 1:  # the others use the same PostgreSQL (a database each) and Redis (a db number each)
+                first_site = sites[n]
+                os.environ.setdefault("DATABASE_URL", first_site._admin_url)
+                os.environ.setdefault("REDIS_URL", first_site.env["REDIS_URL"])
+            limits_off = {**limits_off, "REDIS_URL": first_site.env["REDIS_URL"].rsplit("/", 1)[0] + f"/{len(sites)}"}
+        own = {n: site.web_urls if n > 1 else None for n, site in sites.items()}
+        for n, site in sites.items():
+            await run_load(site.url, 2, args, own[n])  # warm-up: imports, pools, templates
+        if args.memory_games:
+            for n, site in sites.items():
+                memory = await run_load(site.url, args.memory_games, args, own[n], site.web_pids, play=False)
+                print(f"webs={n} memory, {args.memory_games} games open (no moves): {memory['per_game_kib']:.0f} KiB "
+                      f"per live game (its two players' sockets included), {memory['per_socket_kib']:.0f} KiB per "
+                      f"further open socket (RSS of the web processes; load average "
+                      f"{' '.join(f'{v:.2f}' for v in memory['load'])})", flush=True)
+        going = list(counts)
+        for games in ladder:
+            runs: dict[int, list[dict]] = {n: [] for n in going}
+            for round_ in range(args.repeat):
+                for n in (going if round_ % 2 == 0 else going[::-1]):
+                    result = await run_load(sites[n].url, games, args, own[n], probe=probes(sites[n]))
+                    show(result, f"webs={n} ")
+                    failed |= not result["ok"]
+                    runs[n].append(result)
+            for n in list(going):
+                p99 = statistics.median(r["p99"] for r in runs[n])
+                rate = statistics.median(r["moves_per_s"] for r in runs[n])
+                print(f"webs={n} games={games}: median {rate:.1f} moves/s, median p99 {p99:.1f} ms", flush=True)
+                peak[n] = max(peak[n], rate)
+                if p99 > args.p99_ms or not all(r["ok"] for r in runs[n]):
+                    going.remove(n)
+                elif best[n] is None or rate > best[n]["moves_per_s"]:
+                    best[n] = {"games": games, "moves_per_s": rate, "p99": p99}
+            if not going:
+                break
+    first = best[counts[0]]
+    for n in counts:
+        print(f"webs={n}: most moves/s of any step (saturation when the ladder went past it): {peak[n]:.1f} "
+              f"= {peak[n] / peak[counts[0]]:.2f}x webs={counts[0]}" if peak[counts[0]] else f"webs={n}: no step ran")
+    print(f"load average now: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; cores: {os.cpu_count()}")
+    for n in counts:
+        b = best[n]
+        if b is None:
+            print(f"webs={n}: no step of the ladder had p99 <= {args.p99_ms:.0f} ms")
+            continue
+        ratio = (f"{b['moves_per_s'] / first['moves_per_s']:.2f}x webs={counts[0]}" if first
+                 else f"no ratio: webs={counts[0]} had no step under that p99")
+        print(f"webs={n}: most load with p99 <= {args.p99_ms:.0f} ms: {b['games']} games, {b['moves_per_s']:.1f} moves/s "
+              f"(p99 {b['p99']:.1f} ms) = {ratio}")
+    return 1 if failed else 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of the running site")
     parser.add_argument("--games", type=int, default=50, help="concurrent games (2 sockets each)")
+    parser.add_argument("--webs", help="e.g. 1,2: start a site of its own with that many web processes, each in "
+                                       "turn, run --ladder on each and compare (ignores --url and --games)")
+    parser.add_argument("--ladder", default="5,10,20,40,80,160", help="game counts tried with --webs, in order")
+    parser.add_argument("--memory-games", type=int, default=300,
+                        help="with --webs: games opened (not played) to measure memory per game and socket (0: skip)")
+    parser.add_argument("--repeat", type=int, default=2, help="with --webs: rounds per ladder step")
+    parser.add_argument("--p99-ms", type=float, default=100.0, help="the p99 at which --webs compares moves/s")
     parser.add_argument("--think-min-ms", type=int, default=100)
     parser.add_argument("--think-max-ms", type=int, default=300)
     parser.add_argument("--setup-threads", type=int, default=16)
     parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the sockets connect")
     args = parser.parse_args()
-    return asyncio.run(main_async(args))
+    return asyncio.run(compare_webs(args) if args.webs else main_async(args))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 run     embedded PostgreSQL/Redis when DATABASE_URL/REDIS_URL are unset, migrate, compile
         translations, collectstatic (DEBUG off), then Daphne + one Celery worker + one Celery beat.
+        `--web N`: N Daphne processes sharing HOST:PORT (SO_REUSEPORT; the kernel spreads the
+        connections), each also alone on a port of its own (devstack/webs.py).
         A worker or beat that dies is started again after 1 s, 2 s, 4 s, ... (at most 30 s; back
         to 1 s once it had run for a minute), each restart logged. Daphne dying stops everything
         (exit 1): the site's address would be down anyway, and a crash loop there should be seen.
@@ -25,6 +27,7 @@ value in the environment wins), and for `test` CHROMIUM_PATH=/usr/bin/chromium w
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import os
 import secrets
@@ -34,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-from devstack import postgres, ports
+from devstack import postgres, ports, webs
 from devstack import redis as redis_server
 from devstack.errors import ServiceError
 from devstack.procs import Child, Supervised, set_parent_death_signal, spawn, stop_all
@@ -50,10 +53,13 @@ MANAGE_WAIT_FOR_RUN = 120.0
 """How long `manage` waits for a starting `dev.py run` to publish its services."""
 
 
-def daphne_argv(host: str, port: int, python: str = sys.executable) -> list[str]:
-    """The Daphne command line of `run` (the test suite's live server uses the same)."""
+def daphne_argv(host: str, port: int, python: str = sys.executable, fds: tuple[int, int] | None = None) -> list[str]:
+    """The Daphne command line of `run` (the test suite's live server uses the same): bound to
+    host:port, or, with `fds` = (front fd, own fd), serving those two inherited listening sockets
+    instead (one process of a group, devstack/webs.py)."""
+    bind = webs.daphne_fd_arguments(*fds) if fds else ["-b", host, "-p", str(port)]
     return [
-        python, "-m", "daphne", "-b", host, "-p", str(port),
+        python, "-m", "daphne", *bind,
         "--websocket-max-message-size", str(WEBSOCKET_MAX_MESSAGE_BYTES),
         "--websocket-max-frame-size", str(WEBSOCKET_MAX_MESSAGE_BYTES),
         "caro.asgi:application",
@@ -217,7 +223,8 @@ def read_run_env(state: Path) -> dict[str, str] | None:
     return found if {"DATABASE_URL", "REDIS_URL"} <= found.keys() else None
 
 
-def cmd_run(root: Path) -> int:
+def cmd_run(root: Path, web_processes: int = 1) -> int:
+    """`run` with `web_processes` Daphnes: one on HOST:PORT, or several sharing it (devstack/webs.py)."""
     state = data_dir(root)
     held = lock(state, "run")
     (state / RUN_ENV).unlink(missing_ok=True)  # left by a `run` that was killed
@@ -238,18 +245,35 @@ def cmd_run(root: Path) -> int:
         write_run_env(state, env)
         prepare(root, env, children, migrate=True)
         cwd = str(root)
-        web = Supervised("web", daphne_argv(host, port), env, cwd, restart=False, children=children, log=log)
+        if web_processes == 1:
+            group = None
+            web_procs = [Supervised("web", daphne_argv(host, port), env, cwd, restart=False, children=children, log=log)]
+        else:
+            try:
+                group = webs.bind_web_sockets(host or "0.0.0.0", port, web_processes)
+            except OSError as exc:
+                raise SystemExit(f"dev: could not listen on {host}:{port} ({exc}); set PORT to another one")
+            web_procs = [Supervised(f"web{i + 1}", daphne_argv(host, port, fds=group.fds(i)), env, cwd, restart=False,
+                                children=children, log=log, pass_fds=group.fds(i)) for i in range(web_processes)]
         supervised = [
-            web,
+            *web_procs,
             Supervised("worker", worker_argv(), env, cwd, restart=True, children=children, log=log),
             Supervised("beat", [sys.executable, "-m", "celery", "-A", "caro", "beat", "-l", "warning",
                                 "-s", str(state / "celerybeat-schedule")], env, cwd, restart=True, children=children, log=log),
         ]
         for item in supervised:
             item.start()
-        if not ports.wait_for_port(port, "127.0.0.1" if host in ("0.0.0.0", "") else host, 60, web.child.process):
-            raise SystemExit("dev: Daphne did not start listening")
+        if group is not None:
+            group.close()  # each Daphne holds its own copies now
+        local = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        for web, own in zip(web_procs, group.own_ports if group else [port]):
+            if not ports.wait_for_port(own, local, 60, web.child.process):
+                raise SystemExit(f"dev: {web.name} did not start listening")
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "") else host
+        if group is not None:
+            own = ", ".join(f"{web.name} :{p}" for web, p in zip(web_procs, group.own_ports))
+            log(f"{web_processes} web processes share port {port} (the kernel spreads connections: SO_REUSEPORT); "
+                f"each alone on {own}")
         log(f"site ready in {time.monotonic() - t0:.1f} s: http://{shown}:{port}/  (Ctrl-C stops everything)")
         while True:
             for item in supervised:
@@ -372,7 +396,7 @@ def _supervise(body, *, interrupted: int, children: list, started: list, held, s
         held.close()
 
 
-USAGE = """usage: python3 dev.py run              start the site (Daphne, Celery worker and beat)
+USAGE = """usage: python3 dev.py run [--web N]    start the site (N Daphnes, Celery worker and beat)
        python3 dev.py test [PYTEST ARGS]  run the test suite
        python3 dev.py manage COMMAND [ARGS]  a manage.py command against run's services
        python3 dev.py setup            only create/update .venv"""
@@ -383,8 +407,14 @@ def main(argv: list[str], root: Path) -> int:
         print(USAGE)
         return 0 if argv else 2
     command, rest = argv[0], argv[1:]
-    if command == "run" and not rest:
-        return cmd_run(root)
+    if command == "run":
+        parser = argparse.ArgumentParser(prog="dev.py run", description="Start the whole site.")
+        parser.add_argument("--web", type=int, default=1, metavar="N",
+                            help=f"web (Daphne) processes sharing PORT, 1..{webs.MAX_WEB_PROCESSES} (default 1)")
+        options = parser.parse_args(rest)
+        if not 1 <= options.web <= webs.MAX_WEB_PROCESSES:
+            parser.error(f"--web must be 1..{webs.MAX_WEB_PROCESSES}")
+        return cmd_run(root, options.web)
     if command == "test":
         return cmd_test(root, rest)
     if command == "manage" and rest:

@@ -49,11 +49,12 @@ class Child:
             pass
 
 
-def spawn(name: str, argv: list[str], env: dict[str, str], cwd: str) -> Child:
-    """Start `argv` as a child in a new session, inheriting stdout/stderr; stdin is /dev/null."""
+def spawn(name: str, argv: list[str], env: dict[str, str], cwd: str, pass_fds: tuple[int, ...] = ()) -> Child:
+    """Start `argv` as a child in a new session, inheriting stdout/stderr and the file descriptors
+    `pass_fds` (e.g. listening sockets, devstack/webs.py); stdin is /dev/null."""
     process = subprocess.Popen(
         argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, start_new_session=True,
-        preexec_fn=set_parent_death_signal,
+        preexec_fn=set_parent_death_signal, pass_fds=pass_fds,
     )
     return Child(name, process)
 
@@ -104,13 +105,14 @@ class Supervised:
     restart: bool
     children: list[Child]
     log: object = print
+    pass_fds: tuple[int, ...] = ()
     child: Child | None = None
     crashes: int = 0
     restarts: int = 0
     next_start: float | None = None
 
     def start(self) -> Child:
-        self.child = spawn(self.name, self.argv, self.env, self.cwd)
+        self.child = spawn(self.name, self.argv, self.env, self.cwd, self.pass_fds)
         self.children.append(self.child)
         self.next_start = None
         return self.child

@@ -121,3 +121,64 @@ def test_dockerfile():
     assert re.search(r"^USER (?!root)\S+", text, re.M), "the image does not run as root"
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv", ".data", ".env"} <= set(ignored)
+
+
+def nginx_config() -> str:
+    """deploy/nginx.conf without its comments."""
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    return "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+
+
+def directives(block: str) -> list[list[str]]:
+    """The simple directives of an nginx block's text, each as its words (nested blocks included)."""
+    return [part.split() for part in re.split(r"[;{}]", block) if part.strip()]
+
+
+def block(text: str, header: str) -> str:
+    """The body of the first `header { ... }` block in `text` (braces balanced)."""
+    start = re.search(re.escape(header) + r"\s*\{", text)
+    assert start, f"no `{header}` block"
+    depth, i = 1, start.end()
+    while depth:
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        i += 1
+    return text[start.end():i - 1]
+
+
+def test_web_replicas_sit_behind_a_websocket_capable_proxy(services):
+    """Issue 17: web replicas behind an official nginx image whose configuration is in the
+    repository, mounted read-only where nginx reads it; only the proxy is published."""
+    web, proxy = services["web"], services["proxy"]
+    assert web["deploy"]["replicas"] >= 2
+    assert "ports" not in web, "only the proxy reaches the replicas (forwarded headers are trusted)"
+    assert re.fullmatch(r"nginx:1\.(2[89]|[3-9]\d)(\.\d+)?", proxy["image"]), "official image, >= 1.28 (`resolve`)"
+    mounts = [str(v).split(":") for v in proxy["volumes"]]
+    assert ["./deploy/nginx.conf", "/etc/nginx/conf.d/default.conf", "ro"] in mounts
+    assert (ROOT / "deploy" / "nginx.conf").is_file()
+    assert condition(proxy, "web") == "service_healthy"
+    published = [str(p) for p in proxy["ports"]]
+    assert published == ["${WEB_PUBLISH:-127.0.0.1:8000}:8080"], "on the host's loopback by default"
+    assert "--proxy-headers" in argv(web["command"])
+
+
+def test_the_proxy_config_balances_over_every_replica_and_upgrades_websockets():
+    text = nginx_config()
+    upstream = directives(block(text, "upstream web"))
+    assert ["server", "web:8000", "resolve"] in upstream, "every replica's address, re-resolved on scaling"
+    assert ["zone", "web", "64k"] in upstream and ["least_conn"] in upstream
+    assert any(d[0] == "resolver" and d[1] == "127.0.0.11" for d in directives(text)), "Docker's DNS"
+    server = block(text, "server")
+    assert ["listen", "8080"] in directives(server)
+    location = directives(block(server, "location /"))
+    assert ["proxy_pass", "http://web"] in location
+    assert ["proxy_http_version", "1.1"] in location, "websockets need HTTP/1.1 upstream"
+    assert ["proxy_set_header", "Upgrade", "$http_upgrade"] in location
+    assert ["proxy_set_header", "Connection", "$connection_upgrade"] in location
+    upgrade_map = directives(block(text, "map $http_upgrade $connection_upgrade"))
+    assert ["default", "upgrade"] in upgrade_map
+    assert ["proxy_set_header", "Host", "$http_host"] in location, "with its port (caro/origin.py)"
+    assert ["proxy_set_header", "X-Forwarded-For", "$remote_addr"] in location, "overwritten, not appended"
+    assert ["proxy_set_header", "X-Forwarded-Proto", "$forwarded_proto"] in location
+    timeout = next(d[1] for d in location if d[0] == "proxy_read_timeout")
+    seconds = int(timeout[:-1]) * {"s": 1, "m": 60, "h": 3600}[timeout[-1]]
+    assert seconds > 60, "an idle websocket between moves outlives nginx's 60 s default"

@@ -8,6 +8,7 @@ data folder, so it never touches a developer's `.data/` or a running `dev.py run
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -242,13 +243,13 @@ def test_a_server_that_cannot_bind_reports_port_in_use(data_dir, occupied):
 # ------------------------------------------------------------------------------ dev.py run
 
 
-def start_dev_run(data_dir: Path, log: Path) -> tuple[subprocess.Popen, int]:
+def start_dev_run(data_dir: Path, log: Path, *args: str) -> tuple[subprocess.Popen, int]:
     port = ports.free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "PORT", "HOST")}
     env.update(CARO_DATA_DIR=str(data_dir), PORT=str(port), HOST="127.0.0.1")
     with open(log, "ab") as out:
         proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "dev.py"), "run"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+            [sys.executable, str(ROOT / "dev.py"), "run", *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
             stdout=out, stderr=subprocess.STDOUT,
         )
     return proc, port
@@ -338,6 +339,37 @@ def test_dev_run_stops_everything_when_daphne_dies(data_dir):
         assert_all_gone(children, postmaster, port)
     finally:
         stop(proc)
+
+
+@pytest.mark.timeout(240)
+def test_dev_run_with_two_web_processes_shares_the_port_and_stops_cleanly(data_dir):
+    """Issue 17: `run --web 2` starts two Daphnes serving the one port (and one port each), and
+    leaves nothing behind on SIGTERM."""
+    log = data_dir / "run.log"
+    proc, port = start_dev_run(data_dir, log, "--web", "2")
+    try:
+        wait_for_200(proc, f"http://127.0.0.1:{port}/healthz", log)
+        children, postmaster = everything_started(proc, data_dir)
+        daphnes = [pid for pid, cmd in children.items() if "daphne" in cmd]
+        assert len(daphnes) == 2, children
+        own = [int(p) for p in re.findall(r"web\d :(\d+)", log.read_text())]
+        assert len(own) == 2 and port not in own, log.read_text()[-2000:]
+        for other in own:
+            wait_for_200(proc, f"http://127.0.0.1:{other}/healthz", log)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0, log.read_text()[-4000:]
+        assert_all_gone(children, postmaster, port)
+        assert not any(port_open(p) for p in own)
+    finally:
+        stop(proc)
+
+
+def test_dev_run_refuses_a_silly_number_of_web_processes(data_dir):
+    env = {**os.environ, "CARO_DATA_DIR": str(data_dir)}
+    for value in ("0", "1000", "two"):
+        result = subprocess.run([sys.executable, str(ROOT / "dev.py"), "run", "--web", value], cwd=ROOT, env=env,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 2 and "--web" in result.stderr, result.stderr[-2000:]
 
 
 def child_pid(proc: subprocess.Popen, marker: str) -> int | None:
