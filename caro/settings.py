@@ -106,6 +106,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A bare 405 from a POST-only view (opened by address) gets the site's translated page.
+    "caro.middleware.NotAllowedPageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in attempt into the lockout page.
     "axes.middleware.AxesMiddleware",

@@ -178,3 +178,15 @@ def test_home_with_a_rules_pair_the_preset_refuses_shows_the_preset_s_own(client
     page = client.get(f"/?{query}")
     assert page.status_code == 200
     assert page.context["room_form"].initial["win_length"] == 5
+
+
+@pytest.mark.parametrize("path", ["/match/start", "/rooms/new", "/rooms/computer"])
+def test_opening_a_post_only_address_gets_a_translated_405_page(path):
+    vi = Client().get(path)
+    assert vi.status_code == 405 and vi["Allow"] == "POST"
+    page = vi.content.decode()
+    assert 'lang="vi"' in page and "Địa chỉ này chỉ nhận biểu mẫu" in page
+    assert 'href="/"' in page and "</nav>" in page  # the site's layout, a way back home
+    en = Client(headers={"accept-language": "en"}).get(path)
+    assert en.status_code == 405 and "This address only takes a form" in en.content.decode()
+    assert not Room.objects.exists()
