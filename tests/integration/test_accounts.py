@@ -210,6 +210,8 @@ def test_a_guest_renames_without_scripts():
 @pytest.mark.parametrize("name, text", [
     ("", "Hãy nhập một tên"), ("ab", "từ 3 đến 20 ký tự"), ("<script>x", "chỉ gồm chữ cái"),
     ("Admin", "Tên này đã được giữ lại"), ("lananh", "Đã có tài khoản mang tên này"),
+    # A pasted text gets the name rule and its own length, not a form limit of another number.
+    ("a" * 200, "Tên dài tối đa 20 ký tự; tên này có 200 ký tự."),
 ])
 def test_a_bad_guest_name_is_refused_in_vietnamese_and_changes_nothing(name, text):
     _account()
