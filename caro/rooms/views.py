@@ -121,6 +121,22 @@ def join_room(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
+@require_POST
+def chat_name(request: HttpRequest, code: str) -> HttpResponse:
+    """"Chat under a guest name": a spectator who came by link without a name gets a guest name
+    (as a player does on taking a seat), then the room page again, at the chat, where the socket
+    now knows them. Someone who has a name already just goes back to the chat."""
+    code = rooms.normalize_code(code)
+    room = Room.objects.filter(code=code).first() if code else None
+    if room is None:
+        raise Http404
+    refused = _over_limit(request, None, code=room.code)
+    if refused is not None:
+        return refused
+    ensure_player(request)
+    return redirect(reverse("room", kwargs={"code": room.code}) + "#chat")
+
+
 #: HTTP status of a request refused by a per-minute limit (Too Many Requests).
 TOO_MANY_REQUESTS = 429
 
