@@ -109,6 +109,8 @@ MIDDLEWARE = [
     # A bare 405 from a POST-only view (opened by address) gets the site's translated page.
     "caro.middleware.NotAllowedPageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Guests are logged-in rows without an account: allauth's account pages send them to sign up.
+    "accounts.middleware.GuestsAreAnonymousOnAccountPagesMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in attempt into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
