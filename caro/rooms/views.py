@@ -191,8 +191,25 @@ def home(request: HttpRequest) -> HttpResponse:
             "friend_form": FriendRoomForm(),
             "rules_open": request.GET.get("rules") == "open",
             "rules_line": choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS),
+            "rules_lines": _rules_lines(),
         },
     )
+
+
+def _rules_lines() -> dict[str, str]:
+    """The home page's summary line of every valid rule choice, for its script to show the line of
+    the choice being made: keys "<preset>|<size>|<win length>" (caro) and "reversi"."""
+    lines = {}
+    for slug in RULE_CHOICES:
+        kind = kind_for_choice(slug)
+        combos = [(s, w) for s in SIZES for w in WIN_LENGTHS] if kind.has_options else [(None, None)]
+        for size, win_length in combos:
+            try:
+                line = choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS)
+            except ValueError:  # a pair the rules refuse (Renju is five in a row)
+                continue
+            lines[f"{slug}|{size}|{win_length}" if kind.has_options else slug] = line
+    return lines
 
 
 def _int_choice(value: str | None, allowed, default: int) -> int:

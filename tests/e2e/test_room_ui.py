@@ -401,3 +401,34 @@ def test_a_long_move_list_is_numbered_in_pairs_and_scrolls(browser, live_server_
         _shot(page, f"long-game-{lang}-{width}")
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ the home page's rules lines
+
+def test_the_home_rules_lines_follow_the_choice_as_it_changes(browser, live_server_url):
+    """The line above and quick match's line (with its "Đổi") name the rules being chosen, live;
+    a choice quick match does not offer leaves quick match on its own choice."""
+    ctx = _context(browser, "vi", 360)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        quick = page.locator('[data-testid="quick-rules"]')
+        hero = page.locator('[data-role="rules-line"]')
+        assert "15×15" in quick.inner_text() and "chặn hai đầu: có" in quick.inner_text()
+        page.click(".rules-choice summary")
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "exact-five")
+        page.select_option('[data-role="rules-form"] select[name="size"]', "19")
+        assert "19×19" in quick.inner_text() and "đúng năm quân" in quick.inner_text()
+        assert "chặn hai đầu: không" in quick.inner_text() and "Đổi" in quick.inner_text()
+        assert "19×19" in hero.inner_text()
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "renju")
+        assert "15×15" in quick.inner_text() and "chặn hai đầu: có" in quick.inner_text()
+        assert "Renju" in hero.inner_text()
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "reversi")
+        assert "Cờ lật" in quick.inner_text() and "Cờ lật" in hero.inner_text()
+        # The button seeks what its line says.
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "freestyle")
+        page.click('[data-testid="quick-match"]')
+        page.wait_for_url(re.compile(r"/match/\?.*q=caro-19(&|$)"))
+    finally:
+        ctx.close()
