@@ -22,6 +22,7 @@ from caro.games import snapshot
 from caro.games.models import Game
 from caro.rooms import services as rooms
 from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _login, _off_loop, _open
+from tests.integration.ranking.builders import account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -430,5 +431,46 @@ def test_the_home_rules_lines_follow_the_choice_as_it_changes(browser, live_serv
         page.select_option('[data-role="rules-form"] select[name="preset"]', "freestyle")
         page.click('[data-testid="quick-match"]')
         page.wait_for_url(re.compile(r"/match/\?.*q=caro-19(&|$)"))
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ a rated game's end
+
+# Whether an element shows all its text inside its player box (no ellipsis, nothing cut off).
+_SHOWN_WHOLE = """(el) => {
+  const box = el.closest('.player').getBoundingClientRect(), r = el.getBoundingClientRect();
+  return el.scrollWidth <= el.clientWidth + 1 && r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1;
+}"""
+
+
+def _rated_room_over():
+    x = account("longnamex", display_name="Nguyen_Thanh_Dat_123")
+    o = account("longnameo", display_name="Tran_Minh_Khoa_4567")
+    room = rooms.create_room(x)
+    rooms.join(room, o)
+    room.refresh_from_db()
+    Game.objects.filter(pk=room.current_game_id).update(rated=True)
+    for ply, (user, square) in enumerate(((x, "H8"), (o, "I9")), start=1):
+        games.play_move(room.current_game_id, user, square, ply, uuid.uuid4())
+    games.resign(room.current_game_id, o)
+    return room, x
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_at_a_rated_game_s_end_names_and_rating_changes_both_show_whole(browser, live_server_url, lang, width):
+    room, x = _off_loop(_rated_room_over)
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, x, room)
+        for side, name in (("X", "Nguyen_Thanh_Dat_123"), ("O", "Tran_Minh_Khoa_4567")):
+            delta = page.locator(f'[data-testid="rating-{side}"]')
+            delta.wait_for(state="visible")
+            shown = page.locator(f'[data-role="name-{side}"]')
+            assert shown.inner_text().startswith(name)
+            assert shown.evaluate(_SHOWN_WHOLE), f"{side}'s name is cut at {width} px"
+            assert delta.evaluate(_SHOWN_WHOLE), f"{side}'s rating change is cut at {width} px"
+        assert page.evaluate(NO_OVERFLOW) <= 0
+        _shot(page, f"rated-end-{lang}-{width}")
     finally:
         ctx.close()
