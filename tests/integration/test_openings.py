@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.guests import create_guest
 from caro.games import services, snapshot, tasks
@@ -260,12 +260,14 @@ def test_undo_is_refused_during_the_opening_and_never_reaches_into_it():
     game, user = _bot_game("swap2", "easy", "X")
     for sq in ("H8", "J10", "G10"):
         play(game, user, sq)
-    _refused("undo_refused", services.undo, game.pk, user)
+    refusal = _refused("undo_opening", services.undo, game.pk, user)
+    with translation.override("vi"):  # not "only against the computer at Easy": it is one
+        assert "khai cuộc" in str(refusal.message) and "máy" not in str(refusal.message)
     _finish_opening(game, user)
     game.refresh_from_db()
     plies = game.opening["plies"]
     if game.turn == game.bot_side:
-        _refused("undo_refused", services.undo, game.pk, user)  # no ordinary move of the person yet
+        _refused("undo_opening", services.undo, game.pk, user)  # no ordinary move of the person yet
         _bot_acts(game)
     board = kind_of(game).board(game.rules, list(game.moves.order_by("ply").values_list("square", flat=True)))
     play(game, user, next(sq for sq in ("A1", "O15", "A15", "O1") if board.stone_at(sq) is None))
