@@ -22,7 +22,7 @@ class NotAllowedPageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if response.status_code != 405 or response.content or getattr(response, "streaming", False):
+        if response.status_code != 405 or getattr(response, "streaming", False) or response.content:
             return response
         page = HttpResponse(render_to_string("405.html", request=request), status=405)
         if response.has_header("Allow"):
