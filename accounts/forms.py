@@ -40,8 +40,9 @@ class SignupForm(AllauthSignupForm):
 class GuestNameForm(forms.Form):
     """A guest's new shown name: the rules of accounts.names, and no account's username."""
 
-    name = forms.CharField(label=_("Your name"), max_length=names.NAME_MAX_LENGTH * 2, strip=True,
-                           error_messages={"required": _("Type a name.")})
+    # No max_length here: Django's own message ("at most 40 characters") would contradict the name
+    # rule (accounts.names: NAME_MAX_LENGTH), which clean_name reports with the name's length.
+    name = forms.CharField(label=_("Your name"), strip=True, error_messages={"required": _("Type a name.")})
 
     def __init__(self, *args, user: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -27,13 +27,13 @@ class User(AbstractUser):
     mute_reason = models.CharField(_("reason for the mute"), max_length=300, blank=True)
     queue_banned_until = models.DateTimeField(_("barred from seeking until"), null=True, blank=True)
     queue_ban_reason = models.CharField(_("reason for the seek bar"), max_length=40, blank=True,
-                                        help_text="a moderation.fairplay reason code")
+                                        help_text=_("a moderation.fairplay reason code"))
     fairplay_strikes = models.PositiveSmallIntegerField(
-        _("fair-play strikes"), default=0, help_text="bad endings (aborts, leaving, absence) not yet forgiven")
+        _("fair-play strikes"), default=0, help_text=_("bad endings (aborts, leaving, absence) not yet forgiven"))
     fairplay_good_games = models.PositiveSmallIntegerField(
         _("good games since the last strike"), default=0)
     queue_bans = models.PositiveSmallIntegerField(
-        _("recent seek bars"), default=0, help_text="the next bar lasts 10 minutes times 2 to this power")
+        _("recent seek bars"), default=0, help_text=_("the next bar lasts 10 minutes times 2 to this power"))
 
     class Meta:
         verbose_name = _("user")

@@ -58,8 +58,15 @@ def _key(name: str) -> str:
 
 
 def validate_length(name: str) -> None:
-    """ValidationError unless NAME_MIN_LENGTH <= len(name) <= NAME_MAX_LENGTH."""
-    if not NAME_MIN_LENGTH <= len(name) <= NAME_MAX_LENGTH:
+    """ValidationError unless NAME_MIN_LENGTH <= len(name) <= NAME_MAX_LENGTH; a too long name is
+    told the limit and its own length, so a pasted text is not refused with a riddle."""
+    if len(name) > NAME_MAX_LENGTH:
+        raise ValidationError(
+            _("A name has at most %(max)d characters; this one has %(count)d.")
+            % {"max": NAME_MAX_LENGTH, "count": len(name)},
+            code="name_length",
+        )
+    if len(name) < NAME_MIN_LENGTH:
         raise ValidationError(
             _("A name has %(min)d to %(max)d characters.") % {"min": NAME_MIN_LENGTH, "max": NAME_MAX_LENGTH},
             code="name_length",

@@ -87,7 +87,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.google",
-    "axes",
+    "accounts.axes_app.LockoutConfig",  # django-axes, under a translated app name
     "caro.games",
     "caro.rooms",
     "caro.tutorials",
@@ -106,7 +106,11 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A bare 405 from a POST-only view (opened by address) gets the site's translated page.
+    "caro.middleware.NotAllowedPageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Guests are logged-in rows without an account: allauth's account pages send them to sign up.
+    "accounts.middleware.GuestsAreAnonymousOnAccountPagesMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in attempt into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -231,7 +235,9 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "vi"
 LANGUAGES = [("vi", "Tiếng Việt"), ("en", "English")]
 # The second holds Vietnamese for django-allauth's own strings (it ships none); see accounts/allauth_locale.
-LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "accounts" / "allauth_locale"]
+# The third, Vietnamese for Django admin's and auth's strings its own catalogue lacks and for
+# django-axes (none shipped); see caro/vendor_locale.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "accounts" / "allauth_locale", BASE_DIR / "caro" / "vendor_locale"]
 USE_I18N = True
 TIME_ZONE = "Asia/Ho_Chi_Minh"
 USE_TZ = True

@@ -32,19 +32,19 @@ class AuditEntry(models.Model):
     at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("moderator"), null=True, blank=True,
                               on_delete=models.SET_NULL, related_name="moderation_done",
-                              help_text="empty for an automatic action")
+                              help_text=_("empty for an automatic action"))
     action = models.CharField(_("action"), max_length=20, choices=Action.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player"), null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="moderation_history")
     game = models.ForeignKey(Game, verbose_name=_("game"), null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
     room_code = models.CharField(_("room code"), max_length=6, blank=True,
-                                 help_text="kept as text: rooms may be purged later")
+                                 help_text=_("kept as text: rooms may be purged later"))
     chat_message = models.ForeignKey(ChatMessage, verbose_name=_("chat message"), null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")
     reason = models.TextField(_("reason"), blank=True)
     details = models.JSONField(_("details"), default=dict, blank=True,
-                               help_text='e.g. {"until": ISO time} for a ban or a mute')
+                               help_text=_('e.g. {"until": ISO time} for a ban or a mute'))
 
     class Meta:
         verbose_name = _("audit log entry")

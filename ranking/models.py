@@ -30,8 +30,8 @@ class Rating(models.Model):
     last_played_at = models.DateTimeField(_("last rated game"), null=True, blank=True)
     listed = models.BooleanField(
         _("on the leaderboard"), default=False,
-        help_text="not provisional and a rated game in the last ranking.pages.ACTIVE_DAYS days; "
-                  "set by every rated game, cleared by the hourly ranking.tasks.unlist_inactive",
+        help_text=_("not provisional and a rated game in the last ranking.pages.ACTIVE_DAYS days; "
+                    "set by every rated game, cleared by the hourly ranking.tasks.unlist_inactive"),
     )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -79,7 +79,7 @@ class RatingChange(models.Model):
     opponent = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("opponent"), null=True,
                                  on_delete=models.SET_NULL, related_name="+")
     category = models.CharField(_("category"), max_length=16, choices=categories.CHOICES)
-    score = models.FloatField(_("score"), help_text="1 win, 0.5 draw, 0 loss")
+    score = models.FloatField(_("score"), help_text=_("1 win, 0.5 draw, 0 loss"))
     before = models.IntegerField(_("rating before"))
     after = models.IntegerField(_("rating after"))
     delta = models.IntegerField(_("change"))
@@ -87,7 +87,7 @@ class RatingChange(models.Model):
     opponent_before = models.IntegerField(_("opponent's rating before"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     reverted_at = models.DateTimeField(_("reverted"), null=True, blank=True,
-                                       help_text="the game was annulled and this change undone")
+                                       help_text=_("the game was annulled and this change undone"))
 
     class Meta:
         verbose_name = _("rating change")

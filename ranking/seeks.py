@@ -31,13 +31,13 @@ class Seek(models.Model):
                                 related_name="seek")
     mode = models.CharField(_("mode"), max_length=8, choices=Mode.choices)
     choice = models.CharField(_("choice"), max_length=40,
-                              help_text="quick: a ranking.choices key; ranked: a rating category slug")
-    rating = models.IntegerField(_("rating"), default=0, help_text="ranked: the player's rating when joining")
+                              help_text=_("quick: a ranking.choices key; ranked: a rating category slug"))
+    rating = models.IntegerField(_("rating"), default=0, help_text=_("ranked: the player's rating when joining"))
     status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.WAITING)
     front = models.BooleanField(_("front of the queue"), default=False,
-                                help_text="back after an opponent did not arrive")
+                                help_text=_("back after an opponent did not arrive"))
     queued_at = models.DateTimeField(_("waiting since"))
-    joined_at = models.DateTimeField(_("joined"), help_text="the last join (any tab), for the pass's next round")
+    joined_at = models.DateTimeField(_("joined"), help_text=_("the last join (any tab), for the pass's next round"))
     seen_at = models.DateTimeField(_("last heartbeat"))
     sockets = models.PositiveIntegerField(_("open sockets"), default=0)
     computer_offered = models.BooleanField(_("offered the computer"), default=False)
@@ -83,7 +83,7 @@ class Pairing(models.Model):
     room_code = models.CharField(_("room code"), max_length=6)
     created_at = models.DateTimeField(_("paired at"))
     arrive_by = models.DateTimeField(_("arrive by"), db_index=True,
-                                     help_text="both players must have opened the game by then")
+                                     help_text=_("both players must have opened the game by then"))
     checked = models.BooleanField(_("arrival checked"), default=False)
 
     class Meta:

@@ -1,8 +1,9 @@
 """Square names for both games.
 
 Caro / gomoku: column letter then row number, row 1 at the TOP, letters A, B, C, ... with I
-included (15x15 runs A-O, 19x19 A-S; H8 is the centre of 15x15). Parsing is case-insensitive.
-Reversi: a1-h8 in lowercase, column a at the left, row 1 at the top.
+included (15x15 runs A-O, 19x19 A-S; H8 is the centre of 15x15). Parsing is case-insensitive ("h8" is
+H8) but otherwise strict: exactly the letter and the number, no surrounding or inner whitespace.
+Reversi: a1-h8, written in lowercase (read in either case), column a at the left, row 1 at the top.
 
 Internally a square is ``(col, row)``, both 0-based, row 0 being the top row ("1").
 """
@@ -34,8 +35,10 @@ def parse_square(name: str, size: int) -> tuple[int, int]:
     ``parse_square("h8", 15) == (7, 7)``. Raises :class:`IllegalMove` with reason ``bad_square``
     for a malformed name (not one letter followed by a number 1-99 without a leading zero) and
     ``out_of_board`` for a well-formed name that is off this board (``"P8"`` or ``"A16"`` on 15x15).
+    Whitespace is not trimmed: ``"H8 "`` or ``" H8"`` is ``bad_square`` (a client that sends it is
+    wrong, and what it sent must not be stored or echoed as if it were a square name).
     """
-    match = _SQUARE_RE.fullmatch(name.strip()) if isinstance(name, str) else None
+    match = _SQUARE_RE.fullmatch(name) if isinstance(name, str) else None
     if match is None:
         raise IllegalMove(BAD_SQUARE, f"not a square name: {name!r}")
     col = LETTERS.index(match.group(1).upper())

@@ -4,6 +4,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from caro.games.kinds import kind_for_choice, kind_of
+from caro.games.openings import step_sides
 
 
 def summary(kind, rules: dict, move_time_ms: int | None = None, bank_ms: int = 0, increment_ms: int = 0) -> str:
@@ -48,13 +49,13 @@ def bank_label(bank_ms: int, increment_ms: int) -> str:
 
 def opening_lines(game, names: dict[str, str]) -> list[str]:
     """The steps of a game's opening procedure (RIF, Swap2) in words, in order, e.g. "Black (Lan)
-    placed stone 1 on H8." or "White (Minh) swapped colours."; [] without one. `names` are the
-    players' names by side (the side each person holds at the end)."""
+    placed stone 1 on H8." or "White (Minh) swapped colours."; [] without one. Each step names
+    the colour its person held at that step (`openings.step_sides`: a swap changes it only after
+    the step). `names` are the players' names by side (the side each person holds at the end)."""
     lines = []
-    for entry in (game.opening or {}).get("log", []):
-        side = game.side_of(entry["seat"])
-        who = _("%(colour)s (%(name)s)") % {"colour": _("Black") if side == "X" else _("White"),
-                                             "name": names.get(side, "")}
+    for entry, side_then in zip((game.opening or {}).get("log", []), step_sides(game)):
+        who = _("%(colour)s (%(name)s)") % {"colour": _("Black") if side_then == "X" else _("White"),
+                                             "name": names.get(game.side_of(entry["seat"]), "")}
         squares = ", ".join(entry.get("squares") or ([entry["square"]] if entry.get("square") else []))
         kind = entry.get("kind")
         if kind == "place":

@@ -20,6 +20,8 @@ MESSAGES = {
     "illegal": _("That move is not allowed by the rules of this game."),
     "seat_taken": _("Both seats are taken; you are watching this game."),
     "undo_refused": _("You cannot take back a move now. Taking back is for games against the computer (in caro at Easy and Medium), while the game is on."),
+    "undo_opening": _("The opening's stones stay on the board: you can take back your own moves once you have played one after the opening."),
+    "undo_nothing": _("You have no move to take back yet."),
     "offer_refused": _("You cannot offer a draw now: wait until 20 more moves have been played since your last offer."),
     "offer_pending": _("Your draw offer is still waiting for an answer."),
     "takeback_refused": _("You cannot ask to take back now: this room does not allow it, a request is already waiting, you have no move to take back yet, or your last request was refused less than 10 moves ago."),

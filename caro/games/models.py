@@ -134,7 +134,7 @@ class Game(models.Model):
         HARD = "hard", _("Hard")
 
     kind = models.CharField(_("game"), max_length=16, choices=Kind.choices, default=Kind.CARO)
-    rules = models.JSONField(_("rules"), default=dict, help_text="caro.engine.caro.Rules.to_dict()")
+    rules = models.JSONField(_("rules"), default=dict, help_text=_("caro.engine.caro.Rules.to_dict()"))
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("host"), null=True, blank=True, on_delete=models.PROTECT,
         related_name="games_as_host",
@@ -145,7 +145,7 @@ class Game(models.Model):
     )
     host_side = models.CharField(
         _("host plays"), max_length=1, choices=Side.choices, default=Side.X,
-        help_text="the side the host plays in this game; the guest plays the other",
+        help_text=_("the side the host plays in this game; the guest plays the other"),
     )
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True
@@ -153,30 +153,30 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(_("moves played"), default=0)
     to_move = models.CharField(
         _("side to move"), max_length=1, choices=Side.choices, default=Side.X,
-        help_text="not always by ply parity: Reversi passes",
+        help_text=_("not always by ply parity: Reversi passes"),
     )
-    move_time_ms = models.PositiveIntegerField(_("time per move (ms)"), default=60_000, help_text="0: no clock")
+    move_time_ms = models.PositiveIntegerField(_("time per move (ms)"), default=60_000, help_text=_("0: no clock"))
     bank_ms = models.PositiveIntegerField(
-        _("total time per player (ms)"), default=0, help_text="0: a per-move clock (or none)"
+        _("total time per player (ms)"), default=0, help_text=_("0: a per-move clock (or none)")
     )
     increment_ms = models.PositiveIntegerField(_("time added per move (ms)"), default=0)
     host_bank_ms = models.PositiveIntegerField(_("host's time left (ms)"), default=0,
-                                               help_text="at the start of the current turn")
+                                               help_text=_("at the start of the current turn"))
     guest_bank_ms = models.PositiveIntegerField(_("guest's time left (ms)"), default=0,
-                                                help_text="at the start of the current turn")
+                                                help_text=_("at the start of the current turn"))
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     first_mover = models.CharField(
         _("first move"), max_length=6, choices=FirstMover.choices, default=FirstMover.HOST,
-        help_text="decides host_side when the game starts",
+        help_text=_("decides host_side when the game starts"),
     )
     throws = models.JSONField(
         _("rock-paper-scissors"), default=list, blank=True,
-        help_text="[[host's throw, guest's throw], ...] until one wins",
+        help_text=_("[[host's throw, guest's throw], ...] until one wins"),
     )
     host_mark = models.CharField(
         _("host's mark"), max_length=1, choices=Side.choices, default=Side.X,
-        help_text="caro: the mark the host draws, kept for every game of a room",
+        help_text=_("caro: the mark the host draws, kept for every game of a room"),
     )
     absence_rule = models.CharField(
         _("when a player does not come back"), max_length=8, choices=AbsenceRule.choices,
@@ -186,11 +186,11 @@ class Game(models.Model):
     absent_seat = models.CharField(_("absent seat"), max_length=5, choices=Seat.choices, blank=True)
     absence_deadline = models.DateTimeField(_("absence deadline"), null=True, blank=True, db_index=True)
     absence_expired = models.BooleanField(_("absence ran out"), default=False,
-                                          help_text="the opponent may now choose")
+                                          help_text=_("the opponent may now choose"))
     absence_waited = models.BooleanField(_("waited once more"), default=False)
     lapsed_seat = models.CharField(
         _("came back too late"), max_length=5, choices=Seat.choices, blank=True,
-        help_text="came back only after the grace ran out, and has not moved since",
+        help_text=_("came back only after the grace ran out, and has not moved since"),
     )
     draw_offer = models.CharField(_("draw offered by"), max_length=5, choices=Seat.choices, blank=True)
     host_draw_ply = models.IntegerField(_("host's last draw offer (ply)"), null=True, blank=True)
@@ -205,13 +205,13 @@ class Game(models.Model):
     event_version = models.PositiveIntegerField(_("event version"), default=0)
     bot_seat = models.CharField(
         _("computer's seat"), max_length=5, choices=Seat.choices, blank=True,
-        help_text="the seat the computer holds",
+        help_text=_("the seat the computer holds"),
     )
     bot_level = models.CharField(_("computer level"), max_length=8, choices=BotLevel.choices, blank=True)
     rated = models.BooleanField(_("rated"), default=False)
     rematch_offer = models.CharField(
         _("rematch asked by"), max_length=5, choices=Seat.choices, blank=True,
-        help_text="the seat that asked for a rematch",
+        help_text=_("the seat that asked for a rematch"),
     )
     rematch_of = models.ForeignKey(
         "self", verbose_name=_("rematch of"), null=True, blank=True, on_delete=models.SET_NULL,
@@ -219,18 +219,18 @@ class Game(models.Model):
     )
     opening = models.JSONField(
         _("opening"), default=dict, blank=True,
-        help_text='{} for a free opening; RIF or Swap2: {"kind": "rif"|"swap2", "first": the seat that '
-                  'began as tentative Black, "log": [each step: the engine action plus "seat", "step" and '
-                  '"plies" (the stones it placed)], "plies": the ply count when the opening ended (absent '
-                  'while it runs)} (caro.games.services.opening)',
+        help_text=_('{} for a free opening; RIF or Swap2: {"kind": "rif"|"swap2", "first": the seat that '
+                    'began as tentative Black, "log": [each step: the engine action plus "seat", "step" and '
+                    '"plies" (the stones it placed)], "plies": the ply count when the opening ended (absent '
+                    'while it runs)} (caro.games.services.opening)'),
     )
     imported = models.JSONField(
         _("imported record"), default=dict, blank=True,
-        help_text='{} for a game played here; for an imported record {"format": "psq"|"ggf"|"moves"|'
-                  '"squares", "names": {"X": str, "O": str}} (never rated, nobody seated)',
+        help_text=_('{} for a game played here; for an imported record {"format": "psq"|"ggf"|"moves"|'
+                    '"squares", "names": {"X": str, "O": str}} (never rated, nobody seated)'),
     )
     annulled = models.BooleanField(
-        _("annulled"), default=False, help_text="set by a moderator: kept, but its rating changes are reverted",
+        _("annulled"), default=False, help_text=_("set by a moderator: kept, but its rating changes are reverted"),
     )
     annulled_at = models.DateTimeField(_("annulled at"), null=True, blank=True)
     annulled_by = models.ForeignKey(
@@ -359,7 +359,7 @@ class Move(models.Model):
     """A stone placed in a game. `client_id` makes a repeated frame idempotent."""
 
     game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="moves")
-    ply = models.PositiveIntegerField(_("move number"), help_text="1 for the first move")
+    ply = models.PositiveIntegerField(_("move number"), help_text=_("1 for the first move"))
     side = models.CharField(_("side"), max_length=1, choices=Side.choices)
     square = models.CharField(_("square"), max_length=4)
     client_id = models.UUIDField(_("client id"), default=uuid.uuid4)
@@ -390,7 +390,7 @@ class Connection(models.Model):
     channel = models.CharField(_("channel"), max_length=120, unique=True)
     game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="connections")
     seat = models.CharField(_("seat"), max_length=5, choices=Seat.choices, blank=True,
-                            help_text="empty for a spectator")
+                            help_text=_("empty for a spectator"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True, blank=True, on_delete=models.CASCADE,
         related_name="game_connections",

@@ -49,6 +49,20 @@ def machine_for(game: Game):
     return machine
 
 
+def step_sides(game: Game) -> list[str]:
+    """The side ("X" Black / "O" White) each logged step's seat held when it took that step, in
+    log order: colours are tentative during the procedure, and a swap (RIF) or a choice (Swap2)
+    changes them only after that step, so the side held now may differ. [] without a procedure."""
+    if not game.opening:
+        return []
+    machine = OPENINGS[game.opening["kind"]](Rules.from_dict(game.rules))
+    sides = []
+    for entry in game.opening.get("log", []):
+        sides.append(machine.colors[machine_seat(game, entry["seat"])])
+        machine.apply(entry)
+    return sides
+
+
 def machine_seat(game: Game, seat: str) -> str:
     """The machine's name ("first"/"second") of the game's `seat` ("host"/"guest")."""
     return FIRST if seat == game.opening["first"] else SECOND
@@ -88,17 +102,19 @@ def view(game: Game) -> dict | None:
     "allowed" (action kinds), "area" (squares for the next placement, or null: anywhere),
     "offers" (RIF: the two offered 5th moves while White selects, else []), "swapped" (the seats'
     colours differ from the start), "log": [{"step", "kind", "by" (the side that person holds
-    now), "squares" (stones placed or offered), "color" (Swap2 choice, or null), "plies"}]}`.
+    now), "as" (the colour that person held when taking the step), "squares" (stones placed or
+    offered), "color" (Swap2 choice, or null), "plies"}]}`.
     """
     if not game.opening or not game.opening.get("first"):
         return None
     machine = machine_for(game)
     first_side_now = game.side_of(game.opening["first"])
     log = []
-    for entry in game.opening.get("log", []):
+    for entry, side_then in zip(game.opening.get("log", []), step_sides(game)):
         squares = list(entry.get("squares") or ([entry["square"]] if entry.get("square") else []))
         log.append({"step": entry.get("step"), "kind": entry.get("kind"), "by": game.side_of(entry["seat"]),
-                    "squares": squares, "color": entry.get("color"), "plies": entry.get("plies", [])})
+                    "as": side_then, "squares": squares, "color": entry.get("color"),
+                    "plies": entry.get("plies", [])})
     done = machine.finished
     return {
         "kind": game.opening["kind"],

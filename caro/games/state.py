@@ -148,6 +148,19 @@ def may_undo(game: Game) -> bool:
     )
 
 
+def undo_refusal(game: Game) -> str | None:
+    """Why the person may not take back a move now (a `GameError` code), or None when they may:
+    `undo_opening` in a computer game with an opening procedure whose person has no ordinary move
+    yet (the opening's stones are never taken back, during the opening or after it);
+    `undo_nothing` in any other computer game at a level with undo, before the person's first
+    move; `undo_refused` otherwise (not a computer game, a level without undo, a game not on)."""
+    if may_undo(game):
+        return None
+    if bool(game.bot_seat) and is_active(game) and kind_of(game).undo_allowed(game.bot_level):
+        return "undo_opening" if game.opening else "undo_nothing"
+    return "undo_refused"
+
+
 def open_seat(game: Game) -> str | None:
     """The seat (host first, then guest) that nobody, person or computer, holds yet, or None."""
     for seat in (Seat.HOST, Seat.GUEST):

@@ -31,9 +31,9 @@ class Room(models.Model):
         related_name="rooms_created",
     )
     preset = models.CharField(_("rules"), max_length=32, default="caro-vn")
-    move_time_ms = models.PositiveIntegerField(_("time per move (ms)"), default=60_000, help_text="0: none")
+    move_time_ms = models.PositiveIntegerField(_("time per move (ms)"), default=60_000, help_text=_("0: none"))
     bank_ms = models.PositiveIntegerField(_("total time per player (ms)"), default=0,
-                                          help_text="0: a per-move clock")
+                                          help_text=_("0: a per-move clock"))
     increment_ms = models.PositiveIntegerField(_("time added per move (ms)"), default=0)
     first_mover = models.CharField(_("first move in game 1"), max_length=6, choices=FirstMover.choices,
                                    default=FirstMover.HOST)
@@ -42,7 +42,7 @@ class Room(models.Model):
                                      on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True,
-                                     help_text="set when a moderator closes the room; nobody may use it after")
+                                     help_text=_("set when a moderator closes the room; nobody may use it after"))
     closed_reason = models.CharField(_("reason for closing"), max_length=300, blank=True)
 
     class Meta:
@@ -78,7 +78,7 @@ class ChatMessage(models.Model):
 
     room = models.ForeignKey(Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="chat")
     game = models.ForeignKey(Game, verbose_name=_("game"), null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="chat_messages", help_text="the room's game when it was said")
+                             related_name="chat_messages", help_text=_("the room's game when it was said"))
     channel = models.CharField(_("channel"), max_length=10, choices=Channel.choices)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"), on_delete=models.CASCADE,
                                related_name="chat_messages")

@@ -9,4 +9,5 @@ urlpatterns = [
     path("rooms/join", views.join_by_code, name="room_join_code"),
     path("r/<str:code>/", views.room, name="room"),
     path("r/<str:code>/join", views.join_room, name="room_join"),
+    path("r/<str:code>/chat-name", views.chat_name, name="room_chat_name"),
 ]

@@ -121,6 +121,22 @@ def join_room(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
+@require_POST
+def chat_name(request: HttpRequest, code: str) -> HttpResponse:
+    """"Chat under a guest name": a spectator who came by link without a name gets a guest name
+    (as a player does on taking a seat), then the room page again, at the chat, where the socket
+    now knows them. Someone who has a name already just goes back to the chat."""
+    code = rooms.normalize_code(code)
+    room = Room.objects.filter(code=code).first() if code else None
+    if room is None:
+        raise Http404
+    refused = _over_limit(request, None, code=room.code)
+    if refused is not None:
+        return refused
+    ensure_player(request)
+    return redirect(reverse("room", kwargs={"code": room.code}) + "#chat")
+
+
 #: HTTP status of a request refused by a per-minute limit (Too Many Requests).
 TOO_MANY_REQUESTS = 429
 
@@ -175,8 +191,25 @@ def home(request: HttpRequest) -> HttpResponse:
             "friend_form": FriendRoomForm(),
             "rules_open": request.GET.get("rules") == "open",
             "rules_line": choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS),
+            "rules_lines": _rules_lines(),
         },
     )
+
+
+def _rules_lines() -> dict[str, str]:
+    """The home page's summary line of every valid rule choice, for its script to show the line of
+    the choice being made: keys "<preset>|<size>|<win length>" (caro) and "reversi"."""
+    lines = {}
+    for slug in RULE_CHOICES:
+        kind = kind_for_choice(slug)
+        combos = [(s, w) for s in SIZES for w in WIN_LENGTHS] if kind.has_options else [(None, None)]
+        for size, win_length in combos:
+            try:
+                line = choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS)
+            except ValueError:  # a pair the rules refuse (Renju is five in a row)
+                continue
+            lines[f"{slug}|{size}|{win_length}" if kind.has_options else slug] = line
+    return lines
 
 
 def _int_choice(value: str | None, allowed, default: int) -> int:

@@ -2,6 +2,7 @@
 
 from django import template
 
+from ranking import choices
 from ranking.match_views import current_choice
 
 register = template.Library()
@@ -12,4 +13,12 @@ def quick_match_entry(context) -> dict:
     """The "Tìm ván nhanh" button, the chosen rules under it and a "Đổi" link (to the match page)."""
     request = context["request"]
     quick = current_choice(request)
-    return {"quick": quick, "quick_line": quick.describe(), "csrf_token": context.get("csrf_token")}
+    # For the home page's script: when the rules chosen at the top are a quick-match choice, the
+    # button and its line follow them ("<preset>|<size>|<win length>" or "reversi" -> key, line).
+    follow = {}
+    for key in choices.all_quick_keys():
+        choice = choices.parse_quick(key)
+        rule = "reversi" if choice.kind == "reversi" else f"{choice.preset}|{choice.size}|{choices.QUICK_WIN_LENGTH}"
+        follow[rule] = {"key": key, "line": choice.describe()}
+    return {"quick": quick, "quick_line": quick.describe(), "csrf_token": context.get("csrf_token"),
+            "quick_follow": follow}

@@ -8,8 +8,9 @@ export function initChat(root, send) {
   if (!box) return { connected() {}, onFrame() {}, setSeat() {} };
   const lists = { players: box.querySelector('[data-channel="players"]'), spectators: box.querySelector('[data-channel="spectators"]') };
   const tabs = [...box.querySelectorAll("[data-tab]")];
+  // Without a name the page has no chat form (a button gives a guest name first): only reading.
   const form = box.querySelector('[data-role="chat-form"]');
-  const input = form.querySelector("input");
+  const input = form ? form.querySelector("input") : null;
   const note = box.querySelector('[data-role="chat-note"]');
   const unread = box.querySelector('[data-role="chat-unread"]');
   let player = null;
@@ -26,6 +27,7 @@ export function initChat(root, send) {
   for (const t of tabs) t.addEventListener("click", () => open(t.dataset.tab));
 
   function placeholder() {
+    if (!input) return;
     input.placeholder = player ? gettext("To your opponent (spectators can read it)") : gettext("To the other spectators");
   }
 
@@ -47,7 +49,7 @@ export function initChat(root, send) {
     }
   }
 
-  form.addEventListener("submit", (e) => {
+  if (form) form.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
     if (!text) { note.textContent = gettext("Write something before sending."); return; }

@@ -841,7 +841,8 @@ function renderOpening() {
 
 // One logged step in words: "Black (Lan) placed H8", "White swapped colours", "Black offered J9, G9".
 function openingStepText(entry) {
-  const who = colourName(entry.by) + (state.local ? "" : ` (${playerName(entry.by)})`);
+  // The colour held at that step (a swap changes it after), the person by the side they hold now.
+  const who = colourName(entry.as ?? entry.by) + (state.local ? "" : ` (${playerName(entry.by)})`);
   const squares = entry.squares.join(", ");
   switch (entry.kind) {
     case "place": return fmt(gettext("%(who)s placed stone %(n)s on %(square)s."), { who, n: entry.plies[0], square: squares });

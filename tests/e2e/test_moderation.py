@@ -94,3 +94,24 @@ def test_a_moderator_stops_a_stuck_game_and_both_browsers_see_it_end(browser, li
     finally:
         for ctx in (ctx_x, ctx_o, ctx_m):
             ctx.close()
+
+
+def test_a_spectator_without_a_name_gets_a_guest_name_and_chats(browser, live_server_url):
+    """A spectator who came by link (no session) presses one button and can chat at once."""
+    room, x, _o, _watcher, _mod = _off_loop(_setup)
+    ctx_x, ctx_w = _context(browser, "en", 1280), _context(browser, "vi", 360)
+    try:
+        px = _open(ctx_x, live_server_url, x, room)
+        pw = _open(ctx_w, live_server_url, None, room)
+        assert pw.locator('[data-testid="chat-input"]').count() == 0
+        pw.click('[data-testid="chat-signin"] button')
+        pw.wait_for_selector('.room[data-connected="1"]')
+        assert pw.url.endswith(f"/r/{room.code}/#chat")
+        pw.fill('[data-testid="chat-input"]', "chào cả nhà")
+        pw.press('[data-testid="chat-input"]', "Enter")
+        px.click('[data-tab="spectators"]')
+        px.locator('[data-testid="chat-spectators"] li', has_text="chào cả nhà").wait_for(timeout=15_000)
+        pw.locator('[data-testid="chat-spectators"] li', has_text="chào cả nhà").wait_for(timeout=15_000)
+    finally:
+        for ctx in (ctx_x, ctx_w):
+            ctx.close()

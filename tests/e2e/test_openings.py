@@ -75,6 +75,10 @@ def test_a_full_rif_game_between_two_browsers_through_the_swap_and_the_fifth_mov
         _stone(guest, "K11", "X")
         host.wait_for_function("document.querySelector('[data-testid=opening-prompt]').textContent.includes('Opening over')")
         assert host.locator('[data-testid="opening-log"] li').count() == 7
+        # Each step names the colour held then: the host placed stone 1 as Black, though White now.
+        log = host.locator('[data-testid="opening-log"] li')
+        assert log.nth(0).inner_text().startswith("Black") and log.nth(3).inner_text().startswith("White")
+        assert log.nth(4).inner_text().startswith("White") and log.nth(5).inner_text().startswith("Black")
         # The game goes on: White plays far away, Black makes a five on row 13.
         for white, black in (("A1", "D13"), ("A3", "E13"), ("A5", "F13"), ("A7", "G13"), ("A9", "H13")):
             host.click(f'.sq[data-sq="{white}"]')

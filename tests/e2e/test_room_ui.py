@@ -22,6 +22,7 @@ from caro.games import snapshot
 from caro.games.models import Game
 from caro.rooms import services as rooms
 from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _login, _off_loop, _open
+from tests.integration.ranking.builders import account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -399,5 +400,77 @@ def test_a_long_move_list_is_numbered_in_pairs_and_scrolls(browser, live_server_
             page.wait_for_selector(f'.move-list .mv[data-sq="{moves[100]}"].hl')
             assert page.locator(f'.sq[data-sq="{moves[119]}"].hl').count() == 0
         _shot(page, f"long-game-{lang}-{width}")
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ the home page's rules lines
+
+def test_the_home_rules_lines_follow_the_choice_as_it_changes(browser, live_server_url):
+    """The line above and quick match's line (with its "Đổi") name the rules being chosen, live;
+    a choice quick match does not offer leaves quick match on its own choice."""
+    ctx = _context(browser, "vi", 360)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        quick = page.locator('[data-testid="quick-rules"]')
+        hero = page.locator('[data-role="rules-line"]')
+        assert "15×15" in quick.inner_text() and "chặn hai đầu: có" in quick.inner_text()
+        page.click(".rules-choice summary")
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "exact-five")
+        page.select_option('[data-role="rules-form"] select[name="size"]', "19")
+        assert "19×19" in quick.inner_text() and "đúng năm quân" in quick.inner_text()
+        assert "chặn hai đầu: không" in quick.inner_text() and "Đổi" in quick.inner_text()
+        assert "19×19" in hero.inner_text()
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "renju")
+        assert "15×15" in quick.inner_text() and "chặn hai đầu: có" in quick.inner_text()
+        assert "Renju" in hero.inner_text()
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "reversi")
+        assert "Cờ lật" in quick.inner_text() and "Cờ lật" in hero.inner_text()
+        # The button seeks what its line says.
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "freestyle")
+        page.click('[data-testid="quick-match"]')
+        page.wait_for_url(re.compile(r"/match/\?.*q=caro-19(&|$)"))
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ a rated game's end
+
+# Whether an element shows all its text inside its player box (no ellipsis, nothing cut off).
+_SHOWN_WHOLE = """(el) => {
+  const box = el.closest('.player').getBoundingClientRect(), r = el.getBoundingClientRect();
+  return el.scrollWidth <= el.clientWidth + 1 && r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1;
+}"""
+
+
+def _rated_room_over():
+    x = account("longnamex", display_name="Nguyen_Thanh_Dat_123")
+    o = account("longnameo", display_name="Tran_Minh_Khoa_4567")
+    room = rooms.create_room(x)
+    rooms.join(room, o)
+    room.refresh_from_db()
+    Game.objects.filter(pk=room.current_game_id).update(rated=True)
+    for ply, (user, square) in enumerate(((x, "H8"), (o, "I9")), start=1):
+        games.play_move(room.current_game_id, user, square, ply, uuid.uuid4())
+    games.resign(room.current_game_id, o)
+    return room, x
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_at_a_rated_game_s_end_names_and_rating_changes_both_show_whole(browser, live_server_url, lang, width):
+    room, x = _off_loop(_rated_room_over)
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, x, room)
+        for side, name in (("X", "Nguyen_Thanh_Dat_123"), ("O", "Tran_Minh_Khoa_4567")):
+            delta = page.locator(f'[data-testid="rating-{side}"]')
+            delta.wait_for(state="visible")
+            shown = page.locator(f'[data-role="name-{side}"]')
+            assert shown.inner_text().startswith(name)
+            assert shown.evaluate(_SHOWN_WHOLE), f"{side}'s name is cut at {width} px"
+            assert delta.evaluate(_SHOWN_WHOLE), f"{side}'s rating change is cut at {width} px"
+        assert page.evaluate(NO_OVERFLOW) <= 0
+        _shot(page, f"rated-end-{lang}-{width}")
     finally:
         ctx.close()

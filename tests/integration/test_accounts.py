@@ -210,6 +210,8 @@ def test_a_guest_renames_without_scripts():
 @pytest.mark.parametrize("name, text", [
     ("", "Hãy nhập một tên"), ("ab", "từ 3 đến 20 ký tự"), ("<script>x", "chỉ gồm chữ cái"),
     ("Admin", "Tên này đã được giữ lại"), ("lananh", "Đã có tài khoản mang tên này"),
+    # A pasted text gets the name rule and its own length, not a form limit of another number.
+    ("a" * 200, "Tên dài tối đa 20 ký tự; tên này có 200 ký tự."),
 ])
 def test_a_bad_guest_name_is_refused_in_vietnamese_and_changes_nothing(name, text):
     _account()
@@ -311,3 +313,25 @@ def test_guests_still_get_logged_in_with_axes_in_the_backends():
     assert response.status_code == 302
     user = client.get("/").wsgi_request.user
     assert user.is_authenticated and user.is_guest
+
+
+@pytest.mark.parametrize("path", ["/tai-khoan/password/set/", "/tai-khoan/password/change/", "/tai-khoan/email/"])
+def test_a_guest_is_sent_to_sign_up_from_the_account_pages(path):
+    client, guest = _guest_client()
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response["Location"] == f"{SIGNUP}?next={path.replace('/', '%2F')}"
+    page = client.get(response["Location"]).content.decode()
+    assert "Khách không có mật khẩu" in page
+    # A POST sets nothing either.
+    response = client.post(path, {"password1": PASSWORD, "password2": PASSWORD, "email": "x@example.com"})
+    assert response.status_code == 302 and response["Location"].startswith(SIGNUP)
+    guest.refresh_from_db()
+    assert not guest.has_usable_password() and guest.is_guest and not EmailAddress.objects.filter(user=guest).exists()
+    # Anonymous visitors still get allauth's own log-in redirect, and accounts the page.
+    assert Client().get(path)["Location"].startswith(LOGIN)
+    account = _client()
+    account.force_login(_account(), backend="django.contrib.auth.backends.ModelBackend")
+    assert account.get(path).status_code in (200, 302)
+    if path != "/tai-khoan/password/set/":
+        assert account.get(path).status_code == 200

@@ -3,6 +3,7 @@
 import time
 
 import pytest
+from django.utils import translation
 
 from accounts.guests import create_guest
 from caro.engine.caro import Rules
@@ -98,6 +99,12 @@ def test_undo_is_refused_at_hard_for_spectators_and_before_a_move():
     with pytest.raises(GameError) as err:
         services.undo(easy.pk, create_guest())
     assert err.value.code == "not_a_player"
+    # At Easy before the person's first move the reason is that, not "only against the computer".
+    with pytest.raises(GameError) as err:
+        services.undo(easy.pk, owner)
+    assert err.value.code == "undo_nothing"
+    with translation.override("en"):
+        assert str(err.value.message) == "You have no move to take back yet."
 
 
 def test_when_the_computer_plays_x_it_opens_and_play_again_changes_the_level():

@@ -1,13 +1,15 @@
 """The RIF and Swap2 opening procedures through the game service: every step, the swaps, both
 Swap2 branches, refused steps, clocks and timeouts during a decision, undo, and the computer."""
 
+import html as html_lib
+import re
 import time
 import uuid
 from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.guests import create_guest
 from caro.games import services, snapshot, tasks
@@ -91,6 +93,8 @@ def test_rif_through_the_swap_and_the_fifth_move_offer():
     assert [(e["kind"], e["by"], e["squares"]) for e in view["log"]] == [
         ("place", "O", ["H8"]), ("place", "O", ["H7"]), ("place", "O", ["H6"]), ("swap", "X", []),
         ("place", "O", ["H10"]), ("offer", "X", ["G9", "K11"]), ("select", "O", ["K11"])]
+    # The colour each person held at the step: the host placed 1-3 as Black, the guest swapped as White.
+    assert [e["as"] for e in view["log"]] == ["X", "X", "X", "O", "O", "X", "O"]
     _refused("opening_over", _step, game, guest, kind="swap")
     play(game, host, "G8")  # move 6: an ordinary move by White
     play(game, guest, "F7")
@@ -260,12 +264,14 @@ def test_undo_is_refused_during_the_opening_and_never_reaches_into_it():
     game, user = _bot_game("swap2", "easy", "X")
     for sq in ("H8", "J10", "G10"):
         play(game, user, sq)
-    _refused("undo_refused", services.undo, game.pk, user)
+    refusal = _refused("undo_opening", services.undo, game.pk, user)
+    with translation.override("vi"):  # not "only against the computer at Easy": it is one
+        assert "khai cuộc" in str(refusal.message) and "máy" not in str(refusal.message)
     _finish_opening(game, user)
     game.refresh_from_db()
     plies = game.opening["plies"]
     if game.turn == game.bot_side:
-        _refused("undo_refused", services.undo, game.pk, user)  # no ordinary move of the person yet
+        _refused("undo_opening", services.undo, game.pk, user)  # no ordinary move of the person yet
         _bot_acts(game)
     board = kind_of(game).board(game.rules, list(game.moves.order_by("ply").values_list("square", flat=True)))
     play(game, user, next(sq for sq in ("A1", "O15", "A15", "O1") if board.stone_at(sq) is None))
@@ -337,6 +343,16 @@ def test_the_record_page_and_the_psq_export_keep_the_opening():
     assert 'data-testid="opening-steps"' in page
     assert "swapped colours" in page and "offered G9, K11 for the 5th move" in page
     assert "picked G9 as the 5th move" in page and "RIF opening" in page
+    # Each step names the colour its person held then (the host is White after the swap, but
+    # placed stones 1-3 as Black), with the person's name.
+    steps = [re.sub(r"<[^>]+>", "", li) for li in
+             re.findall(r"<li>(.*?)</li>", page.split('data-testid="opening-steps"')[1].split("</ol>")[0])]
+    host_name, guest_name = html_lib.escape(host.public_name), html_lib.escape(guest.public_name)
+    assert steps == [
+        f"Black ({host_name}) placed stone 1 on H8.", f"Black ({host_name}) placed stone 2 on H7.",
+        f"Black ({host_name}) placed stone 3 on J9.", f"White ({guest_name}) swapped colours.",
+        f"White ({host_name}) placed stone 4 on I8.", f"Black ({guest_name}) offered G9, K11 for the 5th move.",
+        f"White ({host_name}) picked G9 as the 5th move."]
     text = client.get(f"/en/game/{game.pk}/download/psq").content.decode()
     lines = text.splitlines()
     assert lines[0] == "Piskvorky 15x15, 11:11, 0"

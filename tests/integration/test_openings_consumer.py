@@ -139,7 +139,7 @@ async def test_both_swap2_branches_over_the_socket():
         sh, sg = await _all_states(comms)
         assert sh["opening"]["done"] and (sh["you"], sg["you"]) == ("X", "O") and sg["turn"] == "O"
         assert sg["opening"]["log"][-1] == {"step": "second_choice", "kind": "choose", "by": "O",
-                                            "squares": [], "color": "O", "plies": []}
+                                            "as": "O", "squares": [], "color": "O", "plies": []}
     finally:
         for comm in comms:
             await comm.disconnect()

@@ -5,6 +5,7 @@ import re
 import pytest
 from django.test import Client
 
+from accounts.models import User
 from caro.games.models import Game
 from caro.rooms.models import CODE_ALPHABET, Room
 from caro.rooms.services import normalize_code
@@ -178,3 +179,33 @@ def test_home_with_a_rules_pair_the_preset_refuses_shows_the_preset_s_own(client
     page = client.get(f"/?{query}")
     assert page.status_code == 200
     assert page.context["room_form"].initial["win_length"] == 5
+
+
+@pytest.mark.parametrize("path", ["/match/start", "/rooms/new", "/rooms/computer"])
+def test_opening_a_post_only_address_gets_a_translated_405_page(path):
+    vi = Client().get(path)
+    assert vi.status_code == 405 and vi["Allow"] == "POST"
+    page = vi.content.decode()
+    assert 'lang="vi"' in page and "Địa chỉ này chỉ nhận biểu mẫu" in page
+    assert 'href="/"' in page and "</nav>" in page  # the site's layout, a way back home
+    en = Client(headers={"accept-language": "en"}).get(path)
+    assert en.status_code == 405 and "This address only takes a form" in en.content.decode()
+    assert not Room.objects.exists()
+
+
+def test_a_spectator_without_a_name_gets_one_to_chat_and_goes_back_to_the_chat():
+    host = Client()
+    room = _create_room(host)
+    visitor = Client()
+    page = visitor.get(f"/r/{room.code}/").content.decode()
+    assert 'data-testid="chat-signin"' in page and 'data-testid="chat-input"' not in page
+    assert "Trò chuyện bằng tên khách" in page
+    response = visitor.post(f"/r/{room.code}/chat-name")
+    assert response.status_code == 302 and response["Location"] == f"/r/{room.code}/#chat"
+    page = visitor.get(f"/r/{room.code}/").content.decode()
+    assert 'data-testid="chat-input"' in page and 'data-testid="chat-signin"' not in page
+    # A visitor who has a name keeps it (no second guest); an unknown room is 404.
+    before = User.objects.count()
+    assert visitor.post(f"/r/{room.code}/chat-name").status_code == 302
+    assert User.objects.count() == before
+    assert Client().post("/r/KKKKKK/chat-name").status_code == 404

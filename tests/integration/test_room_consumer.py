@@ -117,6 +117,10 @@ async def test_a_repeated_move_frame_is_acknowledged_not_applied():
         ('{"type": "move", "square": ["H8"], "ply": 1, "id": "00000000-0000-4000-8000-000000000000"}', "malformed"),
         ('{"type": "move", "square": "H8", "ply": 1, "id": "not-a-uuid"}', "malformed"),
         ('{"type": "move", "square": "H8", "ply": 1}', "malformed"),
+        # Square names are parsed strictly (docs/protocol.md): no whitespace around or inside.
+        ('{"type": "move", "square": "H8 ", "ply": 1, "id": "00000000-0000-4000-8000-000000000001"}', "bad_square"),
+        ('{"type": "move", "square": " h8", "ply": 1, "id": "00000000-0000-4000-8000-000000000002"}', "bad_square"),
+        ('{"type": "move", "square": "H\\t8", "ply": 1, "id": "00000000-0000-4000-8000-000000000003"}', "bad_square"),
         ('{"type": "move", "square": "' + "H" * 5000 + '", "ply": 1, "id": "x"}', "too_large"),
     ],
 )

@@ -70,13 +70,16 @@ def undo(game_id: int, user) -> int:
     possibly several replies after a pass), or nothing while the computer is still thinking.
     Returns how many moves were removed.
 
-    Raises `GameError` `not_a_player`, `not_started`, `game_over`, `timeout` or `undo_refused`
-    (not a computer game, a level without undo, or no move of the player's to take back).
+    Raises `GameError` `not_a_player`, `not_started`, `game_over`, `timeout`, `undo_refused` (not
+    a computer game, or a level without undo), `undo_opening` (no move of the player's after the
+    opening procedure yet: its stones stay) or `undo_nothing` (no move of the player's yet); see
+    `state.undo_refusal`.
     """
 
     def take_back(game: Game, seat: str) -> int:
-        if not state.may_undo(game):
-            raise GameError("undo_refused")
+        refusal = state.undo_refusal(game)
+        if refusal is not None:
+            raise GameError(refusal)
         return take_back_from(game, Side.other(game.bot_side))
 
     return player_action(game_id, user, take_back)

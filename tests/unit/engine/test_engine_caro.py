@@ -55,7 +55,8 @@ def test_square_names():
     assert parse_square("S19", 19) == (18, 18)
 
 
-@pytest.mark.parametrize("name", ["", "H", "8H", "H0", "H08", "HH8", "H-1", "H 8", 88, None, "Ä8"])
+@pytest.mark.parametrize("name", ["", "H", "8H", "H0", "H08", "HH8", "H-1", "H 8", 88, None, "Ä8",
+                                  "H8 ", " H8", "h8\n", "\tH8", "H8\u00a0", "Ｈ8", "H８"])
 def test_malformed_square(name):
     with pytest.raises(IllegalMove) as info:
         parse_square(name, 15)

@@ -1,0 +1,30 @@
+"""Site-wide middleware of the project package."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+
+class NotAllowedPageMiddleware:
+    """Give a bare 405 (``require_POST`` and friends answer with an empty body) the site's own
+    translated page: what happened in plain words and a link to the page with the forms.
+
+    Django has no ``handler405``, so this is the one place that does it. The status stays 405 and
+    the ``Allow`` header is kept; a 405 that already carries a body (an API's JSON, say) is left as
+    it is.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or getattr(response, "streaming", False) or response.content:
+            return response
+        page = HttpResponse(render_to_string("405.html", request=request), status=405)
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page
