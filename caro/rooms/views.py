@@ -2,7 +2,6 @@
 
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,7 +17,7 @@ from caro.games.errors import GameError
 from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.models import Game
 from caro.rooms import services as rooms
-from caro.rooms.forms import ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
+from caro.rooms.forms import DEFAULT_TIME, TIME_CONTROLS, ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
 from caro.rooms.limits import http_limited
 from caro.rooms.models import Room
 
@@ -174,6 +173,8 @@ def home(request: HttpRequest) -> HttpResponse:
     rules = PRESETS[slug if kind_for_choice(slug).has_options else DEFAULT_PRESET].rules
     size = _int_choice(request.GET.get("size"), SIZES, rules.size)
     win_length = _int_choice(request.GET.get("win_length"), WIN_LENGTHS, rules.win_length)
+    if slug in FIXED_NUMBERS:  # Renju: always 15×15, five in a row
+        size, win_length = FIXED_NUMBERS[slug]
     # A pair the rules refuse (Renju is five in a row) falls back to the preset's own numbers.
     for fallback in ((size, rules.win_length), (rules.size, rules.win_length)):
         try:
@@ -190,10 +191,22 @@ def home(request: HttpRequest) -> HttpResponse:
             "computer_form": ComputerRoomForm(),
             "friend_form": FriendRoomForm(),
             "rules_open": request.GET.get("rules") == "open",
-            "rules_line": choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS),
+            "rules_line": choice_summary(slug, size, win_length, _default_move_ms(slug)),
             "rules_lines": _rules_lines(),
+            "fixed_numbers": FIXED_NUMBERS,
         },
     )
+
+
+#: The presets whose board and winning length are not the player's choice: Renju is played on
+#: 15×15 with five in a row (shared/reference/caro-rule-sets.txt); `slug -> (size, win length)`.
+FIXED_NUMBERS = {slug: (15, 5) for slug, preset in PRESETS.items() if preset.rules.renju}
+
+
+def _default_move_ms(slug: str) -> int:
+    """The per-move clock (ms) of a friend room of this rule choice whose host keeps the default:
+    1 minute for caro, 30 s for Reversi (`forms.DEFAULT_TIME`)."""
+    return TIME_CONTROLS[DEFAULT_TIME[kind_for_choice(slug).name]][0]
 
 
 def _rules_lines() -> dict[str, str]:
@@ -203,9 +216,11 @@ def _rules_lines() -> dict[str, str]:
     for slug in RULE_CHOICES:
         kind = kind_for_choice(slug)
         combos = [(s, w) for s in SIZES for w in WIN_LENGTHS] if kind.has_options else [(None, None)]
+        if slug in FIXED_NUMBERS:
+            combos = [FIXED_NUMBERS[slug]]
         for size, win_length in combos:
             try:
-                line = choice_summary(slug, size, win_length, settings.CARO_FRIEND_MOVE_TIME_MS)
+                line = choice_summary(slug, size, win_length, _default_move_ms(slug))
             except ValueError:  # a pair the rules refuse (Renju is five in a row)
                 continue
             lines[f"{slug}|{size}|{win_length}" if kind.has_options else slug] = line

@@ -424,11 +424,16 @@ def test_the_home_rules_lines_follow_the_choice_as_it_changes(browser, live_serv
         assert "19×19" in hero.inner_text()
         page.select_option('[data-role="rules-form"] select[name="preset"]', "renju")
         assert "15×15" in quick.inner_text() and "chặn hai đầu: có" in quick.inner_text()
-        assert "Renju" in hero.inner_text()
+        # Renju is 15×15 with five in a row: the numbers are set and locked, and the line says so.
+        assert "Renju" in hero.inner_text() and "15×15" in hero.inner_text()
+        size = page.locator('[data-role="rules-form"] select[name="size"]')
+        assert size.input_value() == "15" and size.is_disabled()
         page.select_option('[data-role="rules-form"] select[name="preset"]', "reversi")
         assert "Cờ lật" in quick.inner_text() and "Cờ lật" in hero.inner_text()
+        assert "30 giây" in hero.inner_text()  # a Reversi room's clock, not caro's minute
         # The button seeks what its line says.
         page.select_option('[data-role="rules-form"] select[name="preset"]', "freestyle")
+        page.select_option('[data-role="rules-form"] select[name="size"]', "19")
         page.click('[data-testid="quick-match"]')
         page.wait_for_url(re.compile(r"/match/\?.*q=caro-19(&|$)"))
     finally:

@@ -84,6 +84,22 @@ def test_joining_by_a_bad_code_explains_and_goes_home(typed):
     assert "Mã phòng gồm 6 chữ và số" in response.content.decode() or not typed
 
 
+def test_a_code_with_null_characters_is_refused_in_vietnamese():
+    response = Client().get("/rooms/join", {"code": "\x00\x00\x00"}, follow=True)
+    assert response.status_code == 200 and response.redirect_chain[-1][0] == "/"
+    page = response.content.decode()
+    assert "Null characters" not in page and "ký tự rỗng" in page
+
+
+def test_renju_on_the_home_page_is_always_15_by_15_with_five_and_reversi_shows_its_own_clock():
+    page = Client().get("/", {"preset": "renju", "size": "19", "win_length": "4"})
+    assert page.context["room_form"].initial["size"] == 15 and page.context["room_form"].initial["win_length"] == 5
+    lines = page.context["rules_lines"]
+    assert [key for key in lines if key.startswith("renju|")] == ["renju|15|5"]
+    assert "30 giây/nước" in lines["reversi"] and "1 phút/nước" in lines["caro-vn|15|5"]
+    assert "30 giây/nước" in Client().get("/", {"preset": "reversi"}).context["rules_line"]
+
+
 @pytest.mark.parametrize("typed, shown", [("KKKKKK", "KKK KKK"), ("zzz zzz", "ZZZ ZZZ"), ("00000O", "000 00O")])
 def test_six_characters_that_match_no_room_say_so(typed, shown):
     response = Client().get("/rooms/join", {"code": typed}, follow=True)
@@ -95,7 +111,8 @@ def test_bad_rules_keep_the_choices_and_open_the_panel():
     page = response.content.decode()
     assert "Renju chơi trên bàn 15×15" in page
     assert '<details class="rules-choice" open>' in page
-    assert re.search(r'<option value="19" selected>', page) and re.search(r'<option value="renju" selected>', page)
+    # Renju stays chosen, on its own numbers (15×15, five), ready to try again.
+    assert re.search(r'<option value="15" selected>', page) and re.search(r'<option value="renju" selected>', page)
 
 
 def test_room_urls_are_canonical_and_unknown_rooms_are_404():
