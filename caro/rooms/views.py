@@ -102,14 +102,20 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-@require_POST
-def join_room(request: HttpRequest, code: str) -> HttpResponse:
-    """Take the open seat in the room's game (guests get a name first)."""
+def _room_within_limit(request: HttpRequest, code: str) -> tuple[Room, HttpResponse | None]:
+    """The room of a code as typed in a path, and the refusal to send instead when this visitor is
+    over the guest rate limit (else None). Raises Http404 for a code that names no room."""
     code = rooms.normalize_code(code)
     room = Room.objects.filter(code=code).first() if code else None
     if room is None:
         raise Http404
-    refused = _over_limit(request, None, code=room.code)
+    return room, _over_limit(request, None, code=room.code)
+
+
+@require_POST
+def join_room(request: HttpRequest, code: str) -> HttpResponse:
+    """Take the open seat in the room's game (guests get a name first)."""
+    room, refused = _room_within_limit(request, code)
     if refused is not None:
         return refused
     user = ensure_player(request)
@@ -125,11 +131,7 @@ def chat_name(request: HttpRequest, code: str) -> HttpResponse:
     """"Chat under a guest name": a spectator who came by link without a name gets a guest name
     (as a player does on taking a seat), then the room page again, at the chat, where the socket
     now knows them. Someone who has a name already just goes back to the chat."""
-    code = rooms.normalize_code(code)
-    room = Room.objects.filter(code=code).first() if code else None
-    if room is None:
-        raise Http404
-    refused = _over_limit(request, None, code=room.code)
+    room, refused = _room_within_limit(request, code)
     if refused is not None:
         return refused
     ensure_player(request)

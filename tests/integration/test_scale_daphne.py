@@ -11,14 +11,13 @@ import socket
 import subprocess
 import time
 import uuid
-import urllib.request
 
 import psutil
 import pytest
 
 from devstack.cli import daphne_argv
 from devstack.webs import bind_web_sockets
-from tests.conftest import ROOT, _child_env, _stop
+from tests.conftest import ROOT, _child_env, _stop, _wait_healthy
 from tests.integration.test_lifecycle_daphne import TIMEOUT_S, _friend_room, _next, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -41,7 +40,7 @@ def web_group(django_db_setup, django_db_blocker, tmp_path_factory):
                                               stdout=out, stderr=subprocess.STDOUT, pass_fds=group.fds(i)))
         group.close()  # the processes hold their own copies
         for i, (proc, port) in enumerate(zip(procs, group.own_ports)):
-            if not _healthy(proc, f"http://127.0.0.1:{port}"):
+            if not _wait_healthy(proc, f"http://127.0.0.1:{port}", timeout=START_TIMEOUT_S):
                 pytest.fail(f"web{i + 1} did not start:\n" + (folder / f"web{i + 1}.log").read_text(errors="replace")[-3000:])
         yield {"front": f"http://127.0.0.1:{group.port}", "own": [f"http://127.0.0.1:{p}" for p in group.own_ports],
                "pids": [p.pid for p in procs], "port": group.port}
@@ -49,19 +48,6 @@ def web_group(django_db_setup, django_db_blocker, tmp_path_factory):
         group.close()
         for proc in procs:
             _stop(proc)
-
-
-def _healthy(proc: subprocess.Popen, url: str) -> bool:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while proc.poll() is None and time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
-                if r.status == 200:
-                    return True
-        except OSError:
-            pass
-        time.sleep(0.2)
-    return False
 
 
 @pytest.fixture(autouse=True)
