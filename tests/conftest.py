@@ -34,6 +34,25 @@ QUIET_TIMEOUT = 60.0
 
 os.environ.setdefault("CARO_INSECURE_HTTP", "1")  # as `dev.py test` exports it (plain-HTTP test servers)
 
+CONNECT_TIMEOUT_S = 15
+"""How long a Channels test communicator's `connect()` waits by default. The library's own default
+(1 s) is shorter than a consumer's connect (session and database reads in a thread) can take on a
+loaded 2-core machine; waiting longer only costs time when a connect really fails."""
+
+
+def _patient_communicators() -> None:
+    from channels.testing import WebsocketCommunicator
+
+    connect = WebsocketCommunicator.connect
+
+    async def patient_connect(self, timeout=CONNECT_TIMEOUT_S):
+        return await connect(self, timeout)
+
+    WebsocketCommunicator.connect = patient_connect
+
+
+_patient_communicators()
+
 
 @pytest_asyncio.fixture
 async def close_db_connections():
