@@ -76,26 +76,25 @@ def _when(until: datetime) -> str:
     return formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
 
 
+def _with_reason(text: str, restriction: Restriction) -> str:
+    if restriction.reason:
+        text += " " + gettext("Reason: %(reason)s") % {"reason": restriction.reason}
+    return text
+
+
 def ban_message(ban: Restriction) -> str:
     """The sentence shown to a banned user, in the active language: why, and until when."""
     if ban.until is None:
-        text = gettext("Your account is banned permanently.")
-    else:
-        text = gettext("Your account is banned until %(until)s.") % {"until": _when(ban.until)}
-    if ban.reason:
-        text += " " + gettext("Reason: %(reason)s") % {"reason": ban.reason}
-    return text
+        return _with_reason(gettext("Your account is banned permanently."), ban)
+    return _with_reason(gettext("Your account is banned until %(until)s.") % {"until": _when(ban.until)}, ban)
 
 
 def mute_message(mute: Restriction) -> str:
-    """The sentence shown to a muted user who tries to chat, in the active language."""
+    """The sentence shown to a muted user who tries to chat, in the active language. A mute always
+    has an end; a restriction without one is a permanent ban (`mute_of` returns the ban)."""
     if mute.until is None:
-        text = gettext("Your account is banned permanently.")
-    else:
-        text = gettext("You cannot chat until %(until)s.") % {"until": _when(mute.until)}
-    if mute.reason:
-        text += " " + gettext("Reason: %(reason)s") % {"reason": mute.reason}
-    return text
+        return _with_reason(gettext("Your account is banned permanently."), mute)
+    return _with_reason(gettext("You cannot chat until %(until)s.") % {"until": _when(mute.until)}, mute)
 
 
 def _seek_bar_reasons() -> dict[str, str]:

@@ -114,6 +114,20 @@ class ActionPages:
         return links
 
 
+class ViewOnly:
+    """Nobody adds, edits or deletes these rows in admin (chat lines, reports, audit entries): they
+    change only through `moderation.services` actions, each audited."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 # ---------------------------------------------------------------------- users
 
 class BannedFilter(admin.SimpleListFilter):
@@ -363,7 +377,7 @@ class ModeratedRoomAdmin(ActionPages, RoomAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ViewOnly, admin.ModelAdmin):
     list_display = ("created_at", "room", "channel", "author", "text", "hidden")
     list_filter = ("hidden", "channel")
     list_select_related = ("room", "author")
@@ -371,15 +385,6 @@ class ChatMessageAdmin(admin.ModelAdmin):
     show_full_result_count = False
     actions = ["hide"]
     readonly_fields = ("room", "game", "channel", "author", "text", "created_at", "hidden", "hidden_at", "hidden_by")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def has_hide_permission(self, request):
         return request.user.has_perm(services.PERMISSIONS["hide"])
@@ -399,7 +404,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
 # ---------------------------------------------------------------------- reports and the audit log
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(ViewOnly, admin.ModelAdmin):
     list_display = ("id", "created_at", "reported", "reporter", "reason", "status", "game")
     list_filter = ("status", "reason")
     list_select_related = ("reported", "reporter", "game")
@@ -409,15 +414,6 @@ class ReportAdmin(admin.ModelAdmin):
     readonly_fields = ("reporter", "reported", "game_link", "reason", "note", "status", "created_at",
                        "decided_at", "decided_by", "decision_note", "game_chat")
     fields = readonly_fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def has_decide_permission(self, request):
         return request.user.has_perm(services.PERMISSIONS["decide"])
@@ -451,7 +447,7 @@ class ReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ViewOnly, admin.ModelAdmin):
     """The audit log, read-only for everyone (superusers included)."""
 
     list_display = ("at", "actor", "action", "user", "game", "room_code", "reason")
@@ -460,15 +456,6 @@ class AuditEntryAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "actor__username", "room_code")
     show_full_result_count = False
     readonly_fields = ("at", "actor", "action", "user", "game", "room_code", "chat_message", "reason", "details")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 # ---------------------------------------------------------------------- ratings
