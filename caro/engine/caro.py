@@ -58,6 +58,9 @@ WIN_LENGTHS = (4, 5, 6)
 _EMPTY, _X, _O, _EDGE = 0, 1, 2, 3
 _CODE = {X: _X, O: _O}
 _SIDE = {_X: X, _O: O}
+#: The characters of :meth:`Board.position` per cell code, and back.
+_POSITION_CHARS = {_EMPTY: ".", _X: X, _O: O}
+_POSITION_CODES = {c: v for v, c in _POSITION_CHARS.items()}
 
 # Axis directions as (dcol, drow): row, column, diagonal (down-right), anti-diagonal (up-right).
 AXES = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -282,6 +285,28 @@ class Board:
                 board._cells[i] = side
                 board._empty -= 1
         board.turn = to_move
+        return board
+
+    def position(self) -> str:
+        """The position as a compact string: the side to move, then every square in row order as
+        ``.`` (empty), ``X`` or ``O`` (``"O..X...."``; 1 + size² characters). The moves played
+        and the outcome are not part of it: :meth:`from_position` gives a board to play on."""
+        return self.turn + "".join(_POSITION_CHARS[v] for v in self._cells)
+
+    @classmethod
+    def from_position(cls, rules: Rules | None, text: str) -> Board:
+        """The board of :meth:`position`'s ``text`` under ``rules``, ready to play on: the same
+        stones and side to move, ``moves`` empty (``ply`` counts the moves played from here) and
+        ``outcome`` None (the position of a game in play). Raises ValueError for a string that is
+        not a position of this board size."""
+        board = cls(rules)
+        if not isinstance(text, str) or len(text) != 1 + len(board._cells) or text[0] not in _CODE:
+            raise ValueError("not a caro position of this size")
+        try:
+            cells = [_POSITION_CODES[c] for c in text[1:]]
+        except KeyError:
+            raise ValueError("not a caro position") from None
+        board._cells, board._empty, board.turn = cells, cells.count(_EMPTY), text[0]
         return board
 
     def copy(self) -> Board:

@@ -162,6 +162,29 @@ class Board:
             board.outcome = board._final()
         return board
 
+    def position(self) -> str:
+        """The position as a compact string: the side to move and the two bitboards in hex
+        (``"black:0000000810000000:0000001008000000"``). The moves, passes and outcome are not
+        part of it: :meth:`from_position` gives a board to play on."""
+        return f"{self.turn}:{self._black:016x}:{self._white:016x}"
+
+    @classmethod
+    def from_position(cls, text: str) -> Board:
+        """The board of :meth:`position`'s ``text``, ready to play on: the same discs and side to
+        move, ``moves`` empty, ``passes`` 0 and ``outcome`` None (the position of a game in play;
+        after a pass the side stored is the one that moves). Raises ValueError for a string that
+        is not a position."""
+        try:
+            turn, black, white = text.split(":")
+            black, white = int(black, 16), int(white, 16)
+        except (AttributeError, ValueError):
+            raise ValueError("not a Reversi position") from None
+        if turn not in (BLACK, WHITE) or black & white or not (0 <= black < 1 << 64 and 0 <= white < 1 << 64):
+            raise ValueError("not a Reversi position")
+        board = cls()
+        board._black, board._white, board.turn = black, white, turn
+        return board
+
     def copy(self) -> Board:
         """An independent copy."""
         other = Board()

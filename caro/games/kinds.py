@@ -109,6 +109,15 @@ class Caro:
             board.play(square)
         return board
 
+    def position(self, board: caro_engine.Board) -> str:
+        """The compact stored position of `board` (`caro.engine.caro.Board.position`)."""
+        return board.position()
+
+    def board_at(self, rules: dict, position: str) -> caro_engine.Board:
+        """The board of a stored `position` under `rules`, to play the next move on (its `moves`
+        start empty). Raises ValueError for a string that is not a position of these rules."""
+        return caro_engine.Board.from_position(caro_engine.Rules.from_dict(rules), position)
+
     def play(self, board: caro_engine.Board, square: str, side: str) -> Played:
         """Play `square` for `side`; raises IllegalMove (with `.reason`)."""
         outcome = board.play(square, side=side)
@@ -246,6 +255,15 @@ class Reversi:
         for square in squares:
             board.play(square)
         return board
+
+    def position(self, board: reversi_engine.Board) -> str:
+        """The compact stored position of `board` (`caro.engine.reversi.Board.position`)."""
+        return board.position()
+
+    def board_at(self, rules: dict, position: str) -> reversi_engine.Board:
+        """The board of a stored `position`, to play the next move on. Raises ValueError for a
+        string that is not a Reversi position."""
+        return reversi_engine.Board.from_position(position)
 
     def play(self, board: reversi_engine.Board, square: str, side: str) -> Played:
         if board.outcome is not None:

@@ -151,6 +151,11 @@ class Game(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True
     )
     ply = models.PositiveIntegerField(_("moves played"), default=0)
+    position = models.TextField(
+        _("stored position"), blank=True, default="",
+        help_text=_('"<ply>|<the board after that many moves>" (caro.games.snapshot.board_now): a move '
+                    'plays on it instead of replaying every stored move; empty or of another ply: rebuilt'),
+    )
     to_move = models.CharField(
         _("side to move"), max_length=1, choices=Side.choices, default=Side.X,
         help_text=_("not always by ply parity: Reversi passes"),

@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from datetime import datetime
 
 import redis
@@ -93,7 +94,9 @@ def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
     `wait=False` (the deadline timer, in a process with its own loop) hands the sends to the loop
     and returns at once, so the next batch of endings need not wait for this one's delivery; the
     loop still sends everything this process hands it in the order it was handed (one lock), and
-    a failure is logged. Without an own loop (web processes, tests) the call always waits."""
+    a failure is logged. A web process whose server loop was registered (`use_server_loop`)
+    never waits: the sends are handed to that loop, in order, and this thread goes on. Otherwise
+    (no loop of its own or registered: tests, scripts) the call waits in `async_to_sync`."""
     layer = get_channel_layer()
     if layer is None or not items:
         return
@@ -107,6 +110,10 @@ def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
     try:
         loop = _own_loop()
         if loop is None:
+            server = _server_loop()
+            if server is not None:  # a web process: its server's loop sends, this thread goes on
+                asyncio.run_coroutine_threadsafe(_in_order(send_all), server)
+                return
             async_to_sync(send_all)()
             return
         future = asyncio.run_coroutine_threadsafe(_in_order(send_all), loop)
@@ -202,10 +209,12 @@ async def _publish_batch(layer, messages: list[tuple[str, dict]]) -> None:
 
 
 async def _in_order(send) -> None:
-    """Run `send()` after every send handed to this loop before it (FIFO: asyncio's lock)."""
-    lock = _loop_state.get("lock")
+    """Run `send()` after every send handed to this loop before it (FIFO: asyncio's lock, one
+    per loop)."""
+    loop = asyncio.get_running_loop()
+    lock = _loop_state["locks"].get(loop)
     if lock is None:
-        lock = _loop_state["lock"] = asyncio.Lock()
+        lock = _loop_state["locks"][loop] = asyncio.Lock()
     async with lock:
         await send()
 
@@ -230,8 +239,28 @@ def collected(*, wait: bool = True):
 
 # ------------------------------------------------------------------ the worker's own event loop
 
-_loop_state: dict = {"enabled": False, "pid": None, "loop": None, "lock": None}
+_loop_state: dict = {"enabled": False, "pid": None, "loop": None, "server": None,
+                     "locks": weakref.WeakKeyDictionary()}
 _loop_lock = threading.Lock()
+
+
+def use_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Hand this process's broadcasts to `loop`, the web server's running event loop, without
+    waiting for them (the room consumer calls it as a socket connects): a pool thread that ran a
+    service then returns at once instead of blocking in `async_to_sync` until the loop has sent
+    its events. The loop sends them in the order they were handed over (`_in_order`), which for
+    one game is the order of its commits but for a rare race (a commit's after-commit hook
+    delayed past the next commit of the same game, as two threads' sends could also cross before):
+    events carry `version`, and a client that sees a gap asks for the state. When `loop` has
+    stopped (a test's loop), broadcasts go through `async_to_sync` again."""
+    _loop_state["server"] = loop
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    loop = _loop_state["server"]
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    return loop
 
 
 def use_own_loop() -> None:
@@ -249,7 +278,7 @@ def _own_loop() -> asyncio.AbstractEventLoop | None:
         if _loop_state["pid"] != os.getpid() or _loop_state["loop"] is None:
             loop = asyncio.new_event_loop()
             threading.Thread(target=loop.run_forever, name="outbox-loop", daemon=True).start()
-            _loop_state.update(pid=os.getpid(), loop=loop, lock=None)
+            _loop_state.update(pid=os.getpid(), loop=loop)
         return _loop_state["loop"]
 
 

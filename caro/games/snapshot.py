@@ -25,6 +25,38 @@ def board_for(game: Game, moves: list[Move] | None = None):
     return kind_of(game).board(game.rules, squares)
 
 
+#: Separates the ply from the board in `Game.position` ("12|X....").
+POSITION_SEPARATOR = "|"
+
+
+def board_now(game: Game):
+    """The engine board of `game` as it stands, to play its next move on, without reading the
+    moves when it can: the position stored at the game's current ply (`Game.position`, written by
+    `keep_position` with every move and opening step), the start position at ply 0 (no query), and
+    otherwise (a game stored before the field, a take-back, a game continued from a position) the
+    board rebuilt from the stored moves (`board_for`, one query).
+
+    Shape as `board_for`, except that a board read from the stored position has `moves` empty
+    (its `ply` counts only moves played on it): fit for playing and for the move event, not for
+    the computer's search or a record. Raises nothing for stored games."""
+    kind = kind_of(game)
+    if game.ply == 0:  # `ply` counts the stored moves: none yet
+        return kind.board(game.rules, [])
+    ply, _sep, text = (game.position or "").partition(POSITION_SEPARATOR)
+    if text and ply == str(game.ply):
+        try:
+            return kind.board_at(game.rules, text)
+        except ValueError:  # not readable (e.g. the rules changed shape): rebuild below
+            pass
+    return board_for(game)
+
+
+def keep_position(game: Game, board) -> None:
+    """Store `board` (the position after `game.ply` moves) as `Game.position` on the in-memory
+    `game`; the caller's save writes it with the move."""
+    game.position = f"{game.ply}{POSITION_SEPARATOR}{kind_of(game).position(board)}"
+
+
 def board_size(game: Game) -> int:
     """Squares per side: 8 for Reversi, the rule set's size for caro."""
     return kind_of(game).size(game.rules)

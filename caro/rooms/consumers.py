@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 
 from accounts.restrictions import ban_message, ban_of, user_group
 
+from caro.games import outbox
 from caro.games import services as games
 from caro.games.errors import GameError
 from caro.games.models import Game
@@ -93,6 +94,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     """One websocket connection to `/ws/room/<code>/`."""
 
     async def connect(self) -> None:
+        # The services this socket calls hand their broadcasts to this loop instead of waiting
+        # in a pool thread for it to send them (caro.games.outbox.use_server_loop).
+        outbox.use_server_loop(asyncio.get_running_loop())
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         self.user = self.scope.get("user")
         self.lang = _language_of(self.scope)

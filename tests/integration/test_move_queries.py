@@ -1,25 +1,90 @@
 """The cost of one move in database queries (issue 17: a lean move path). A regression that adds
-a query per move fails here."""
+a query per move, reads the stored moves again or writes columns a move did not change fails here."""
+
+import re
+import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from caro.games import services
+from caro.games.errors import GameError
+from caro.games.models import Game, Move
 from tests.integration.helpers import play, play_sequence, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-#: One move: BEGIN, lock the game row (SELECT ... FOR UPDATE), read the stored moves (one query,
-#: whatever their number), SAVEPOINT, INSERT the move, RELEASE, UPDATE the game, COMMIT. Nothing is
-#: sent to the broker for the clock (the deadline timer reads it from the row).
-MOVE_QUERIES = 8
+#: One move is one transaction of five statements: BEGIN, lock the game row (SELECT ... FOR
+#: UPDATE), INSERT the move, UPDATE the columns of the game it changed, COMMIT. No read of the
+#: stored moves (the position is stored with the game), no savepoint, nothing sent to the broker
+#: for the clock (the deadline timer reads it from the row). It was eight before issue 17.
+MOVE_QUERIES = 5
+#: The columns a move of a per-move clock game writes (the banks of total-time clocks and a lapsing
+#: offer or request add theirs): what changed, not every column of the game.
+MOVE_COLUMNS = {"ply", "to_move", "event_version", "turn_started_at", "deadline", "position"}
 
 
-def test_a_move_costs_the_same_queries_early_and_late_in_a_game(django_assert_num_queries):
+def _played(game, user, square, ply):
+    with CaptureQueriesContext(connection) as captured:
+        services.play_move(game.pk, user, square, ply, uuid.uuid4())
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def _kinds(statements):
+    return [s.split()[0].upper() for s in statements]
+
+
+def _updated_columns(statements):
+    update = next(s for s in statements if s.upper().startswith("UPDATE"))
+    assigned = update.split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+    return set(re.findall(r'"(\w+)" = ', assigned))
+
+
+def test_a_move_costs_the_same_queries_early_and_late_in_a_game():
     game, x, o = started_game()
     play_sequence(game, x, o, ["H8", "H9"])
-    with django_assert_num_queries(MOVE_QUERIES):
-        play(game, x, "I8", ply=3)
+    early = _played(game, x, "I8", 3)
+    assert _kinds(early) == ["BEGIN", "SELECT", "INSERT", "UPDATE", "COMMIT"], early
+    assert early[1].rstrip().endswith("FOR UPDATE")
+    assert _updated_columns(early) == MOVE_COLUMNS
     squares = ["I9", "J8", "J9", "K8", "K9", "A1", "A2", "C1", "C2", "E1", "E2", "G1", "G2", "M1", "M2", "O1"]
     for offset, square in enumerate(squares):
         play(game, o if offset % 2 == 0 else x, square, ply=4 + offset)
-    with django_assert_num_queries(MOVE_QUERIES):  # 16 moves later: still the same queries
-        play(game, o, "O2", ply=4 + len(squares))
+    late = _played(game, o, "O2", 4 + len(squares))  # 16 moves later: still the same queries
+    assert len(late) == MOVE_QUERIES and _kinds(late) == _kinds(early)
+    assert not any('"games_move"' in s and s.upper().startswith("SELECT") for s in early + late)
+
+
+def test_the_first_move_reads_no_moves_either(django_assert_num_queries):
+    game, x, _o = started_game()
+    with django_assert_num_queries(MOVE_QUERIES):
+        play(game, x, "H8", ply=1)
+
+
+def test_a_game_stored_before_the_position_field_reads_its_moves_once_then_stores_it():
+    game, x, o = started_game()
+    play_sequence(game, x, o, ["H8", "H9", "I8"])
+    Game.objects.filter(pk=game.pk).update(position="")  # as a game of before migration 0013
+    statements = _played(game, o, "I9", 4)
+    assert len(statements) == MOVE_QUERIES + 1  # the one SELECT of the moves rebuilds the board
+    game.refresh_from_db()
+    assert game.position.startswith("4|")
+    assert len(_played(game, x, "J8", 5)) == MOVE_QUERIES
+
+
+def test_a_reused_id_at_a_new_ply_is_stale_and_changes_nothing():
+    """Without a savepoint the failed INSERT ends the transaction: it rolls back whole."""
+    game, x, o = started_game()
+    move_id = uuid.uuid4()
+    services.play_move(game.pk, x, "H8", 1, move_id)
+    play(game, o, "H9", ply=2)
+    game.refresh_from_db()
+    before = (game.ply, game.event_version, game.position, game.deadline, game.to_move)
+    with pytest.raises(GameError) as info:
+        services.play_move(game.pk, x, "I8", 3, move_id)
+    assert info.value.code == "stale"
+    game.refresh_from_db()
+    assert (game.ply, game.event_version, game.position, game.deadline, game.to_move) == before
+    assert Move.objects.filter(game=game).count() == 2
+    play(game, x, "I8", ply=3)  # the connection and the game are fine afterwards

@@ -17,7 +17,7 @@ from caro.games.kinds import kind_of
 from caro.games.models import Game, Move, Seat
 from caro.games.services.locking import lock, player_action
 from caro.games.services.seating import create_game
-from caro.games.snapshot import board_for, with_choices
+from caro.games.snapshot import board_for, keep_position, with_choices
 
 
 def _agreed_draw(game: Game) -> None:
@@ -116,7 +116,9 @@ def take_back_from(game: Game, side: str) -> int:
     last_own = game.moves.filter(side=side).aggregate(last=Max("ply"))["last"]
     removed, _ = Move.objects.filter(game=game, ply__gte=last_own).delete()
     game.ply = last_own - 1
-    game.to_move = kind_of(game).turn(board_for(game))
+    board = board_for(game)  # rebuilt from the moves left (rare: a take-back)
+    game.to_move = kind_of(game).turn(board)
+    keep_position(game, board)
     game.draw_offer = game.undo_request = ""
     clock.start_turn(game, timezone.now())
     game.event_version += 1

@@ -23,6 +23,7 @@ from caro.games.errors import GameError
 from caro.games.models import Game, Move, Side
 from caro.games.openings import actor_seat, host_side_of, machine_for, machine_seat, new_opening
 from caro.games.services.locking import lock, player_action
+from caro.games.snapshot import keep_position
 
 #: Engine reason codes of a refused opening step, mapped to the service's error codes.
 OPENING_CODES = {
@@ -104,6 +105,7 @@ def apply_step(game: Game, seat: str, action: dict, client_id: uuid.UUID | None 
            {**done, "seat": seat, "step": was.value, "plies": list(range(before + 1, machine.board.ply + 1))}]
     game.opening = {**game.opening, "log": log}
     game.ply = machine.board.ply
+    keep_position(game, machine.board)  # the machine's board holds every stone placed so far
     game.host_side = host_side_of(game, machine)
     if machine.finished:
         game.opening["plies"] = game.ply

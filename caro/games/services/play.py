@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from caro.engine.errors import IllegalMove
@@ -16,7 +16,7 @@ from caro.games.kinds import kind_of
 from caro.games.models import Game, Move
 from caro.games.services import opening
 from caro.games.services.locking import player_action
-from caro.games.snapshot import board_for, move_event
+from caro.games.snapshot import board_now, keep_position, move_event
 
 #: Engine reason codes mapped to the service's error codes (see docs/protocol.md).
 ENGINE_CODES = {
@@ -73,33 +73,43 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
     return player_action(game_id, user, move, first=repeated)
 
 
+#: The columns of a game a move that does not end it may change; the UPDATE writes those that did.
+MOVE_FIELDS = ("ply", "to_move", "event_version", "draw_offer", "undo_request", "lapsed_seat",
+               "turn_started_at", "deadline", "host_bank_ms", "guest_bank_ms", "position")
+
+
 def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> MoveResult:
     """Play `square` for `side` in the locked, active `game`: store the move, charge the mover's
     clock, update the game (a pending draw offer to the mover and a take-back request lapse), end it
     through `finish` when the move ends it, and publish the events after commit.
 
+    Plays on the position stored with the game (`snapshot.board_now`: no read of the moves) and
+    stores the new one in the same UPDATE, which writes only the columns the move changed, so a
+    move is one INSERT and one UPDATE after the row lock (tests/integration/test_move_queries.py).
+
     Raises `GameError` with the engine's refusal mapped by `ENGINE_CODES` (nothing changes), or
-    `stale` when `client_id` was already used for an earlier move."""
-    moves = list(game.moves.order_by("ply"))
+    `stale` when `client_id` was already used for an earlier move (the INSERT fails; the caller's
+    transaction rolls back, so nothing changes either)."""
     kind = kind_of(game)
-    board = board_for(game, moves)
+    board = board_now(game)
     try:
         played = kind.play(board, square, side)
     except IllegalMove as exc:
         raise GameError(ENGINE_CODES.get(exc.reason, "illegal"), detail=exc.foul) from None
+    before = {name: getattr(game, name) for name in MOVE_FIELDS}
     now = timezone.now()
     seat = game.seat_playing(side)
-    try:
-        with transaction.atomic():
-            move = Move.objects.create(
-                game=game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
-                think_ms=clock.charge(game, seat, now),
-            )
+    try:  # no savepoint: a failed INSERT is the last statement of a transaction that rolls back
+        move = Move.objects.create(
+            game=game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
+            think_ms=clock.charge(game, seat, now),
+        )
     except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
         raise GameError("stale") from None
     game.ply += 1
     game.to_move = kind.turn(board)
     game.event_version += 1
+    keep_position(game, board)
     if game.draw_offer != seat:  # an offer lapses when its receiver moves instead
         game.draw_offer = ""
     game.undo_request = ""  # a move answers a pending take-back request: it lapses
@@ -112,7 +122,7 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
         over = finish(game, winner=played.winner, termination=played.termination, line=played.line,
                       before=[event])
         return MoveResult(game=game, move=move, events=[event, over])
-    game.save()
+    game.save(update_fields=[name for name in MOVE_FIELDS if getattr(game, name) != before[name]])
     outbox.publish(game, [event])
     return MoveResult(game=game, move=move, events=[event])
 

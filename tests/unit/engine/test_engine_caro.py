@@ -293,3 +293,33 @@ def test_queries_never_change_the_board():
     board.legal_moves(); board.foul("I9"); board.stone_at("I9"); board.winning_line("H8"); board.copy().play("I9")
     board.legal_moves(); board.stones()["H8"] = "O"; board.moves.append("A2")
     assert (board.stones(), board.moves, board.ply, board.turn, board.outcome, str(board)) == before
+
+
+# -- the stored position (Board.position / from_position, issue 17) ---------------------------
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_position_plays_on_exactly_like_the_board_it_came_from(preset):
+    rules = PRESETS[preset].rules
+    board = Board(rules)
+    for square in ("D8", "A1", "E8", "A3", "F8", "A5"):
+        board.play(square)
+    restored = Board.from_position(rules, board.position())
+    assert restored.position() == board.position() and restored.turn == board.turn == "X"
+    assert restored.stones() == board.stones() and restored.legal_moves() == board.legal_moves()
+    assert restored.moves == [] and restored.outcome is None
+    for square in ("G8", "A7", "H8"):  # X's five D8-H8 ends the game on both boards alike
+        assert restored.play(square) == board.play(square)
+        assert restored.position() == board.position()
+    assert restored.outcome is not None and restored.outcome.termination == Termination.FIVE
+
+
+def test_a_position_string_that_does_not_fit_the_rules_is_refused():
+    board = Board(Rules(size=15))
+    text = board.position()
+    assert text == "X" + "." * 225
+    for wrong in ("", text[:-1], "Z" + text[1:], "X" + "?" * 225, 15):
+        with pytest.raises(ValueError):
+            Board.from_position(Rules(size=15), wrong)
+    with pytest.raises(ValueError):
+        Board.from_position(Rules(size=19), text)

@@ -157,3 +157,24 @@ def test_queries_never_change_the_board(reversi_vectors):
     board.legal_moves(); board.flips("e6"); board.disc_at("e6"); board.count(); perft(board, 3)
     board.copy().play(board.legal_moves()[0]); board.discs()["a1"] = "black"; board.moves.append("a1")
     assert (board.discs(), board.turn, board.moves, board.outcome, str(board)) == snapshot
+
+
+# -- the stored position (Board.position / from_position, issue 17) ---------------------------
+
+
+def test_a_position_plays_on_exactly_like_the_board_it_came_from():
+    board = Board.from_moves("f5d6c3d3c4f4f6")
+    restored = Board.from_position(board.position())
+    assert restored.position() == board.position() and restored.turn == board.turn
+    assert restored.discs() == board.discs() and restored.legal_moves() == board.legal_moves()
+    assert restored.moves == [] and restored.outcome is None
+    for square in ("f3", "e6", "e7"):
+        assert board.play(square) == restored.play(square)
+    assert restored.position() == board.position()
+
+
+def test_a_position_string_that_is_not_one_is_refused():
+    assert Board().position() == "black:0000000810000000:0000001008000000"
+    for wrong in ("", "black", "red:0:0", "black:zz:0", "black:1:1", f"white:{1 << 64:x}:0", None):
+        with pytest.raises(ValueError):
+            Board.from_position(wrong)
