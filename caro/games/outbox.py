@@ -244,7 +244,7 @@ _loop_state: dict = {"enabled": False, "pid": None, "loop": None, "server": None
 _loop_lock = threading.Lock()
 
 
-def use_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+def use_server_loop(loop: asyncio.AbstractEventLoop | None) -> None:
     """Hand this process's broadcasts to `loop`, the web server's running event loop, without
     waiting for them (the room consumer calls it as a socket connects): a pool thread that ran a
     service then returns at once instead of blocking in `async_to_sync` until the loop has sent

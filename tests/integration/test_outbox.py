@@ -101,6 +101,29 @@ async def test_sends_handed_to_the_own_loop_without_waiting_arrive_in_the_order_
 
 
 @pytest.mark.asyncio
+async def test_broadcasts_handed_to_the_server_loop_return_at_once_and_arrive_in_order():
+    """A web process (`use_server_loop`, as the room consumer does): the broadcast only hands the
+    send to the loop. Called here on the loop's own thread, where waiting for the loop could only
+    deadlock (and `async_to_sync` refuses to run), it returns before anything was sent."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("batch-game-4", channel)
+    await _subscribed(layer, "batch-game-4")
+    outbox.use_server_loop(asyncio.get_running_loop())
+    try:
+        for version in range(1, 21):
+            outbox.broadcast("batch-game-4", {"type": "move", "version": version, "game_id": 4})
+        with outbox.collected():
+            for version in range(21, 31):
+                outbox.broadcast("batch-game-4", {"type": "move", "version": version, "game_id": 4})
+        events = await _receive_all(layer, channel, 30)  # sent once this coroutine lets the loop run
+    finally:
+        outbox.use_server_loop(None)
+    assert [e["version"] for e in events] == list(range(1, 31))
+    assert await _nothing_more(layer, channel)
+
+
+@pytest.mark.asyncio
 async def test_on_the_sorted_set_layer_a_batch_is_queued_as_group_send_would_queue_it():
     """`send_batch`'s own path for channels_redis's RedisChannelLayer (two round trips per batch),
     whichever layer the settings choose: members in two processes' queues, capacity respected."""
