@@ -453,8 +453,15 @@ async def interleaved(targets: dict, games: int, args) -> dict[str, dict]:
     runs: dict[str, list[dict]] = {name: [] for name in targets}
     for round_ in range(args.repeat):
         for name in (list(targets) if round_ % 2 == 0 else list(targets)[::-1]):
-            result = await run_load(targets[name], games, args)
-            show(result, f"{name} ")
+            try:
+                result = await run_load(targets[name], games, args)
+            except Exception as error:  # noqa: BLE001 - e.g. the pages timing out while making rooms
+                print(f"{name} games={games}: the run failed before its moves: {error!r}", flush=True)
+                nan = float("nan")
+                result = {"games": games, "moves_per_s": 0.0, "p50": nan, "p95": nan, "p99": nan,
+                          "errors": [type(error).__name__], "ok": False}
+            else:
+                show(result, f"{name} ")
             runs[name].append(result)
     return {name: median_of(r) for name, r in runs.items()}
 
