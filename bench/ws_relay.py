@@ -441,10 +441,11 @@ def describe(m: dict) -> str:
             f"{m['errors']} errors")
 
 
-def header(args, what: str) -> None:
+def header(args, what: str, compared: bool = True) -> None:
+    rounds = f", {args.repeat} round(s) per step, p99 bound {args.p99_ms:.0f} ms" if compared else ""
     print(f"cores: {os.cpu_count()} (the load client, PostgreSQL, Redis, the worker and the relays share them); "
           f"load average {loadavg()}; {what}; think={args.think_min_ms}-{args.think_max_ms} ms, "
-          f"moves/game={args.moves}, {args.repeat} round(s) per step, p99 bound {args.p99_ms:.0f} ms", flush=True)
+          f"moves/game={args.moves}{rounds}", flush=True)
 
 
 async def interleaved(targets: dict, games: int, args) -> dict[str, dict]:
@@ -544,7 +545,7 @@ def site_target(site, label: str) -> SiteTarget:
 
 async def main_async(args) -> int:
     """Against a running site (`--url`): one run per count of `--games`."""
-    header(args, f"against {args.url}")
+    header(args, f"against {args.url}", compared=False)
     target = SiteTarget(args.url)
     ok = True
     for games in parse_counts(args.games):
