@@ -26,6 +26,9 @@ from devstack.cli import daphne_argv, worker_argv  # noqa: E402
 from devstack.ports import free_port, wait_for_port  # noqa: E402
 from devstack.webs import bind_web_sockets  # noqa: E402
 
+DATA = Path(os.environ.get("CARO_DATA_DIR") or ROOT / ".data").absolute()
+"""Logs and the embedded services' data: CARO_DATA_DIR, as `dev.py` uses it (default <repo>/.data)."""
+
 
 def with_database(url: str, name: str) -> str:
     parts = urllib.parse.urlsplit(url)
@@ -48,7 +51,7 @@ class Site:
         self.extra_env = extra_env or {}
         self.services: list = []
         self.procs: dict[str, subprocess.Popen] = {}
-        self.logs = ROOT / ".data" / name
+        self.logs = DATA / name
         self.logs.mkdir(parents=True, exist_ok=True)
 
     # ------------------------------------------------------------------ lifecycle
@@ -163,7 +166,7 @@ class Site:
 
     def _services(self) -> tuple[str, str]:
         db_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
-        data = ROOT / ".data" / "bench"
+        data = DATA / "bench"
         data.mkdir(parents=True, exist_ok=True)
         if not db_url:
             pg = postgres.start_postgres(postgres.usable_pg_datadir(data / "pg"), None)

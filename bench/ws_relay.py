@@ -1,18 +1,40 @@
-"""Websocket relay benchmark: N concurrent friend-room games played by bots over real sockets.
+"""Websocket relay benchmark: N concurrent friend-room games played by bots over real sockets,
+against this site and, side by side, against a bare relay of our own (bench/bare_relay.py).
 
-Run against a running stack (`python3 dev.py run` in another terminal):
+    .venv/bin/python bench/ws_relay.py --games 50,200            # a running `dev.py run` (--url)
+    .venv/bin/python bench/ws_relay.py --bare --games 50,500,1000  # own site + bare relay, interleaved
+    .venv/bin/python bench/ws_relay.py --bare --find-capacity      # most games each carries, p99 < 100 ms
+    .venv/bin/python bench/ws_relay.py --webs 1,2 --find-capacity  # 1 vs 2 web processes at equal p99
 
-    .venv/bin/python bench/ws_relay.py --games 50
-    .venv/bin/python bench/ws_relay.py --games 500 --url http://127.0.0.1:8000
-
-For each game, two bot players create and join a room through the real HTTP pages (guest sessions,
-CSRF and all; the second seat is taken during the ramp-up, since that starts the 1-minute clock),
-open one websocket each, and play 30 moves that never make a five (a two-row
-checkerboard). The sockets connect over a ramp-up (default 10 s), then all games start together; a
-bot answers the opponent's move after a random think time (default 100-300 ms).
+Load shape (every mode): for each game, two bot players open one websocket each and play `--moves`
+moves (default 30) that never make a five (a two-row checkerboard); a bot answers the opponent's
+move after a think time drawn from `--think-min-ms`..`--think-max-ms` (default 900-1100 ms: one
+move per game per second); X's first move comes after a random delay up to the longest think time,
+so the games' moves spread over the second instead of arriving in bursts. The sockets connect over
+a ramp-up (`--ramp-s`, 10 s), then all games start together. On the site, the players create and
+join a room through the real HTTP pages (guest sessions, CSRF and all; the second seat is taken
+during the ramp-up, since that starts the clock). On the bare relay a room is just a code.
 Measured per move: relay latency = from the mover sending its `move` frame to the OPPONENT's socket
-receiving the broadcast `move` event (service transaction, Redis channel layer and both sockets
-included). Printed: p50/p95/p99/max latency in ms, moves relayed per second, errors.
+receiving the broadcast `move` event. Printed per run: moves relayed per second, p50/p95/p99/max
+latency in ms, errors (error frames, timeouts, failed connects), the load average, and per move the
+CPU ms of each process (web, worker, PostgreSQL, Redis; bare relay, PostgreSQL) and Redis commands.
+
+`--bare`: one site of its own (bench/stack.py: embedded PostgreSQL and Redis unless DATABASE_URL /
+REDIS_URL are set, a fresh database, a Celery worker, limits off, `--web` Daphnes started as
+`dev.py run --web N` does) and the bare relay as a subprocess on the same PostgreSQL database (its
+own schema). First the memory of both with `--memory-games` games open and no move (RSS per live
+game, its two players' sockets included, and per further open socket); then, per count of
+`--games`, `--repeat` rounds of site and bare alternating in order (site, bare; bare, site; ...), and
+the medians with the ratio site/bare of p99 (target <= 2). `--find-capacity` instead searches each
+one's most games with median p99 < `--p99-ms` (doubling from `--capacity-start`, then bisecting to
+`--capacity-resolution`; the two searches' runs interleave) and prints both and the ratio (target
+>= 0.5).
+
+`--webs 1,2`: a site of its own per count (all started first, so a change in the machine's load hits
+every count alike), the two players of every game on different processes, memory first, then
+`--ladder` (or, with `--find-capacity`, the search above) interleaved; prints the most moves/s with
+median p99 under `--p99-ms` for each count and the ratio to the first (target: 2 processes >= 1.7x).
+Every mode prints the core count and load average; everything it started is stopped at the end.
 """
 
 from __future__ import annotations
@@ -25,7 +47,10 @@ import json
 import os
 import random
 import re
+import secrets
+import signal
 import statistics
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -37,9 +62,16 @@ from pathlib import Path
 import psutil
 import websockets
 
+HERE = Path(__file__).resolve().parent
 LETTERS = "ABCDEFGHIJKLMNO"
 # Rows 1 and 2 in order; X plays the even indexes: a checkerboard, so nobody ever makes five.
 SEQUENCE = [f"{c}{r}" for r in (1, 2) for c in LETTERS]
+GAME_TIMEOUT_S = 600
+"""How long one game may take before the bench counts it as a `timeout` error."""
+LIMITS_OFF = {"CARO_ROOMS_PER_MINUTE_PER_ADDRESS": "0", "CARO_GUESTS_PER_MINUTE_PER_ADDRESS": "0",
+              "CARO_WS_PER_ADDRESS": "0", "CARO_WS_PER_ADDRESS_ROOM": "0", "CARO_WS_PER_SESSION": "0",
+              "CARO_WS_PER_SESSION_ROOM": "0"}
+"""The site's per-address and per-session limits, off: every bot comes from one address."""
 
 
 class Player:
@@ -80,15 +112,6 @@ def make_game(base: str) -> tuple[str, Player, Player]:
     return code, x, o
 
 
-class Stats:
-    def __init__(self) -> None:
-        self.latencies_ms: list[float] = []
-        self.errors: list[str] = []
-        self.moves = 0
-        self.connect_retries = 0
-        self.opened = 0
-
-
 def http_base(ws: str, origin: str) -> str:
     """The page origin a browser would send to the websocket base `ws` (scheme of `origin`)."""
     return origin.split("://", 1)[0] + "://" + ws.split("://", 1)[1]
@@ -99,28 +122,105 @@ def ws_base(url: str) -> str:
     return ("wss://" if parsed.scheme == "https" else "ws://") + parsed.netloc
 
 
-async def play_game(base_ws: str | tuple[str, str], origin: str, code: str, x: Player, o: Player, stats: Stats,
-                    think: tuple[float, float], start: asyncio.Event, opened: asyncio.Event | None = None,
-                    play: bool = True) -> None:
-    """One game. `base_ws` is the websocket base of both players, or (X's, O's) to put them on
-    different web processes. `opened`, when given, is awaited after both sockets are open (the
-    memory measurement happens then) and before `start`; without `play` the sockets then close."""
+class SiteTarget:
+    """This site at `url`. `own` (one base URL per web process): X of game i connects to process
+    i mod N and O to process i+1 mod N, so with N = 2 the two players of every game are on different
+    processes. `pids`: the web processes (for memory); `probe`: what `probes` returns (CPU per move)."""
+
+    def __init__(self, url: str, *, label: str = "site", own: list[str] | None = None,
+                 pids: list[int] | None = None, probe: dict | None = None) -> None:
+        self.url, self.label = url.rstrip("/"), label
+        self.bases = [ws_base(u) for u in own] if own else [ws_base(self.url)]
+        self.pids, self.probe = list(pids or ()), probe
+
+    def make(self) -> tuple[str, Player, Player]:
+        return make_game(self.url)
+
+    async def join(self, game) -> None:
+        code, _x, o = game
+        await asyncio.to_thread(o.post, f"/r/{code}/join")
+
+    def socket(self, game, i: int, side: str | None) -> tuple[str, dict]:
+        """(URL, headers) of game `i`'s socket for `side` ("X", "O"; None: a spectator)."""
+        code, x, o = game
+        base = self.bases[(i + (side == "O")) % len(self.bases)]
+        headers = {"Origin": http_base(base, self.url)}
+        if side:
+            headers["Cookie"] = (x if side == "X" else o).cookie_header()
+        return f"{base}/ws/room/{code}/", headers
+
+
+class BareTarget:
+    """The bare relay (bench/bare_relay.py) at ws://127.0.0.1:`port`, process `pid`."""
+
+    label = "bare"
+
+    def __init__(self, port: int, pid: int, probe: dict | None = None) -> None:
+        self.base, self.pids, self.probe = f"ws://127.0.0.1:{port}", [pid], probe
+
+    def make(self) -> tuple[str, None, None]:
+        return secrets.token_hex(6).upper(), None, None
+
+    async def join(self, game) -> None:
+        return None
+
+    def socket(self, game, i: int, side: str | None) -> tuple[str, dict]:
+        return f"{self.base}/ws/room/{game[0]}/" + (f"?side={side}" if side else ""), {}
+
+
+@contextlib.contextmanager
+def bare_relay_process(database_url: str, log: Path):
+    """Run bench/bare_relay.py on `database_url` in a process group of its own; yield (pid, port);
+    stop it (it drops its schema) at the end."""
+    with open(log, "ab") as err:
+        proc = subprocess.Popen([sys.executable, str(HERE / "bare_relay.py"), "--database-url", database_url,
+                                 "--schema", f"bare_relay_{secrets.token_hex(4)}"],
+                                stdout=subprocess.PIPE, stderr=err, start_new_session=True, text=True)
+    try:
+        line = proc.stdout.readline()  # "listening PORT", or "" if it died
+        if not line.startswith("listening "):
+            raise RuntimeError(f"the bare relay did not start; see {log}")
+        yield proc.pid, int(line.split()[1])
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(5)
+        proc.stdout.close()
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies_ms: list[float] = []
+        self.errors: list[str] = []
+        self.moves = 0
+        self.connect_retries = 0
+        self.opened = 0
+
+
+async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Event,
+                    opened: asyncio.Event | None = None, play: bool = True) -> None:
+    """Game `i` of a run on `target`. `opened`, when given, is awaited after both sockets are open
+    (the memory measurement happens then) and before `start`; without `play` the sockets then close."""
     sockets = {}
     sent_at: dict[str, float] = {}
     pending: set[asyncio.Task] = set()
     done = asyncio.Event()
-    bases = dict(zip("XO", (base_ws, base_ws) if isinstance(base_ws, str) else base_ws))
-    await asyncio.to_thread(o.post, f"/r/{code}/join")
-    for side, player in (("X", x), ("O", o)):
+    think = (args.think_min_ms / 1000, args.think_max_ms / 1000)
+    sequence = SEQUENCE[:args.moves]
+    await target.join(game)
+    for side in ("X", "O"):
+        url, headers = target.socket(game, i, side)
         for attempt in range(3):  # like the page, a client retries a failed connect
             try:
-                sockets[side] = await websockets.connect(
-                    f"{bases[side]}/ws/room/{code}/",
-                    additional_headers={"Cookie": player.cookie_header(), "Origin": http_base(bases[side], origin)},
-                    open_timeout=60, max_queue=None,
-                )
+                sockets[side] = await websockets.connect(url, additional_headers=headers, open_timeout=60,
+                                                         max_queue=None)
                 break
-            except (OSError, websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidHandshake):
+            except (OSError, asyncio.TimeoutError, websockets.exceptions.InvalidMessage,
+                    websockets.exceptions.InvalidHandshake):
                 stats.connect_retries += 1
                 if attempt == 2:
                     raise
@@ -137,11 +237,11 @@ async def play_game(base_ws: str | tuple[str, str], origin: str, code: str, x: P
             await ws.close()
         return
 
-    async def send_move(side: str, ply: int) -> None:
-        await asyncio.sleep(random.uniform(*think))
+    async def send_move(side: str, ply: int, delay: float) -> None:
+        await asyncio.sleep(delay)
         move_id = str(uuid.uuid4())
         sent_at[move_id] = time.perf_counter()
-        await sockets[side].send(json.dumps({"type": "move", "square": SEQUENCE[ply - 1], "ply": ply, "id": move_id}))
+        await sockets[side].send(json.dumps({"type": "move", "square": sequence[ply - 1], "ply": ply, "id": move_id}))
 
     async def listen(side: str) -> None:
         ws = sockets[side]
@@ -158,24 +258,25 @@ async def play_game(base_ws: str | tuple[str, str], origin: str, code: str, x: P
                 if t0 is not None:
                     stats.latencies_ms.append((time.perf_counter() - t0) * 1000)
                     stats.moves += 1
-                if frame["ply"] >= len(SEQUENCE):
+                if frame["ply"] >= len(sequence):
                     done.set()
                     return
                 # Keep a reference: the event loop holds tasks weakly, and a collected task's move is lost.
-                task = asyncio.create_task(send_move(side, frame["ply"] + 1))
+                task = asyncio.create_task(send_move(side, frame["ply"] + 1, random.uniform(*think)))
                 pending.add(task)
                 task.add_done_callback(pending.discard)
 
     listeners = [asyncio.create_task(listen(s)) for s in ("X", "O")]
-    await send_move("X", 1)
     try:
-        await asyncio.wait_for(done.wait(), timeout=600)
+        await send_move("X", 1, random.uniform(0, think[1]))
+        await asyncio.wait_for(done.wait(), timeout=GAME_TIMEOUT_S)
     except asyncio.TimeoutError:
         stats.errors.append("timeout")
-    for task in listeners:
-        task.cancel()
-    for ws in sockets.values():
-        await ws.close()
+    finally:
+        for task in [*listeners, *pending]:
+            task.cancel()
+        for ws in sockets.values():
+            await ws.close()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -186,30 +287,25 @@ def percentile(values: list[float], p: float) -> float:
     return values[k]
 
 
-async def run_load(base: str, games: int, args, own: list[str] | None = None, pids: list[int] | None = None,
-                   play: bool = True, probe: dict | None = None) -> dict:
-    """One load run: `games` rooms made through `base`'s pages, two sockets each, 30 moves a game.
+async def run_load(target, games: int, args, *, play: bool = True, memory: bool = False) -> dict:
+    """One load run: `games` games on `target`, two sockets each, `--moves` moves a game.
 
-    `own` (one base URL per web process): X of game i connects to process i mod N and O to process
-    i+1 mod N, so with N = 2 the two players of every game are on different processes. `pids` (the
-    web processes): their summed RSS is read before the sockets open, once all players' sockets are
-    open, and again after one more (spectator) socket per game, giving bytes per live game (its two
-    players' sockets included) and per extra open socket. Without `play` no move is made (a memory
-    measurement only). `probe` (from `probes`): CPU seconds of each part and Redis commands are
-    counted over the played part, per move. Returns the measured numbers."""
+    With `memory`, the summed RSS of `target.pids` is read before the sockets open, once all
+    players' sockets are open, and again after one more (spectator) socket per game, giving bytes per
+    live game (its two players' sockets included) and per extra open socket. Without `play` no move
+    is made (a memory measurement only). With `target.probe` (from `probes`) the CPU seconds of each
+    part and the Redis commands are counted over the played part, per move. Returns the numbers."""
     t0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=args.setup_threads) as pool:
-        made = list(pool.map(lambda _: make_game(base), range(games)))
+        made = list(pool.map(lambda _: target.make(), range(games)))
     setup_s = time.perf_counter() - t0
     stats = Stats()
     start, opened = asyncio.Event(), asyncio.Event()
-    think = (args.think_min_ms / 1000, args.think_max_ms / 1000)
-    bases = [ws_base(u) for u in own] if own else [ws_base(base)]
+    pids = target.pids if memory else None
     rss0 = rss(pids)
     tasks = []
-    for i, (code, x, o) in enumerate(made):
-        pair = (bases[i % len(bases)], bases[(i + 1) % len(bases)])
-        tasks.append(asyncio.create_task(play_game(pair, base, code, x, o, stats, think, start, opened, play)))
+    for i, game in enumerate(made):
+        tasks.append(asyncio.create_task(play_game(target, game, i, stats, args, start, opened, play)))
         await asyncio.sleep(args.ramp_s / max(1, games))  # players arrive over the ramp-up time
     deadline = time.monotonic() + 120
     while stats.opened < games and time.monotonic() < deadline and not any(t.done() for t in tasks):
@@ -218,30 +314,32 @@ async def run_load(base: str, games: int, args, own: list[str] | None = None, pi
     rss1 = rss(pids)
     spectators = []
     if pids:
-        for i, (code, _x, _o) in enumerate(made):
-            spectators.append(await websockets.connect(f"{bases[i % len(bases)]}/ws/room/{code}/",
-                                                       additional_headers={"Origin": http_base(bases[i % len(bases)], base)},
-                                                       open_timeout=60))
-            await spectators[-1].recv()  # its state frame: the consumer is set up
+        for i, game in enumerate(made):
+            url, headers = target.socket(game, i, None)
+            spectators.append(await websockets.connect(url, additional_headers=headers, open_timeout=60))
+            await spectators[-1].recv()  # its state frame: the socket is set up
         await asyncio.sleep(2.0)
     rss2 = rss(pids)
     for ws in spectators:
         await ws.close()
     opened.set()
+    probe = target.probe if play else None
     before = {k: cpu_seconds(v) for k, v in probe["pids"].items()} if probe else {}
-    commands = redis_commands(probe["redis_url"]) if probe else 0
+    commands = redis_commands(probe["redis_url"]) if probe and probe["redis_url"] else 0
     t1 = time.perf_counter()
     start.set()
-    await asyncio.gather(*tasks, return_exceptions=False)
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - t1
+    stats.errors += [f"failed: {type(o).__name__}" for o in outcomes if isinstance(o, BaseException)]
     per_move = {}
     if probe and stats.moves:
         per_move = {k: (cpu_seconds(v) - before[k]) * 1000 / stats.moves for k, v in probe["pids"].items()}
-        per_move["redis_commands"] = (redis_commands(probe["redis_url"]) - commands) / stats.moves
+        if probe["redis_url"]:
+            per_move["redis_commands"] = (redis_commands(probe["redis_url"]) - commands) / stats.moves
     lat = stats.latencies_ms
-    ok = not stats.errors and stats.moves == (games * len(SEQUENCE) if play else 0)
+    ok = not stats.errors and stats.moves == (games * args.moves if play else 0)
     return {
-        "games": games, "setup_s": setup_s, "moves": stats.moves, "elapsed_s": elapsed,
+        "target": target.label, "games": games, "setup_s": setup_s, "moves": stats.moves, "elapsed_s": elapsed,
         "moves_per_s": stats.moves / max(elapsed, 1e-9), "p50": percentile(lat, 50), "p95": percentile(lat, 95),
         "p99": percentile(lat, 99), "max": max(lat) if lat else float("nan"),
         "mean": statistics.fmean(lat) if lat else float("nan"), "errors": stats.errors,
@@ -249,7 +347,6 @@ async def run_load(base: str, games: int, args, own: list[str] | None = None, pi
         "per_game_kib": (rss1 - rss0) / games / 1024 if pids else None,
         "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None, "per_move": per_move,
     }
-
 
 def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU seconds used so far by `pids`, their children, and reaped children."""
@@ -299,6 +396,19 @@ def rss(pids: list[int] | None) -> int:
     return sum(psutil.Process(pid).memory_info().rss for pid in pids or ())
 
 
+def bare_probes(pid: int, database_url: str) -> dict:
+    """What to watch during a run of the bare relay: its process and PostgreSQL's."""
+    parts = {"bare": [pid]}
+    pg = listener(urllib.parse.urlsplit(database_url).port)
+    if pg:
+        parts["postgres"] = [pg]
+    return {"pids": parts, "redis_url": None}
+
+
+def loadavg() -> str:
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
 def show(result: dict, label: str = "") -> None:
     load = " ".join(f"{v:.2f}" for v in result["load"])
     print(f"{label}games={result['games']} sockets={2 * result['games']} moves={result['moves']} "
@@ -309,112 +419,252 @@ def show(result: dict, label: str = "") -> None:
     if result["per_move"]:
         pm = result["per_move"]
         cpu = ", ".join(f"{k} {v:.2f}" for k, v in pm.items() if k != "redis_commands")
-        print(f"{label}per move: CPU ms {cpu}; Redis commands {pm['redis_commands']:.1f}", flush=True)
-    if result["per_game_kib"] is not None:
-        print(f"{label}memory: {result['per_game_kib']:.0f} KiB per live game (its two sockets included), "
-              f"{result['per_socket_kib']:.0f} KiB per further open socket (web processes' RSS)", flush=True)
+        redis_part = f"; Redis commands {pm['redis_commands']:.1f}" if "redis_commands" in pm else ""
+        print(f"{label}per move: CPU ms {cpu}{redis_part}", flush=True)
+
+
+def show_memory(result: dict, label: str) -> None:
+    print(f"{label}memory, {result['games']} games open (no moves): {result['per_game_kib']:.0f} KiB per live game "
+          f"(its two players' sockets included), {result['per_socket_kib']:.0f} KiB per further open socket "
+          f"(RSS of the serving processes; load average {' '.join(f'{v:.2f}' for v in result['load'])})", flush=True)
+
+
+def median_of(runs: list[dict]) -> dict:
+    """The medians of a step's runs: moves/s, p50, p95, p99; errors summed; ok if every run was."""
+    return {"games": runs[0]["games"], "moves_per_s": statistics.median(r["moves_per_s"] for r in runs),
+            **{p: statistics.median(r[p] for r in runs) for p in ("p50", "p95", "p99")},
+            "errors": sum(len(r["errors"]) for r in runs), "ok": all(r["ok"] for r in runs)}
+
+
+def describe(m: dict) -> str:
+    return (f"{m['moves_per_s']:.1f} moves/s, p50 {m['p50']:.1f} ms, p95 {m['p95']:.1f} ms, p99 {m['p99']:.1f} ms, "
+            f"{m['errors']} errors")
+
+
+def header(args, what: str, compared: bool = True) -> None:
+    rounds = f", {args.repeat} round(s) per step, p99 bound {args.p99_ms:.0f} ms" if compared else ""
+    print(f"cores: {os.cpu_count()} (the load client, PostgreSQL, Redis, the worker and the relays share them); "
+          f"load average {loadavg()}; {what}; think={args.think_min_ms}-{args.think_max_ms} ms, "
+          f"moves/game={args.moves}{rounds}", flush=True)
+
+
+async def interleaved(targets: dict, games: int, args) -> dict[str, dict]:
+    """`--repeat` rounds of one run per target at `games`, the order reversed every other round;
+    returns the medians per target label."""
+    runs: dict[str, list[dict]] = {name: [] for name in targets}
+    for round_ in range(args.repeat):
+        for name in (list(targets) if round_ % 2 == 0 else list(targets)[::-1]):
+            try:
+                result = await run_load(targets[name], games, args)
+            except Exception as error:  # noqa: BLE001 - e.g. the pages timing out while making rooms
+                print(f"{name} games={games}: the run failed before its moves: {error!r}", flush=True)
+                nan = float("nan")
+                result = {"games": games, "moves_per_s": 0.0, "p50": nan, "p95": nan, "p99": nan,
+                          "errors": [type(error).__name__], "ok": False}
+            else:
+                show(result, f"{name} ")
+            runs[name].append(result)
+    return {name: median_of(r) for name, r in runs.items()}
+
+
+def next_count(good: dict | None, bad: int | None, args) -> int | None:
+    """The next game count of a capacity search (None: done). `good`: the largest step under the
+    bound so far; `bad`: the smallest over it. Doubles until a step fails, then bisects until the
+    gap is within `--capacity-resolution` of the good count."""
+    if bad is None:
+        nxt = good["games"] * 2 if good else args.capacity_start
+        return nxt if nxt <= args.capacity_max else None
+    if good is None:
+        return bad // 2 or None
+    if bad - good["games"] <= max(1, good["games"] * args.capacity_resolution):
+        return None
+    return (good["games"] + bad) // 2
+
+
+async def find_capacity(targets: dict, args) -> dict[str, dict | None]:
+    """For each target, the most games (and their moves/s) with median p99 < `--p99-ms` and no
+    error, searched by `next_count`; the targets' steps interleave (one step of each in turn, the
+    order reversed every other step). Returns the best step per target label (None: not even 1)."""
+    good: dict[str, dict | None] = {name: None for name in targets}
+    bad: dict[str, int | None] = {name: None for name in targets}
+    nxt: dict[str, int | None] = {name: args.capacity_start for name in targets}
+    step = 0
+    while active := [name for name in targets if nxt[name] is not None]:
+        for name in (active if step % 2 == 0 else active[::-1]):
+            games = nxt[name]
+            m = await interleaved({name: targets[name]}, games, args)
+            m = m[name]
+            under = m["ok"] and m["p99"] < args.p99_ms
+            print(f"{name} capacity step games={games}: median {describe(m)} -> "
+                  f"{'under' if under else 'over'} the bound (p99 < {args.p99_ms:.0f} ms, no error)", flush=True)
+            if under and (good[name] is None or games > good[name]["games"]):
+                good[name] = m
+            elif not under and (bad[name] is None or games < bad[name]):
+                bad[name] = games
+            nxt[name] = next_count(good[name], bad[name], args)
+            if nxt[name] is None and bad[name] is None:
+                print(f"{name}: still under the bound at --capacity-max {args.capacity_max} games", flush=True)
+        step += 1
+    return good
+
+
+def print_capacity(best: dict[str, dict | None], first: str, args, target_ratio: str) -> None:
+    print(f"cores: {os.cpu_count()}; load average now {loadavg()}", flush=True)
+    base = best[first]
+    for name, b in best.items():
+        if b is None:
+            print(f"{name}: no game count had median p99 < {args.p99_ms:.0f} ms without errors", flush=True)
+            continue
+        ratio = (f" = {b['moves_per_s'] / base['moves_per_s']:.2f}x {first}'s moves/s, "
+                 f"{b['games'] / base['games']:.2f}x its games" if base and name != first else "")
+        print(f"{name}: most load with p99 < {args.p99_ms:.0f} ms: {b['games']} games, {b['moves_per_s']:.1f} moves/s "
+              f"(p99 {b['p99']:.1f} ms){ratio}", flush=True)
+    print(f"(target: {target_ratio})", flush=True)
+
+
+def start_site(stack: contextlib.ExitStack, name: str, webs: int, redis_db: int | None = None):
+    """A site of its own (bench/stack.py) with a worker, limits off and `webs` web processes; the
+    first one started sets DATABASE_URL / REDIS_URL so later ones share its PostgreSQL and Redis
+    (a database each, Redis db number `redis_db`)."""
+    sys.path.insert(0, str(HERE))
+    from stack import Site
+
+    extra = dict(LIMITS_OFF)
+    if redis_db is not None and os.environ.get("REDIS_URL"):
+        extra["REDIS_URL"] = os.environ["REDIS_URL"].rsplit("/", 1)[0] + f"/{redis_db}"
+    site = stack.enter_context(Site(name, worker=True, extra_env=extra, webs=webs))
+    os.environ.setdefault("DATABASE_URL", site._admin_url)
+    os.environ.setdefault("REDIS_URL", site.env["REDIS_URL"])
+    return site
+
+
+def site_target(site, label: str) -> SiteTarget:
+    return SiteTarget(site.url, label=label, own=site.web_urls if site.webs > 1 else None, pids=site.web_pids,
+                      probe=probes(site))
 
 
 async def main_async(args) -> int:
-    base = args.url.rstrip("/")
-    result = await run_load(base, args.games, args)
-    print(f"think={args.think_min_ms}-{args.think_max_ms} ms moves/game={len(SEQUENCE)}")
-    show(result)
-    return 0 if result["ok"] else 1
+    """Against a running site (`--url`): one run per count of `--games`."""
+    header(args, f"against {args.url}", compared=False)
+    target = SiteTarget(args.url)
+    ok = True
+    for games in parse_counts(args.games):
+        result = await run_load(target, games, args)
+        show(result)
+        ok &= result["ok"]
+    return 0 if ok else 1
+
+
+async def compare_bare(args) -> int:
+    """`--bare`: this site (`--web` processes) and the bare relay on the same load client, interleaved."""
+    header(args, f"site ({args.web} web process(es)) against the bare relay on the same PostgreSQL")
+    with contextlib.ExitStack() as stack:
+        site = start_site(stack, "bench-ws-relay-bare", args.web)
+        pid, port = stack.enter_context(bare_relay_process(site.env["DATABASE_URL"], site.logs / "bare.log"))
+        targets = {"site": site_target(site, "site"), "bare": BareTarget(port, pid, bare_probes(pid, site.env["DATABASE_URL"]))}
+        for target in targets.values():
+            await run_load(target, 2, args)  # warm-up: imports, pools, templates
+        if args.memory_games:
+            for name, target in targets.items():
+                show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
+        if args.find_capacity:
+            best = await find_capacity(targets, args)
+            print_capacity(best, "bare", args, "the site's games at least 0.50x the bare relay's")
+            return 0
+        failed = False
+        summary = []
+        for games in parse_counts(args.games):
+            m = await interleaved(targets, games, args)
+            failed |= not all(v["ok"] for v in m.values())
+            line = (f"games={games} ({2 * games} sockets): site {describe(m['site'])}; bare {describe(m['bare'])}; "
+                    f"p99 site/bare = {m['site']['p99'] / m['bare']['p99']:.2f} (target <= 2); load average {loadavg()}")
+            print(line, flush=True)
+            summary.append(line)
+    print(f"summary (medians of {args.repeat} round(s); cores: {os.cpu_count()}; load average now {loadavg()}):")
+    for line in summary:
+        print("  " + line)
+    return 1 if failed else 0
 
 
 async def compare_webs(args) -> int:
     """`--webs 1,2`: a site of its own per count (bench/stack.py, limits off; all started first, so a
     change in the machine's load hits every count alike), then the ladder of game counts with the
     counts interleaved at each step (`--repeat` rounds, alternating the order); a count leaves the
-    ladder after a step whose median p99 is over `--p99-ms`. Prints the most moves/s with median
-    p99 at or under it for each count and the ratio to the first count."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from stack import Site
-
+    ladder after a step whose median p99 is over `--p99-ms`. With `--find-capacity`, the capacity
+    search instead of the ladder. Prints the most moves/s with median p99 under the bound for each
+    count and the ratio to the first count."""
     counts = [int(v) for v in args.webs.split(",")]
-    ladder = [int(v) for v in args.ladder.split(",")]
-    limits_off = {"CARO_ROOMS_PER_MINUTE_PER_ADDRESS": "0", "CARO_GUESTS_PER_MINUTE_PER_ADDRESS": "0",
-                  "CARO_WS_PER_ADDRESS": "0", "CARO_WS_PER_ADDRESS_ROOM": "0", "CARO_WS_PER_SESSION": "0",
-                  "CARO_WS_PER_SESSION_ROOM": "0"}
-    print(f"cores: {os.cpu_count()} (client, PostgreSQL, Redis and the web processes share them); "
-          f"think={args.think_min_ms}-{args.think_max_ms} ms, moves/game={len(SEQUENCE)}, "
-          f"target p99 <= {args.p99_ms:.0f} ms, {args.repeat} round(s) per step", flush=True)
-    best: dict[int, dict | None] = {n: None for n in counts}
-    peak: dict[int, float] = {n: 0.0 for n in counts}  # the most moves/s of any step, whatever its p99
+    header(args, f"web process counts {counts}, the two players of every game on different processes")
     failed = False
     with contextlib.ExitStack() as stack:
-        sites = {}
-        for n in counts:
-            sites[n] = stack.enter_context(Site(f"bench-ws-relay-{n}", worker=True, extra_env=limits_off, webs=n))
-            if len(sites) == 1:  # the others use the same PostgreSQL (a database each) and Redis (a db number each)
-                first_site = sites[n]
-                os.environ.setdefault("DATABASE_URL", first_site._admin_url)
-                os.environ.setdefault("REDIS_URL", first_site.env["REDIS_URL"])
-            limits_off = {**limits_off, "REDIS_URL": first_site.env["REDIS_URL"].rsplit("/", 1)[0] + f"/{len(sites)}"}
-        own = {n: site.web_urls if n > 1 else None for n, site in sites.items()}
-        for n, site in sites.items():
-            await run_load(site.url, 2, args, own[n])  # warm-up: imports, pools, templates
+        sites = {n: start_site(stack, f"bench-ws-relay-{n}", n, redis_db=i or None) for i, n in enumerate(counts)}
+        targets = {f"webs={n}": site_target(site, f"webs={n}") for n, site in sites.items()}
+        for target in targets.values():
+            await run_load(target, 2, args)  # warm-up: imports, pools, templates
         if args.memory_games:
-            for n, site in sites.items():
-                memory = await run_load(site.url, args.memory_games, args, own[n], site.web_pids, play=False)
-                print(f"webs={n} memory, {args.memory_games} games open (no moves): {memory['per_game_kib']:.0f} KiB "
-                      f"per live game (its two players' sockets included), {memory['per_socket_kib']:.0f} KiB per "
-                      f"further open socket (RSS of the web processes; load average "
-                      f"{' '.join(f'{v:.2f}' for v in memory['load'])})", flush=True)
-        going = list(counts)
-        for games in ladder:
-            runs: dict[int, list[dict]] = {n: [] for n in going}
-            for round_ in range(args.repeat):
-                for n in (going if round_ % 2 == 0 else going[::-1]):
-                    result = await run_load(sites[n].url, games, args, own[n], probe=probes(sites[n]))
-                    show(result, f"webs={n} ")
-                    failed |= not result["ok"]
-                    runs[n].append(result)
-            for n in list(going):
-                p99 = statistics.median(r["p99"] for r in runs[n])
-                rate = statistics.median(r["moves_per_s"] for r in runs[n])
-                print(f"webs={n} games={games}: median {rate:.1f} moves/s, median p99 {p99:.1f} ms", flush=True)
-                peak[n] = max(peak[n], rate)
-                if p99 > args.p99_ms or not all(r["ok"] for r in runs[n]):
-                    going.remove(n)
-                elif best[n] is None or rate > best[n]["moves_per_s"]:
-                    best[n] = {"games": games, "moves_per_s": rate, "p99": p99}
+            for name, target in targets.items():
+                show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
+        if args.find_capacity:
+            best = await find_capacity(targets, args)
+            print_capacity(best, f"webs={counts[0]}", args, "2 web processes at least 1.7x the moves/s of 1")
+            return 0
+        best: dict[str, dict | None] = {name: None for name in targets}
+        peak = {name: 0.0 for name in targets}  # the most moves/s of any step, whatever its p99
+        going = list(targets)
+        for games in parse_counts(args.ladder):
+            m = await interleaved({name: targets[name] for name in going}, games, args)
+            for name in list(going):
+                print(f"{name} games={games}: median {describe(m[name])}", flush=True)
+                peak[name] = max(peak[name], m[name]["moves_per_s"])
+                failed |= not m[name]["ok"]
+                if m[name]["p99"] >= args.p99_ms or not m[name]["ok"]:
+                    going.remove(name)
+                elif best[name] is None or m[name]["moves_per_s"] > best[name]["moves_per_s"]:
+                    best[name] = m[name]
             if not going:
                 break
-    first = best[counts[0]]
-    for n in counts:
-        print(f"webs={n}: most moves/s of any step (saturation when the ladder went past it): {peak[n]:.1f} "
-              f"= {peak[n] / peak[counts[0]]:.2f}x webs={counts[0]}" if peak[counts[0]] else f"webs={n}: no step ran")
-    print(f"load average now: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; cores: {os.cpu_count()}")
-    for n in counts:
-        b = best[n]
-        if b is None:
-            print(f"webs={n}: no step of the ladder had p99 <= {args.p99_ms:.0f} ms")
-            continue
-        ratio = (f"{b['moves_per_s'] / first['moves_per_s']:.2f}x webs={counts[0]}" if first
-                 else f"no ratio: webs={counts[0]} had no step under that p99")
-        print(f"webs={n}: most load with p99 <= {args.p99_ms:.0f} ms: {b['games']} games, {b['moves_per_s']:.1f} moves/s "
-              f"(p99 {b['p99']:.1f} ms) = {ratio}")
+    first = f"webs={counts[0]}"
+    for name in peak:
+        print(f"{name}: most moves/s of any step (saturation when the ladder went past it): {peak[name]:.1f}"
+              + (f" = {peak[name] / peak[first]:.2f}x {first}" if peak[first] else ""))
+    print_capacity(best, first, args, "2 web processes at least 1.7x the moves/s of 1")
     return 1 if failed else 0
+
+
+def parse_counts(text: str) -> list[int]:
+    return [int(v) for v in str(text).split(",") if v.strip()]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of the running site")
-    parser.add_argument("--games", type=int, default=50, help="concurrent games (2 sockets each)")
-    parser.add_argument("--webs", help="e.g. 1,2: start a site of its own with that many web processes, each in "
-                                       "turn, run --ladder on each and compare (ignores --url and --games)")
+    parser.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of a running site (no --bare/--webs)")
+    parser.add_argument("--games", default="50", help="game counts, e.g. 50,500,1000 (2 sockets a game)")
+    parser.add_argument("--bare", action="store_true",
+                        help="start a site of its own and the bare relay, and run --games on both, interleaved")
+    parser.add_argument("--web", type=int, default=1, help="with --bare: the site's web processes")
+    parser.add_argument("--webs", help="e.g. 1,2: start a site of its own with that many web processes for each "
+                                       "count, run --ladder (or --find-capacity) on each and compare")
+    parser.add_argument("--find-capacity", action="store_true",
+                        help="with --bare or --webs: search each one's most games with p99 under --p99-ms")
+    parser.add_argument("--capacity-start", type=int, default=10, help="the search's first game count")
+    parser.add_argument("--capacity-max", type=int, default=4000, help="the search doubles no further")
+    parser.add_argument("--capacity-resolution", type=float, default=0.1,
+                        help="the search stops when the gap between under and over is within this share")
     parser.add_argument("--ladder", default="5,10,20,40,80,160", help="game counts tried with --webs, in order")
     parser.add_argument("--memory-games", type=int, default=300,
-                        help="with --webs: games opened (not played) to measure memory per game and socket (0: skip)")
-    parser.add_argument("--repeat", type=int, default=2, help="with --webs: rounds per ladder step")
-    parser.add_argument("--p99-ms", type=float, default=100.0, help="the p99 at which --webs compares moves/s")
-    parser.add_argument("--think-min-ms", type=int, default=100)
-    parser.add_argument("--think-max-ms", type=int, default=300)
+                        help="with --bare/--webs: games opened (not played) to measure memory per game and socket (0: skip)")
+    parser.add_argument("--repeat", type=int, default=2, help="with --bare/--webs: rounds per step")
+    parser.add_argument("--p99-ms", type=float, default=100.0, help="the p99 bound of --find-capacity and --webs")
+    parser.add_argument("--moves", type=int, default=len(SEQUENCE), help=f"moves per game (2-{len(SEQUENCE)})")
+    parser.add_argument("--think-min-ms", type=int, default=900)
+    parser.add_argument("--think-max-ms", type=int, default=1100)
     parser.add_argument("--setup-threads", type=int, default=16)
     parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the sockets connect")
     args = parser.parse_args()
+    if not 2 <= args.moves <= len(SEQUENCE):
+        parser.error(f"--moves must be 2-{len(SEQUENCE)}")
+    if args.bare:
+        return asyncio.run(compare_bare(args))
     return asyncio.run(compare_webs(args) if args.webs else main_async(args))
 
 
