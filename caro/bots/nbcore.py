@@ -1,0 +1,241 @@
+"""Compiled hot path of :class:`~caro.bots.fastboard.FastBoard`: placing / removing a stone and
+re-classifying the line windows around it (numba, ``cache=True``).
+
+Internal only. The board's whole incremental state lives in ONE flat ``int64`` array ``st`` so
+a call unboxes few arguments; the Python side keeps views of its parts (see :func:`layout`).
+Offsets for a board of ``NC`` padded cells:
+
+=============  ===========  ==========================================================
+part           offset       shape
+=============  ===========  ==========================================================
+cells          0            ``NC`` (0 empty, 1 X, 2 O, 3 edge)
+codes          ``NC``       ``4 x NC`` (packed window class per direction, see fastboard)
+score          ``5 NC``     ``3 x NC`` (row 0 unused)
+total          ``8 NC``     3 (+5 padding)
+cnt            ``8 NC + 8`` ``3 x 8 x NC`` (lines on which a side makes class k at a cell)
+nearc          ``32 NC + 8`` ``NC`` (stones within distance 2)
+=============  ===========  ==========================================================
+
+``geo`` (also ``int64``): ``[NC, H, s0, s1, s2, s3, 0, 0]``, then ``near`` (``NC x 24``, -1
+padded), then the eight class weights.
+
+The window classes themselves are NOT computed here: the kernel looks window keys up in an
+open-addressing table (``mkeys``/``mvals``, filled from the rule-aware Python classifier
+:meth:`caro.bots.fastboard._Patterns.code`, which asks the engine's :func:`run_wins`). On a
+miss the kernel changes nothing but the stone itself and reports the missing keys; the caller
+fills them in and calls again with ``s = -1`` (refresh only). So the rules stay written once.
+
+Results come back in ``out`` and a packed return value ``ns | nadd << 16 | nrem << 32 | nmiss
+<< 48``: ``out[0:ns]`` threat-set events ``((s * 8 + k) * NC + q) * 2 + added``,
+``out[A:A+nadd]`` cells that became candidates, ``out[R:R+nrem]`` cells that stopped being
+candidates, ``out[M:M+nmiss]`` window keys missing from the table (``A, R, M`` =
+:data:`OUT_ADD`, :data:`OUT_REM`, :data:`OUT_MISS`).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+if "NUMBA_CACHE_DIR" not in os.environ and not os.access(os.path.dirname(os.path.abspath(__file__)), os.W_OK):
+    # read-only package dir (e.g. a Docker image): compiled functions are cached in the temp dir
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "caro-numba-cache")
+
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+THREE_CLASS = 4  # fastboard.THREE: classes from here on are kept in threat sets
+OUT_ADD, OUT_REM, OUT_MISS, OUT_LEN = 4096, 4096 + 512, 4096 + 1024, 4096 + 1024 + 512
+NEAR = 24  # cells within distance 2 (5 x 5 minus the centre)
+EMPTY_KEY = -1
+
+
+def layout(nc: int) -> dict[str, int]:
+    """Offsets of the parts of ``st`` for ``nc`` padded cells (see the module docstring)."""
+    return {"cells": 0, "codes": nc, "score": 5 * nc, "total": 8 * nc, "cnt": 8 * nc + 8,
+            "nearc": 32 * nc + 8, "len": 33 * nc + 8}
+
+
+@njit(cache=True, inline="always")
+def _slot(key, m):
+    return ((key ^ (key >> 13)) * 2654435761 >> 7) & m
+
+
+@njit(cache=True)
+def memo_get(mkeys, mvals, key):
+    """The stored code of window ``key``, or -1."""
+    m = mkeys.shape[0] - 1
+    i = _slot(key, m)
+    while True:
+        k = mkeys[i]
+        if k == key:
+            return mvals[i]
+        if k == EMPTY_KEY:
+            return -1
+        i = (i + 1) & m
+
+
+@njit(cache=True)
+def memo_put(mkeys, mvals, keys, vals):
+    """Store ``vals[i]`` for ``keys[i]`` (the table must have room)."""
+    m = mkeys.shape[0] - 1
+    for j in range(keys.shape[0]):
+        key = keys[j]
+        i = _slot(key, m)
+        while mkeys[i] != EMPTY_KEY and mkeys[i] != key:
+            i = (i + 1) & m
+        mkeys[i] = key
+        mvals[i] = vals[j]
+
+
+@njit(cache=True, inline="always")
+def _key(st, q, step, H):
+    """Window key of cell ``q`` along ``step``: cell ``q + (j - H) * step`` in bits ``2j``, the
+    edge (3) beyond the board."""
+    key = 0
+    c = q
+    j = H
+    while j > 0:
+        c -= step
+        if c < 0:  # above the top-left corner (diagonal from row 1, column A)
+            break
+        v = st[c]
+        if v == 3:
+            break
+        j -= 1
+        key |= v << (2 * j)
+    while j > 0:  # off the board on the low side
+        j -= 1
+        key |= 3 << (2 * j)
+    c = q
+    j = H
+    while j < 2 * H:
+        c += step
+        v = st[c]
+        if v == 3:
+            break
+        j += 1
+        key |= v << (2 * j)
+    while j < 2 * H:
+        j += 1
+        key |= 3 << (2 * j)
+    return key
+
+
+@njit(cache=True)
+def move(st, geo, mkeys, mvals, out, q, s):
+    """Place ``s`` (1/2) on empty ``q``, remove the stone on ``q`` (``s == 0``) or only refresh
+    around ``q`` (``s == -1``); then re-classify ``q`` and the empty cells within ``H`` of it on
+    its four lines. Returns the packed counts (module docstring)."""
+    nc = geo[0]
+    H = geo[1]
+    o_codes = nc
+    o_score = 5 * nc
+    o_total = 8 * nc
+    o_cnt = 8 * nc + 8
+    o_near = 32 * nc + 8
+    g_near = 8
+    g_w = 8 + nc * NEAR
+    nadd = 0
+    nrem = 0
+    if s > 0:
+        if st[o_near + q] > 0:
+            out[OUT_REM + nrem] = q
+            nrem += 1
+        st[q] = s
+        for k in range(NEAR):
+            nb = geo[g_near + q * NEAR + k]
+            if nb < 0:
+                break
+            st[o_near + nb] += 1
+            if st[o_near + nb] == 1 and st[nb] == 0:
+                out[OUT_ADD + nadd] = nb
+                nadd += 1
+    elif s == 0:
+        st[q] = 0
+        for k in range(NEAR):
+            nb = geo[g_near + q * NEAR + k]
+            if nb < 0:
+                break
+            st[o_near + nb] -= 1
+            if st[o_near + nb] == 0 and st[nb] == 0:
+                out[OUT_REM + nrem] = nb
+                nrem += 1
+        if st[o_near + q] > 0:
+            out[OUT_ADD + nadd] = q
+            nadd += 1
+    # pass 1: the new code of every affected (direction, cell); stop on misses
+    cq = np.empty(4 * (2 * H + 1), np.int64)
+    cd = np.empty(4 * (2 * H + 1), np.int64)
+    cv = np.empty(4 * (2 * H + 1), np.int64)
+    n = 0
+    nmiss = 0
+    for d in range(4):
+        step = geo[2 + d]
+        for t in range(3):
+            if t == 0:
+                if st[q] != 0:
+                    cq[n] = q
+                    cd[n] = d
+                    cv[n] = 0
+                    n += 1
+                    continue
+                lim = 1
+                sgn = 0
+            else:
+                lim = H
+                sgn = step if t == 1 else -step
+            c = q
+            for _ in range(lim):
+                c += sgn
+                if c < 0:
+                    break
+                v = st[c]
+                if v == 3:
+                    break
+                if v != 0:
+                    continue
+                key = _key(st, c, step, H)
+                code = memo_get(mkeys, mvals, key)
+                if code < 0:
+                    out[OUT_MISS + nmiss] = key
+                    nmiss += 1
+                    continue
+                cq[n] = c
+                cd[n] = d
+                cv[n] = code
+                n += 1
+    if nmiss:
+        return nadd << 16 | nrem << 32 | nmiss << 48
+    # pass 2: apply the changes
+    ns = 0
+    for i in range(n):
+        c = cq[i]
+        d = cd[i]
+        new = cv[i]
+        old = st[o_codes + d * nc + c]
+        if new == old:
+            continue
+        st[o_codes + d * nc + c] = new
+        for side in range(1, 3):
+            shift = 0 if side == 1 else 3
+            co = (old >> shift) & 7
+            cn = (new >> shift) & 7
+            if co == cn:
+                continue
+            delta = geo[g_w + cn] - geo[g_w + co]
+            st[o_score + side * nc + c] += delta
+            st[o_total + side] += delta
+            if co >= THREE_CLASS:
+                j = o_cnt + (side * 8 + co) * nc + c
+                st[j] -= 1
+                if st[j] == 0:
+                    out[ns] = ((side * 8 + co) * nc + c) * 2
+                    ns += 1
+            if cn >= THREE_CLASS:
+                j = o_cnt + (side * 8 + cn) * nc + c
+                st[j] += 1
+                if st[j] == 1:
+                    out[ns] = ((side * 8 + cn) * nc + c) * 2 + 1
+                    ns += 1
+    return ns | nadd << 16 | nrem << 32
