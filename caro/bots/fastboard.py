@@ -296,7 +296,6 @@ class FastBoard:
             self.cells[q] = EMPTY
         self.ecells = [0] * (rules.size ** 2)  # engine layout, for foul checks
         self._out = np.zeros(OUT_LEN, dtype=np.int64)
-        self.cand: set[int] = set()
         self.sets = [None] + [[set() if k >= THREE else None for k in range(8)] for _ in (1, 2)]
         if pat.template is None:
             # an empty board's classes, computed once per rule set and copied from then on
@@ -312,6 +311,7 @@ class FastBoard:
             self._st = pat.template[0].copy()
             self.sets = [None] + [[set(x) if x is not None else None for x in side] for side in pat.template[1][1:]]
         st, nc, lay = self._st, g.NC, g.layout
+        self._flat = [self.sets[sk >> 3][sk & 7] if 8 <= sk and sk & 7 >= THREE else None for sk in range(24)]
         # views into the compiled state (same memory): read by the searches
         self.codes = [st[lay["codes"] + d * nc:lay["codes"] + (d + 1) * nc] for d in range(4)]
         self.score = [None] + [st[lay["score"] + s * nc:lay["score"] + (s + 1) * nc] for s in (1, 2)]
@@ -373,28 +373,27 @@ class FastBoard:
 
     def _apply(self, r: int, q: int) -> None:
         """Take over a kernel call's results (packed counts ``r``, see :mod:`.nbcore`): the
-        candidate changes, the missed windows (classified, then the refresh is redone) and the
-        threat-set events."""
+        missed windows (classified, then the refresh is redone) and the threat-set changes.
+        (The candidate cells are read from the compiled state when asked, see :attr:`cand`.)"""
         out = self._out
-        nrem = (r >> 32) & 0xFFFF
-        nadd = (r >> 16) & 0xFFFF
-        if nrem:
-            self.cand.difference_update(out[OUT_REM:OUT_REM + nrem].tolist())
-        if nadd:
-            self.cand.update(out[OUT_ADD:OUT_ADD + nadd].tolist())
         while r >> 48:
             pat = self.pat
             pat.fill(out[OUT_MISS:OUT_MISS + (r >> 48)].tolist())
             r = nbcore.move(self._st, self.geo.arr, pat.mkeys, pat.mvals, out, q, -1)
         ns = r & 0xFFFF
         if ns:
-            sets, nc = self.sets, self.geo.NC
+            flat = self._flat
             for e in out[:ns].tolist():
-                sk, c = divmod(e >> 1, nc)
                 if e & 1:
-                    sets[sk >> 3][sk & 7].add(c)
+                    flat[e >> 11].add((e >> 1) & 1023)
                 else:
-                    sets[sk >> 3][sk & 7].discard(c)
+                    flat[e >> 11].discard((e >> 1) & 1023)
+
+    @property
+    def cand(self) -> set[int]:
+        """Empty cells within distance 2 of a stone (a new set on every call)."""
+        st, nc = self._st, self.geo.NC
+        return set(np.flatnonzero((st[:nc] == EMPTY) & (self.nearc > 0)).tolist())
 
     def play(self, q: int) -> None:
         """Play the side to move on ``q`` and pass the turn."""
@@ -533,8 +532,9 @@ class FastBoard:
 
     def candidates(self) -> list[int]:
         """Empty cells within distance 2 of a stone (the centre on an empty board)."""
-        if not self.cand:
+        cand = self.cand
+        if not cand:
             g = self.geo
             c = self.size // 2
             return [(c + 1) * g.W + c]
-        return list(self.cand)
+        return list(cand)

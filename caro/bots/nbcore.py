@@ -26,7 +26,8 @@ miss the kernel changes nothing but the stone itself and reports the missing key
 fills them in and calls again with ``s = -1`` (refresh only). So the rules stay written once.
 
 Results come back in ``out`` and a packed return value ``ns | nadd << 16 | nrem << 32 | nmiss
-<< 48``: ``out[0:ns]`` threat-set events ``((s * 8 + k) * NC + q) * 2 + added``,
+<< 48``: ``out[0:ns]`` threat-set changes ``((s * 8 + k) << 10 | q) << 1 | added`` (net: at most one
+per side, class and cell),
 ``out[A:A+nadd]`` cells that became candidates, ``out[R:R+nrem]`` cells that stopped being
 candidates, ``out[M:M+nmiss]`` window keys missing from the table (``A, R, M`` =
 :data:`OUT_ADD`, :data:`OUT_REM`, :data:`OUT_MISS`).
@@ -230,12 +231,29 @@ def move(st, geo, mkeys, mvals, out, q, s):
                 j = o_cnt + (side * 8 + co) * nc + c
                 st[j] -= 1
                 if st[j] == 0:
-                    out[ns] = ((side * 8 + co) * nc + c) * 2
+                    out[ns] = ((side * 8 + co) << 10 | c) << 1
                     ns += 1
             if cn >= THREE_CLASS:
                 j = o_cnt + (side * 8 + cn) * nc + c
                 st[j] += 1
                 if st[j] == 1:
-                    out[ns] = ((side * 8 + cn) * nc + c) * 2 + 1
+                    out[ns] = ((side * 8 + cn) << 10 | c) << 1 | 1
                     ns += 1
+    # net changes only: an add and a remove of the same (side, class, cell) cancel
+    if ns > 1:
+        k = 0
+        for i in range(ns):
+            e = out[i]
+            hit = -1
+            for j in range(k):
+                if out[j] >> 1 == e >> 1:
+                    hit = j
+                    break
+            if hit >= 0:
+                k -= 1
+                out[hit] = out[k]
+            else:
+                out[k] = e
+                k += 1
+        ns = k
     return ns | nadd << 16 | nrem << 32
