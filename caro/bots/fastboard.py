@@ -42,7 +42,7 @@ from caro.engine.caro import Rules, geometry, run_wins
 from caro.engine.renju import foul_at
 
 from . import nbcore
-from .nbcore import OUT_ADD, OUT_LEN, OUT_MISS, OUT_REM
+from .nbcore import OUT_LEN, OUT_MISS
 
 EMPTY, XS, OS, EDGE = 0, 1, 2, 3
 NONE, ONE, TWO, CTHREE, THREE, FOUR, OPEN4, FIVE = range(8)

@@ -25,12 +25,11 @@ open-addressing table (``mkeys``/``mvals``, filled from the rule-aware Python cl
 miss the kernel changes nothing but the stone itself and reports the missing keys; the caller
 fills them in and calls again with ``s = -1`` (refresh only). So the rules stay written once.
 
-Results come back in ``out`` and a packed return value ``ns | nadd << 16 | nrem << 32 | nmiss
-<< 48``: ``out[0:ns]`` threat-set changes ``((s * 8 + k) << 10 | q) << 1 | added`` (net: at most one
-per side, class and cell),
-``out[A:A+nadd]`` cells that became candidates, ``out[R:R+nrem]`` cells that stopped being
-candidates, ``out[M:M+nmiss]`` window keys missing from the table (``A, R, M`` =
-:data:`OUT_ADD`, :data:`OUT_REM`, :data:`OUT_MISS`).
+Results come back in ``out`` and a packed return value ``ns | nmiss << 48``: ``out[0:ns]``
+threat-set changes ``((s * 8 + k) << 10 | q) << 1 | added`` (net: at most one per side, class
+and cell; a cell index fits 10 bits on every board size), ``out[M:M+nmiss]`` window keys missing
+from the table (``M`` = :data:`OUT_MISS`). The candidate cells (empty, ``nearc > 0``) are read
+from ``st`` by the caller.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 THREE_CLASS = 4  # fastboard.THREE: classes from here on are kept in threat sets
-OUT_ADD, OUT_REM, OUT_MISS, OUT_LEN = 4096, 4096 + 512, 4096 + 1024, 4096 + 1024 + 512
+OUT_MISS, OUT_LEN = 4096, 4096 + 512
 NEAR = 24  # cells within distance 2 (5 x 5 minus the centre)
 EMPTY_KEY = -1
 
@@ -137,21 +136,13 @@ def move(st, geo, mkeys, mvals, out, q, s):
     o_near = 32 * nc + 8
     g_near = 8
     g_w = 8 + nc * NEAR
-    nadd = 0
-    nrem = 0
     if s > 0:
-        if st[o_near + q] > 0:
-            out[OUT_REM + nrem] = q
-            nrem += 1
         st[q] = s
         for k in range(NEAR):
             nb = geo[g_near + q * NEAR + k]
             if nb < 0:
                 break
             st[o_near + nb] += 1
-            if st[o_near + nb] == 1 and st[nb] == 0:
-                out[OUT_ADD + nadd] = nb
-                nadd += 1
     elif s == 0:
         st[q] = 0
         for k in range(NEAR):
@@ -159,12 +150,6 @@ def move(st, geo, mkeys, mvals, out, q, s):
             if nb < 0:
                 break
             st[o_near + nb] -= 1
-            if st[o_near + nb] == 0 and st[nb] == 0:
-                out[OUT_REM + nrem] = nb
-                nrem += 1
-        if st[o_near + q] > 0:
-            out[OUT_ADD + nadd] = q
-            nadd += 1
     # pass 1: the new code of every affected (direction, cell); stop on misses
     cq = np.empty(4 * (2 * H + 1), np.int64)
     cd = np.empty(4 * (2 * H + 1), np.int64)
@@ -207,7 +192,7 @@ def move(st, geo, mkeys, mvals, out, q, s):
                 cv[n] = code
                 n += 1
     if nmiss:
-        return nadd << 16 | nrem << 32 | nmiss << 48
+        return nmiss << 48
     # pass 2: apply the changes
     ns = 0
     for i in range(n):
@@ -256,4 +241,4 @@ def move(st, geo, mkeys, mvals, out, q, s):
                 out[k] = e
                 k += 1
         ns = k
-    return ns | nadd << 16 | nrem << 32
+    return ns

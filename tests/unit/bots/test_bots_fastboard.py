@@ -85,3 +85,13 @@ def test_renju_foul_filter_agrees_with_engine():
                 assert fb.is_foul(q) == engine
                 fouls += engine
     assert fouls > 0
+
+
+def test_warm_up_fills_the_window_table_of_every_preset():
+    from caro.bots import warm_up
+    from caro.bots.fastboard import patterns
+
+    assert warm_up() >= 0
+    for preset in PRESETS.values():
+        table = patterns(preset.rules)
+        assert table.stored > 0 and table.template is not None, preset.slug
