@@ -303,6 +303,7 @@ class FastBoard:
             st[:g.NC] = EDGE
             st[g.reals] = EMPTY
             self._st = st
+            nbcore.init_keys(st, g.arr, np.array(g.reals, dtype=np.int64))
             for q in g.reals:
                 self._apply(nbcore.move(st, g.arr, pat.mkeys, pat.mvals, self._out, q, -1), q)
             pat.template = (st.copy(), [None] + [[set(x) if x is not None else None for x in side]

@@ -14,6 +14,7 @@ score          ``5 NC``     ``3 x NC`` (row 0 unused)
 total          ``8 NC``     3 (+5 padding)
 cnt            ``8 NC + 8`` ``3 x 8 x NC`` (lines on which a side makes class k at a cell)
 nearc          ``32 NC + 8`` ``NC`` (stones within distance 2)
+keys           ``33 NC + 8`` ``4 x NC`` (window key per direction, kept up to date)
 =============  ===========  ==========================================================
 
 ``geo`` (also ``int64``): ``[NC, H, s0, s1, s2, s3, 0, 0]``, then ``near`` (``NC x 24``, -1
@@ -22,7 +23,8 @@ padded), then the eight class weights.
 The window classes themselves are NOT computed here: the kernel looks window keys up in an
 open-addressing table (``mkeys``/``mvals``, filled from the rule-aware Python classifier
 :meth:`caro.bots.fastboard._Patterns.code`, which asks the engine's :func:`run_wins`). On a
-miss the kernel changes nothing but the stone itself and reports the missing keys; the caller
+miss the kernel changes nothing but the stone itself (its cell, the neighbour counts, the window
+keys) and reports the missing keys; the caller
 fills them in and calls again with ``s = -1`` (refresh only). So the rules stay written once.
 
 Results come back in ``out`` and a packed return value ``ns | nmiss << 48``: ``out[0:ns]``
@@ -53,7 +55,7 @@ EMPTY_KEY = -1
 def layout(nc: int) -> dict[str, int]:
     """Offsets of the parts of ``st`` for ``nc`` padded cells (see the module docstring)."""
     return {"cells": 0, "codes": nc, "score": 5 * nc, "total": 8 * nc, "cnt": 8 * nc + 8,
-            "nearc": 32 * nc + 8, "len": 33 * nc + 8}
+            "nearc": 32 * nc + 8, "keys": 33 * nc + 8, "len": 37 * nc + 8}
 
 
 @njit(cache=True, inline="always")
@@ -136,20 +138,28 @@ def move(st, geo, mkeys, mvals, out, q, s):
     o_near = 32 * nc + 8
     g_near = 8
     g_w = 8 + nc * NEAR
-    if s > 0:
+    o_keys = 33 * nc + 8
+    if s >= 0:
         st[q] = s
+        inc = 1 if s > 0 else -1
         for k in range(NEAR):
             nb = geo[g_near + q * NEAR + k]
             if nb < 0:
                 break
-            st[o_near + nb] += 1
-    elif s == 0:
-        st[q] = 0
-        for k in range(NEAR):
-            nb = geo[g_near + q * NEAR + k]
-            if nb < 0:
-                break
-            st[o_near + nb] -= 1
+            st[o_near + nb] += inc
+        # the window keys that hold q: q sits at index H - t of the window of q + t * step
+        for d in range(4):
+            step = geo[2 + d]
+            base = o_keys + d * nc
+            st[base + q] = (st[base + q] & ~(3 << (2 * H))) | (s << (2 * H))
+            for sgn in (1, -1):
+                c = q
+                for t in range(1, H + 1):
+                    c += sgn * step
+                    if c < 0 or st[c] == 3:
+                        break
+                    j = 2 * (H - sgn * t)
+                    st[base + c] = (st[base + c] & ~(3 << j)) | (s << j)
     # pass 1: the new code of every affected (direction, cell); stop on misses
     cq = np.empty(4 * (2 * H + 1), np.int64)
     cd = np.empty(4 * (2 * H + 1), np.int64)
@@ -181,7 +191,7 @@ def move(st, geo, mkeys, mvals, out, q, s):
                     break
                 if v != 0:
                     continue
-                key = _key(st, c, step, H)
+                key = st[o_keys + d * nc + c]
                 code = memo_get(mkeys, mvals, key)
                 if code < 0:
                     out[OUT_MISS + nmiss] = key
@@ -242,3 +252,16 @@ def move(st, geo, mkeys, mvals, out, q, s):
                 k += 1
         ns = k
     return ns
+
+
+@njit(cache=True)
+def init_keys(st, geo, reals):
+    """Compute every real cell's four window keys from the cells (a board's first set-up)."""
+    nc = geo[0]
+    H = geo[1]
+    o_keys = 33 * nc + 8
+    for d in range(4):
+        step = geo[2 + d]
+        for i in range(reals.shape[0]):
+            c = reals[i]
+            st[o_keys + d * nc + c] = _key(st, c, step, H)
