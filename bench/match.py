@@ -33,7 +33,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots import choose_move, choose_opening_action  # noqa: E402
+from caro.bots import choose_move, choose_opening_action, warm_up  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 from caro.engine.coords import parse_square, square_name  # noqa: E402
@@ -212,6 +212,7 @@ def main(argv=None):
     if args.a == args.b:
         parser.error("--a and --b must differ (times are kept per level)")
 
+    warm_up()  # as a worker process does when it starts (compiled functions loaded, tables filled)
     results: list[float] = []
     times: dict[str, list[float]] = {args.a: [], args.b: []}
     if args.game == "caro":

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from caro.bots import get_bot  # noqa: E402
+from caro.bots import get_bot, warm_up  # noqa: E402
 from caro.bots.caro_bots import AlphaBeta  # noqa: E402
 from caro.bots.fastboard import FastBoard  # noqa: E402
 from caro.bots.hard_v1 import ThreatSearchV1  # noqa: E402
@@ -72,6 +72,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def run_level(puzzles: list[dict], level: str, budget_ms: int) -> None:
     bot = get_bot("caro", level)
+    warm_up()  # as a worker process does when it starts: compiled functions loaded, tables filled
     rows: dict[tuple[str, str], list[str]] = {}
     times = []
     for puzzle in puzzles:

@@ -10,11 +10,15 @@ One interface for all games and levels::
 ``choose_move(board, level, budget_ms=1000, rng=None) -> str`` takes an engine board
 (:class:`caro.engine.caro.Board` or :class:`caro.engine.reversi.Board`) and returns the square
 name of a legal move for the side to move (``"H8"`` for caro, ``"f5"`` for Reversi). Levels are
-:data:`LEVELS` (``"easy"``, ``"medium"``, ``"hard"``). The board is never changed. Pure Python,
-no Django imports: the site calls this from its Celery worker.
+:data:`LEVELS` (``"easy"``, ``"medium"``, ``"hard"``). The board is never changed. No Django
+imports: the site calls this from its Celery worker.
 
 ``choose_opening_action(machine, level, budget_ms=1000, rng=None) -> dict`` plays the steps of
 the RIF and Swap2 opening procedures (:mod:`.openings`).
+
+``warm_up()`` loads the compiled search functions (numba, cached on disk) and fills the pattern
+tables of the common rule sets, so a fresh process's first move is not slow; the Celery worker
+calls it when a worker process starts, the Gomocup brain before it reads its first command.
 
 Per-level classes: :class:`CaroEasy`, :class:`CaroMedium`, :class:`CaroHard`,
 :class:`ReversiEasy`, :class:`ReversiMedium`, :class:`ReversiHard`; :func:`get_bot` picks one.
@@ -32,7 +36,7 @@ from .hard_v1 import CaroHardV1
 from .openings import choose_opening_action
 from .reversi_bots import ReversiEasy, ReversiHard, ReversiMedium
 
-__all__ = ["LEVELS", "BENCH_LEVELS", "choose_move", "choose_opening_action", "get_bot", "CaroEasy", "CaroMedium", "CaroHard",
+__all__ = ["LEVELS", "BENCH_LEVELS", "choose_move", "choose_opening_action", "get_bot", "warm_up", "CaroEasy", "CaroMedium", "CaroHard",
            "ReversiEasy", "ReversiMedium", "ReversiHard"]
 
 LEVELS = ("easy", "medium", "hard")
@@ -81,3 +85,22 @@ def choose_move(board, level: str, budget_ms: int = 1000, rng: random.Random | i
     else:
         raise ValueError(f"not an engine board: {type(board).__name__}")
     return get_bot(game, level).choose(board, budget_ms=budget_ms, rng=rng)
+
+
+def warm_up() -> float:
+    """Load (or, the first time on a machine, compile) the caro search's compiled functions and
+    fill the window tables of every preset by a short search on a small position of each.
+
+    Returns the seconds it took (a second or less once the compiled functions are cached on
+    disk; tens of seconds when numba compiles them). Never raises for a rule set: it only plays
+    on the bots' own boards.
+    """
+    import time
+
+    start = time.perf_counter()
+    for preset in _caro.PRESETS.values():
+        board = _caro.Board(preset.rules)
+        for square in ("H8", "I9", "I8", "G8"):
+            board.play(square)
+        CaroHard().choose(board, budget_ms=60)
+    return time.perf_counter() - start

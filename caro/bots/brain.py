@@ -28,7 +28,7 @@ import sys
 from caro.engine.caro import PRESETS, SIZES, Board, Rules
 from caro.engine.coords import parse_square, square_name
 
-from . import LEVELS, get_bot
+from . import LEVELS, get_bot, warm_up
 
 ABOUT = 'name="caro-site bot", version="0.1", author="caro-site", country="VN"'
 
@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="rules before any INFO rule (default: freestyle, Gomocup rule 0)")
     args = parser.parse_args(argv)
     brain = Brain(args.level, PRESETS[args.preset].rules)
+    warm_up()  # compiled search functions loaded before the first timed command
     for line in sys.stdin:
         for reply in brain.handle(line):
             sys.stdout.write(reply + "\n")

@@ -1,14 +1,18 @@
-"""A fast caro board for search: flat padded cells, incremental line patterns, threat sets.
+"""A fast caro board for search: flat padded cells, incremental window patterns, threat sets.
+
+The incremental update (placing / removing a stone and re-classifying the windows around it) is
+compiled (:mod:`.nbcore`, numba); the classification of a window stays here in Python, asked
+once per distinct window and kept in a table the compiled code reads.
 
 Internal only (the public interface is :func:`caro.bots.choose_move`). Cells are indices into a
 padded array: real square ``(col, row)`` is ``(row + 1) * W + col`` with ``W = size + 1``; the
 extra column and the top and bottom rows hold ``EDGE``. Sides are ``1`` (X, moves first) and
 ``2`` (O).
 
-Every line (row, column, diagonal, anti-diagonal) is also kept as one Python int, two bits per
-cell, padded with ``EDGE`` cells. For each empty cell and direction, the window of ``2H + 1``
-cells around it (``H = win_length + 1``) is looked up in a memoised table that classifies what a
-stone of each side on that cell would make on that line, under the room's rules:
+For each empty cell and direction (row, column, diagonal, anti-diagonal), the window of
+``2H + 1`` cells around it (``H = win_length + 1``; two bits per cell, ``EDGE`` beyond the board)
+is looked up in a memoised table that classifies what a stone of each side on that cell would
+make on that line, under the room's rules:
 
 ``FIVE`` a winning run (exact, blocked ends, Renju exact five for X all honoured); ``OPEN4`` a
 four with two completions (an open four); ``FOUR`` a four with one completion; ``THREE`` an open
@@ -32,8 +36,13 @@ from __future__ import annotations
 import functools
 import random
 
+import numpy as np
+
 from caro.engine.caro import Rules, geometry, run_wins
 from caro.engine.renju import foul_at
+
+from . import nbcore
+from .nbcore import OUT_LEN, OUT_MISS
 
 EMPTY, XS, OS, EDGE = 0, 1, 2, 3
 NONE, ONE, TWO, CTHREE, THREE, FOUR, OPEN4, FIVE = range(8)
@@ -57,40 +66,21 @@ class _Geo:
         for i, q in enumerate(self.reals):
             self.eng[q] = i
         self.names = geometry(size).names
-        # lines: per direction, per padded cell: line id and bit shift of its window
-        self.lid = [[0] * self.NC for _ in range(4)]
-        self.sh = [[0] * self.NC for _ in range(4)]
-        self.bit = [[0] * self.NC for _ in range(4)]  # bit offset of the cell itself
-        self.line_init: list[int] = []
-        for d, (dc, dr) in enumerate(((1, 0), (0, 1), (1, 1), (1, -1))):
-            starts = []
-            for r in range(size):
-                for c in range(size):
-                    pc, pr = c - dc, r - dr
-                    if not (0 <= pc < size and 0 <= pr < size):
-                        starts.append((c, r))
-            for c, r in starts:
-                cells = []
-                while 0 <= c < size and 0 <= r < size:
-                    cells.append((r + 1) * W + c)
-                    c, r = c + dc, r + dr
-                lid = len(self.line_init)
-                value = 0
-                for k in range(half):
-                    value |= EDGE << (2 * k)
-                    value |= EDGE << (2 * (half + len(cells) + k))
-                self.line_init.append(value)
-                for k, q in enumerate(cells):
-                    pos = half + k
-                    self.lid[d][q] = lid
-                    self.sh[d][q] = 2 * (pos - half)
-                    self.bit[d][q] = 2 * pos
         # neighbourhood (distance <= 2) of each real cell, real cells only
         self.near = [()] * self.NC
         for q in self.reals:
             c, r = q % W, q // W - 1
             self.near[q] = tuple((rr + 1) * W + cc for rr in range(r - 2, r + 3) for cc in range(c - 2, c + 3)
                                  if 0 <= rr < size and 0 <= cc < size and (rr, cc) != (r, c))
+        # the compiled kernel's geometry (nbcore's ``geo``): header, neighbours, class weights
+        arr = np.full(8 + self.NC * nbcore.NEAR + 8, -1, dtype=np.int64)
+        arr[0:8] = (self.NC, half, *self.steps, 0, 0)
+        for q in self.reals:
+            base = 8 + q * nbcore.NEAR
+            arr[base:base + len(self.near[q])] = self.near[q]
+        arr[8 + self.NC * nbcore.NEAR:] = WEIGHT
+        self.arr = arr
+        self.layout = nbcore.layout(self.NC)
 
 
 @functools.cache
@@ -141,6 +131,24 @@ class _Patterns:
         self.def_cache: dict[tuple[int, int], tuple[int, ...]] = {}
         self.fail_cache: dict[tuple, int] = {}
         self.win_cache: dict[tuple, int] = {}
+        # the compiled kernel's copy of ``memo`` (open addressing, see nbcore), grown 4x when half full
+        self.mkeys = np.full(1 << 16, nbcore.EMPTY_KEY, dtype=np.int64)
+        self.mvals = np.zeros(1 << 16, dtype=np.int64)
+        self.stored = 0
+        self.template: tuple | None = None  # an empty board's state (see FastBoard.__init__)
+
+    def fill(self, keys: list[int]) -> None:
+        """Classify the window ``keys`` the compiled kernel missed and store them in its table."""
+        memo = self.memo
+        vals = [memo[k] if k in memo else self.code(k) for k in keys]
+        self.stored += len(keys)
+        if self.stored * 2 > len(self.mkeys):
+            size = len(self.mkeys) * 4
+            self.mkeys = np.full(size, nbcore.EMPTY_KEY, dtype=np.int64)
+            self.mvals = np.zeros(size, dtype=np.int64)
+            keys, vals = list(memo), list(memo.values())
+            self.stored = len(keys)
+        nbcore.memo_put(self.mkeys, self.mvals, np.array(keys, dtype=np.int64), np.array(vals, dtype=np.int64))
 
     def code(self, key: int) -> int:
         """Packed classes: bits 0-2 class for X, 3-5 class for O, 6-9 X stones within R."""
@@ -280,21 +288,39 @@ class FastBoard:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.pat = patterns(rules)
+        self.pat = pat = patterns(rules)
         self.geo = g = _geo(rules.size, self.pat.H)
         self.size = rules.size
-        self.cells = [EDGE] * g.NC
+        self.cells = [EDGE] * g.NC  # a Python mirror of the compiled state's cells (fast reads)
         for q in g.reals:
             self.cells[q] = EMPTY
         self.ecells = [0] * (rules.size ** 2)  # engine layout, for foul checks
-        self.lines = list(g.line_init)
-        self.codes = [[0] * g.NC for _ in range(4)]
-        self.score = [None, [0] * g.NC, [0] * g.NC]
-        self.total = [0, 0, 0]
-        self.cnt = [None] + [[[0] * g.NC if k >= THREE else None for k in range(8)] for _ in (1, 2)]
+        self._out = np.zeros(OUT_LEN, dtype=np.int64)
         self.sets = [None] + [[set() if k >= THREE else None for k in range(8)] for _ in (1, 2)]
-        self.nearc = [0] * g.NC
-        self.cand: set[int] = set()
+        if pat.template is None:
+            # an empty board's classes, computed once per rule set and copied from then on
+            st = np.zeros(g.layout["len"], dtype=np.int64)
+            st[:g.NC] = EDGE
+            st[g.reals] = EMPTY
+            self._st = st
+            nbcore.init_keys(st, g.arr, np.array(g.reals, dtype=np.int64))
+            for q in g.reals:
+                self._apply(nbcore.move(st, g.arr, pat.mkeys, pat.mvals, self._out, q, -1), q)
+            pat.template = (st.copy(), [None] + [[set(x) if x is not None else None for x in side]
+                                                 for side in self.sets[1:]])
+        else:
+            self._st = pat.template[0].copy()
+            self.sets = [None] + [[set(x) if x is not None else None for x in side] for side in pat.template[1][1:]]
+        st, nc, lay = self._st, g.NC, g.layout
+        self._flat = [self.sets[sk >> 3][sk & 7] if 8 <= sk and sk & 7 >= THREE else None for sk in range(24)]
+        # views into the compiled state (same memory): read by the searches
+        self.codes = [st[lay["codes"] + d * nc:lay["codes"] + (d + 1) * nc] for d in range(4)]
+        self.score = [None] + [st[lay["score"] + s * nc:lay["score"] + (s + 1) * nc] for s in (1, 2)]
+        self.total = st[lay["total"]:lay["total"] + 3]
+        cnt0 = lay["cnt"]
+        self.cnt = [None] + [[st[cnt0 + (s * 8 + k) * nc:cnt0 + (s * 8 + k + 1) * nc] if k >= THREE else None
+                              for k in range(8)] for s in (1, 2)]
+        self.nearc = st[lay["nearc"]:lay["nearc"] + nc]
         self.hash = 0
         self.zob = _zobrist(g.NC)
         self.turn = XS
@@ -302,8 +328,6 @@ class FastBoard:
         self.stones = 0
         self._foul_cache: dict[tuple[int, int], bool] = {}
         self.renju = rules.renju
-        for q in g.reals:
-            self._refresh_cell(q)
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -331,41 +355,46 @@ class FastBoard:
 
     def put(self, q: int, s: int) -> None:
         """Place a stone of side ``s`` on empty cell ``q`` (no turn change, no history)."""
-        g = self.geo
         self.cells[q] = s
-        self.ecells[g.eng[q]] = s
+        self.ecells[self.geo.eng[q]] = s
         self.hash ^= self.zob[s][q]
         self.stones += 1
-        lines, lid, bit = self.lines, g.lid, g.bit
-        for d in range(4):
-            lines[lid[d][q]] |= s << bit[d][q]
-        cand, nearc, cells = self.cand, self.nearc, self.cells
-        cand.discard(q)
-        for nb in g.near[q]:
-            nearc[nb] += 1
-            if cells[nb] == EMPTY:
-                cand.add(nb)
-        self._refresh(q)
+        pat = self.pat
+        self._apply(nbcore.move(self._st, self.geo.arr, pat.mkeys, pat.mvals, self._out, q, s), q)
 
     def remove(self, q: int) -> None:
         """Take the stone off cell ``q`` (no turn change, no history)."""
-        g = self.geo
         s = self.cells[q]
         self.cells[q] = EMPTY
-        self.ecells[g.eng[q]] = 0
+        self.ecells[self.geo.eng[q]] = 0
         self.hash ^= self.zob[s][q]
         self.stones -= 1
-        lines, lid, bit = self.lines, g.lid, g.bit
-        for d in range(4):
-            lines[lid[d][q]] &= ~(3 << bit[d][q])
-        cand, nearc = self.cand, self.nearc
-        for nb in g.near[q]:
-            nearc[nb] -= 1
-            if nearc[nb] == 0:
-                cand.discard(nb)
-        if nearc[q] > 0:
-            cand.add(q)
-        self._refresh(q)
+        pat = self.pat
+        self._apply(nbcore.move(self._st, self.geo.arr, pat.mkeys, pat.mvals, self._out, q, 0), q)
+
+    def _apply(self, r: int, q: int) -> None:
+        """Take over a kernel call's results (packed counts ``r``, see :mod:`.nbcore`): the
+        missed windows (classified, then the refresh is redone) and the threat-set changes.
+        (The candidate cells are read from the compiled state when asked, see :attr:`cand`.)"""
+        out = self._out
+        while r >> 48:
+            pat = self.pat
+            pat.fill(out[OUT_MISS:OUT_MISS + (r >> 48)].tolist())
+            r = nbcore.move(self._st, self.geo.arr, pat.mkeys, pat.mvals, out, q, -1)
+        ns = r & 0xFFFF
+        if ns:
+            flat = self._flat
+            for e in out[:ns].tolist():
+                if e & 1:
+                    flat[e >> 11].add((e >> 1) & 1023)
+                else:
+                    flat[e >> 11].discard((e >> 1) & 1023)
+
+    @property
+    def cand(self) -> set[int]:
+        """Empty cells within distance 2 of a stone (a new set on every call)."""
+        st, nc = self._st, self.geo.NC
+        return set(np.flatnonzero((st[:nc] == EMPTY) & (self.nearc > 0)).tolist())
 
     def play(self, q: int) -> None:
         """Play the side to move on ``q`` and pass the turn."""
@@ -379,96 +408,12 @@ class FastBoard:
         self.remove(q)
         self.turn = 3 - self.turn
 
-    # -- incremental patterns -------------------------------------------------------------------
-
-    def _refresh(self, p: int) -> None:
-        """Re-classify ``p`` and the empty cells within ``H`` of it on its four lines (inlined
-        class changes: score deltas from per-code tables, threat sets only for classes >= THREE)."""
-        g, cells, H = self.geo, self.cells, self.pat.H
-        pat = self.pat
-        memo, mask = pat.memo, pat.mask
-        lines = self.lines
-        wx, wo = _WX, _WO
-        score_x, score_o = self.score[XS], self.score[OS]
-        tx = to = 0
-        for d in range(4):
-            step = g.steps[d]
-            codes, lid, sh = self.codes[d], g.lid[d], g.sh[d]
-            if cells[p] == EMPTY:
-                key = (lines[lid[p]] >> sh[p]) & mask
-                new = memo.get(key)
-                if new is None:
-                    new = pat.code(key)
-                if new != codes[p]:
-                    self._change(d, p, codes[p], new)
-            elif codes[p]:
-                self._change(d, p, codes[p], 0)
-            for sgn in (step, -step):
-                q = p
-                for _ in range(H):
-                    q += sgn
-                    c = cells[q]
-                    if c == EDGE:
-                        break
-                    if c:
-                        continue
-                    key = (lines[lid[q]] >> sh[q]) & mask
-                    new = memo.get(key)
-                    if new is None:
-                        new = pat.code(key)
-                    old = codes[q]
-                    if new != old:
-                        codes[q] = new
-                        if (new ^ old) & 63:
-                            if (new | old) & 36:  # a class >= THREE (4..7) on either side
-                                self._change(d, q, old, new)
-                            else:
-                                dx = wx[new & 7] - wx[old & 7]
-                                do = wo[(new >> 3) & 7] - wo[(old >> 3) & 7]
-                                score_x[q] += dx
-                                score_o[q] += do
-                                tx += dx
-                                to += do
-        self.total[XS] += tx
-        self.total[OS] += to
-
-    def _refresh_cell(self, p: int) -> None:
-        g, mask = self.geo, self.pat.mask
-        for d in range(4):
-            key = (self.lines[g.lid[d][p]] >> g.sh[d][p]) & mask
-            new = self.pat.memo.get(key)
-            if new is None:
-                new = self.pat.code(key)
-            if new != self.codes[d][p]:
-                self._change(d, p, self.codes[d][p], new)
-
-    def _change(self, d: int, q: int, old: int, new: int) -> None:
-        self.codes[d][q] = new
-        for s, shift in ((XS, 0), (OS, 3)):
-            co = (old >> shift) & 7
-            cn = (new >> shift) & 7
-            if co == cn:
-                continue
-            delta = WEIGHT[cn] - WEIGHT[co]
-            self.score[s][q] += delta
-            self.total[s] += delta
-            if co >= THREE:
-                arr = self.cnt[s][co]
-                arr[q] -= 1
-                if arr[q] == 0:
-                    self.sets[s][co].discard(q)
-            if cn >= THREE:
-                arr = self.cnt[s][cn]
-                arr[q] += 1
-                if arr[q] == 1:
-                    self.sets[s][cn].add(q)
-
     # -- queries --------------------------------------------------------------------------------
 
     def cls(self, q: int, s: int) -> int:
         """Best class side ``s`` would make on cell ``q`` over the four lines."""
         shift = 0 if s == XS else 3
-        return max((self.codes[d][q] >> shift) & 7 for d in range(4))
+        return int(max((self.codes[d][q] >> shift) & 7 for d in range(4)))
 
     def four_count(self, q: int, s: int) -> int:
         """Number of lines on which ``s`` at ``q`` makes a four (open or not)."""
@@ -588,8 +533,9 @@ class FastBoard:
 
     def candidates(self) -> list[int]:
         """Empty cells within distance 2 of a stone (the centre on an empty board)."""
-        if not self.cand:
+        cand = self.cand
+        if not cand:
             g = self.geo
             c = self.size // 2
             return [(c + 1) * g.W + c]
-        return list(self.cand)
+        return list(cand)

@@ -5,16 +5,17 @@
 It is the old code unchanged: :class:`CaroHardV1` (own VCF, own VCT with at most three open
 threes, the opponent's VCF/VCT by a null move, iterative-deepening alpha-beta, a VCF/VCT safety
 check) over :class:`ThreatSearchV1` (depth-first AND-OR search, a failure table, no proof
-numbers). It shares :class:`~caro.bots.fastboard.FastBoard` and the alpha-beta with the other
-levels.
+numbers). It keeps the pure-Python board of that time (:mod:`.fastboard_v1`, frozen with it) and
+shares the alpha-beta code with the other levels.
 """
 
 from __future__ import annotations
 
+import random
 import time
 
 from .caro_bots import WIN, AlphaBeta, CaroBot, _any_legal, _tactical_prelude
-from .fastboard import FIVE, FOUR, OPEN4, FastBoard
+from .fastboard_v1 import FIVE, FOUR, OPEN4, FastBoard
 from .threats import Timeout
 
 
@@ -183,6 +184,14 @@ class CaroHardV1(CaroBot):
 
     level = "hard_v1"
     share = 0.8  # part of the budget it plans to use
+
+    def choose(self, board, budget_ms: int = 1000, rng=None) -> str:
+        """As :meth:`CaroBot.choose`, on the frozen pure-Python board of its time."""
+        if board.outcome is not None:
+            raise ValueError("the game is over: no move to choose")
+        rng = rng if rng is not None else random.Random()
+        fb = FastBoard.from_engine(board)
+        return fb.name(self._choose(fb, budget_ms, rng))
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""

@@ -4,8 +4,9 @@ import random
 
 import pytest
 
+from caro.bots import fastboard_v1
 from caro.bots.fastboard import FIVE, OS, XS, FastBoard
-from caro.engine.caro import PRESETS, Board
+from caro.engine.caro import PRESETS, Board, Rules
 
 
 def _random_position(rules, rnd, n):
@@ -39,8 +40,13 @@ def test_wins_and_five_table_agree_with_engine(slug):
     assert checked > 500
 
 
-def test_incremental_updates_match_a_fresh_board():
-    rules = PRESETS["caro-vn"].rules
+@pytest.mark.parametrize("rules", [PRESETS["caro-vn"].rules, Rules(size=11, win_length=4, blocked="none"),
+                                   Rules(size=19, win_length=6, exact=True), Rules(size=13, blocked="opponent")],
+                         ids=["caro-vn", "11-k4", "19-k6-exact", "13-opponent"])
+def test_incremental_updates_match_a_fresh_board(rules):
+    """The compiled incremental update leaves the same classes, scores and sets as a fresh build,
+    and as the pure-Python board of before (``fastboard_v1``) on the same stones. A third of the
+    moves go anywhere on the board, so edges and corners are reached."""
     rnd = random.Random(5)
     fb = FastBoard(rules)
     for _ in range(300):
@@ -48,18 +54,29 @@ def test_incremental_updates_match_a_fresh_board():
             fb.undo()
         else:
             empties = [q for q in fb.geo.reals if fb.cells[q] == 0]
-            near = [q for q in empties if q in fb.cand] or empties
-            fb.play(rnd.choice(near))
+            cand = fb.cand
+            near = [q for q in empties if q in cand] or empties
+            fb.play(rnd.choice(near if rnd.random() < 0.67 else empties))
     fresh = FastBoard(rules)
     for q in fb.geo.reals:
         if fb.cells[q]:
             fresh.put(q, fb.cells[q])
-    assert fresh.codes == fb.codes
-    assert fresh.total == fb.total
+    assert [c.tolist() for c in fresh.codes] == [c.tolist() for c in fb.codes]
+    assert [fresh.score[s].tolist() for s in (XS, OS)] == [fb.score[s].tolist() for s in (XS, OS)]
+    assert fresh.total.tolist() == fb.total.tolist()
     assert fresh.hash == fb.hash
     assert fresh.cand == fb.cand
     for s in (XS, OS):
         assert [fresh.sets[s][k] for k in range(3, 8)] == [fb.sets[s][k] for k in range(3, 8)]
+    old = fastboard_v1.FastBoard(rules)
+    for q in fb.geo.reals:
+        if fb.cells[q]:
+            old.put(q, fb.cells[q])
+    assert [c.tolist() for c in fb.codes] == [c for c in old.codes]
+    assert fb.total.tolist() == old.total
+    assert fb.cand == old.cand
+    for s in (XS, OS):
+        assert [fb.sets[s][k] for k in range(3, 8)] == [old.sets[s][k] for k in range(3, 8)]
 
 
 def test_renju_foul_filter_agrees_with_engine():
@@ -84,3 +101,13 @@ def test_renju_foul_filter_agrees_with_engine():
                 assert fb.is_foul(q) == engine
                 fouls += engine
     assert fouls > 0
+
+
+def test_warm_up_fills_the_window_table_of_every_preset():
+    from caro.bots import warm_up
+    from caro.bots.fastboard import patterns
+
+    assert warm_up() >= 0
+    for preset in PRESETS.values():
+        table = patterns(preset.rules)
+        assert table.stored > 0 and table.template is not None, preset.slug
