@@ -22,15 +22,10 @@ import time
 
 from caro.engine.reversi import BLACK, NAMES, Board, legal_bits
 
-from .reversi_search import Endgame, flips
+from .reversi_search import Endgame, flips  # noqa: F401 (Endgame: the solver, for callers and tests)
 from .reversi_search import choose as search_choose
 
-FULL = (1 << 64) - 1
-NOT_A = 0xFEFEFEFEFEFEFEFE
-NOT_H = 0x7F7F7F7F7F7F7F7F
 CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
-X_SQUARES = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
-C_SQUARES = (1 << 1) | (1 << 8) | (1 << 6) | (1 << 15) | (1 << 48) | (1 << 57) | (1 << 55) | (1 << 62)
 INDEX = {name: i for i, name in enumerate(NAMES)}
 
 _ROW_WEIGHTS = (
@@ -44,15 +39,7 @@ _ROW_WEIGHTS = (
     (100, -20, 10, 5, 5, 10, -20, 100),
 )
 WEIGHTS = tuple(_ROW_WEIGHTS[i // 8][i % 8] for i in range(64))
-# square-value masks grouped by weight, for a fast positional sum
-_WEIGHT_MASKS = {}
-for _i, _w in enumerate(WEIGHTS):
-    _WEIGHT_MASKS[_w] = _WEIGHT_MASKS.get(_w, 0) | (1 << _i)
-WEIGHT_MASKS = tuple(_WEIGHT_MASKS.items())
 ORDER = sorted(range(64), key=lambda i: -WEIGHTS[i])
-
-_DIRS = ((1, True, NOT_A), (1, False, NOT_H), (8, True, FULL), (8, False, FULL),
-         (9, True, NOT_A), (9, False, NOT_H), (7, True, NOT_H), (7, False, NOT_A))
 
 
 class Timeout(Exception):
@@ -66,11 +53,6 @@ def _bits(b: int) -> list[int]:
         out.append(low.bit_length() - 1)
         b ^= low
     return out
-
-
-def _neighbours(b: int) -> int:
-    return (((b << 1) & NOT_A) | ((b >> 1) & NOT_H) | (b << 8) | (b >> 8) | ((b << 9) & NOT_A)
-            | ((b >> 9) & NOT_H) | ((b << 7) & NOT_H) | ((b >> 7) & NOT_A)) & FULL
 
 
 def _state(board: Board) -> tuple[int, int]:

@@ -386,8 +386,19 @@ class Search:
         a0 = alpha
         best, best_sq = -INF, -1
         if depth == 1:
-            # leaf parents: no ordering beyond the table's move, plain alpha-beta
-            for sq, nme, nopp in self._order_cheap(me, opp, legal, first):
+            # leaf parents: the table's move, then the static order, plain alpha-beta; children
+            # are made one by one (a cutoff skips the rest)
+            if first >= 0 and legal >> first & 1:
+                order = (first,) + STATIC_ORDER
+            else:
+                order = STATIC_ORDER
+                first = -1
+            for sq in order:
+                if not legal >> sq & 1:
+                    continue
+                legal &= ~(1 << sq)  # the table's move is not tried again
+                f = flips(me, opp, sq)
+                nme, nopp = opp & ~f, me | f | (1 << sq)
                 self.nodes += 1
                 nl = moves(nme, nopp)
                 if nl:
@@ -420,19 +431,6 @@ class Search:
                             break
         self.tt[key] = (depth, 1 if best >= beta else (-1 if best <= a0 else 0), best, best_sq)
         return best
-
-    @staticmethod
-    def _order_cheap(me, opp, legal, first):
-        out = []
-        if first >= 0 and legal >> first & 1:
-            f = flips(me, opp, first)
-            out.append((first, opp & ~f, me | f | (1 << first)))
-            legal &= ~(1 << first)
-        for sq in STATIC_ORDER:
-            if legal >> sq & 1:
-                f = flips(me, opp, sq)
-                out.append((sq, opp & ~f, me | f | (1 << sq)))
-        return out
 
     def root(self, me: int, opp: int, depth: int, first: int = -1,
              done: list | None = None) -> tuple[int, int]:
