@@ -597,6 +597,7 @@ SHARE = 0.7  # part of the budget Hard plans to use
 NEXT_DEPTH_SHARE = 0.35  # no new midgame iteration after this part of the planned time
 MIDGAME_SHARE_BEFORE_SOLVE = 0.25  # part of the planned time for a midgame search before a solve
 MIDGAME_DEPTH_BEFORE_SOLVE = 8  # its deepest iteration (it only orders the solve and is the fallback)
+SOLVE_SHARE_END = 0.8  # a solve not finished by this part of the planned time gives way to the midgame
 
 
 def choose(me: int, opp: int, budget_ms: int, max_nodes: int | None = None,
@@ -620,37 +621,44 @@ def choose(me: int, opp: int, budget_ms: int, max_nodes: int | None = None,
     exact_from = EXACT_EMPTIES + (2 if budget_ms >= 3000 else 0)
     wld_from = WLD_EMPTIES + (2 if budget_ms >= 3000 else 0)
     solving = empties <= wld_from
-    mid_end = t0 + planned * (MIDGAME_SHARE_BEFORE_SOLVE if solving else 1.0)
-    search = Search(mid_end, max_nodes)
-    best_sq = next(sq for sq in STATIC_ORDER if legal >> sq & 1)
-    depth = 1
-    while depth <= (min(empties, MIDGAME_DEPTH_BEFORE_SOLVE) if solving else empties):
-        done: list = []
-        try:
-            report["score"], best_sq = search.root(me, opp, depth, best_sq, done)
-            report["depth"] = depth
-        except Timeout:
-            if done and done[-1][1] != best_sq and done[-1][0] > report["score"] and report["depth"]:
-                best_sq = done[-1][1]  # a better move proven at the new depth against the old best
-            break
-        depth += 1
-        if time.perf_counter() - t0 > planned * (MIDGAME_SHARE_BEFORE_SOLVE if solving else NEXT_DEPTH_SHARE):
-            break
-    report["nodes"] = search.nodes
-    if solving:
-        solver = Endgame(t0 + planned, max_nodes)
+    search = Search(t0 + planned * (MIDGAME_SHARE_BEFORE_SOLVE if solving else 1.0), max_nodes)
+    state = {"best": next(sq for sq in STATIC_ORDER if legal >> sq & 1), "depth": 1}
+
+    def deepen(max_depth: int, stop_share: float) -> None:
+        while state["depth"] <= max_depth:
+            done: list = []
+            try:
+                report["score"], state["best"] = search.root(me, opp, state["depth"], state["best"], done)
+                report["depth"] = state["depth"]
+            except Timeout:
+                if done and done[-1][1] != state["best"] and report["depth"]:
+                    state["best"] = done[-1][1]  # beat the old best move at the new depth
+                return
+            state["depth"] += 1
+            if time.perf_counter() - t0 > planned * stop_share:
+                return
+
+    if not solving:
+        deepen(empties, NEXT_DEPTH_SHARE)
+        report["nodes"] = search.nodes
+    else:
+        deepen(min(empties, MIDGAME_DEPTH_BEFORE_SOLVE), MIDGAME_SHARE_BEFORE_SOLVE)
+        solver = Endgame(t0 + planned * SOLVE_SHARE_END, max_nodes)
         try:
             if empties <= exact_from:
-                report["score"], best_sq = solver.root(me, opp, best_sq)
+                report["score"], state["best"] = solver.root(me, opp, state["best"])
                 report["solved"] = "exact"
             else:
-                value, sq = solver.root(me, opp, best_sq, -1, 1)
+                value, sq = solver.root(me, opp, state["best"], -1, 1)
                 if value >= 0:  # keep the midgame move unless the solve found a better result
-                    best_sq = sq
+                    state["best"] = sq
                 report["score"], report["solved"] = value, "wld"
         except Timeout:
-            pass
-        report["nodes"] += solver.nodes
+            # not solved: the midgame search goes on (same table) for the rest of the time
+            search.deadline = t0 + planned
+            if search.nodes < search.max_nodes:
+                deepen(empties, 1.0)
+        report["nodes"] = search.nodes + solver.nodes
     if info is not None:
         info.update(report)
-    return best_sq
+    return state["best"]
