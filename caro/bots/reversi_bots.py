@@ -10,9 +10,9 @@ ends when neither side can move). Scores inside the search are from the side to 
 * **Hard** (:mod:`.reversi_search`): iterative-deepening negascout with a transposition table,
   killer/history/mobility move ordering and an evaluation tuned on our own self-play (mobility,
   potential mobility, corners, X/C squares, edges, stable edge discs, discs, parity, per game
-  phase), an exact endgame solve from 14 empties and a win/draw/loss solve from 16 at the
-  default 1000 ms budget (16 and 18 from 3000 ms), keeping the midgame move if a solve does not
-  finish. The Hard of before issue 16 is frozen in :mod:`.reversi_hard_v1` for benchmarks.
+  phase), an exact endgame solve from 12 empties and a win/draw/loss solve from 14 at the
+  default 1000 ms budget (14 and 16 from 3000 ms); a solve that does not finish in time hands
+  the rest of the time back to the midgame search. The Hard of before issue 16 is frozen in :mod:`.reversi_hard_v1` for benchmarks.
 """
 
 from __future__ import annotations

@@ -19,6 +19,10 @@ Bit ``row * 8 + col`` is a square (a1 = bit 0, h1 = bit 7, a8 = bit 56), as in
   and, near the root, the opponent's mobility after the move (fewest replies first).
 * **Endgame** (:class:`Endgame`): exact final disc difference with alpha-beta, a table of
   bounds, fewest-replies-first ordering and, near the leaves, quadrant parity ordering.
+* **Move choice** (:func:`choose`): from :data:`EXACT_EMPTIES` empties an exact solve, from
+  :data:`WLD_EMPTIES` a win/draw/loss solve, each after a short midgame search that orders it;
+  a solve that does not finish by :data:`SOLVE_SHARE_END` of the planned time gives way to the
+  midgame search again.
 
 Both searches stop at a deadline (``time.perf_counter`` seconds) or after ``max_nodes`` nodes by
 raising :class:`Timeout`; callers keep the result of the last finished iteration.
