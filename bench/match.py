@@ -59,6 +59,8 @@ REVERSI_OPENINGS = [
     "f5d6c3d3c4", "f5d6c5f4e3", "f5f6e6f4", "f5d6c4d3c3", "f5f4e3f6d3", "f5d6c3d3c4f4",
     "f5f6e6d6", "f5d6c5f4e7", "f5f4e3d6", "f5d6c6", "f5d6c4g5", "f5f6e6f4g5", "f5d6c3g5",
     "f5f4e3f6e6", "f5f6d3", "f5d6c5f4d3",
+    "f5d6c3d3c4f4f6", "f5f6e6f4e3", "f5d6c5f4e3c6", "f5f4e3f6d3c5", "f5d6c4d3c5", "f5f6e6f4g6",
+    "f5d6c3d3e3", "f5f4d3",
 ]
 
 

@@ -35,25 +35,28 @@ from .caro_bots import CaroEasy, CaroHard, CaroMedium
 from .hard_v1 import CaroHardV1
 from .openings import choose_opening_action
 from .reversi_bots import ReversiEasy, ReversiHard, ReversiMedium
+from .reversi_hard_v1 import ReversiHardV1
 
 __all__ = ["LEVELS", "BENCH_LEVELS", "choose_move", "choose_opening_action", "get_bot", "warm_up", "CaroEasy", "CaroMedium", "CaroHard",
            "ReversiEasy", "ReversiMedium", "ReversiHard"]
 
 LEVELS = ("easy", "medium", "hard")
-# Levels for benchmarks only (bench/match.py, bench/puzzles.py), never offered to players: the
-# Hard of before issue 16, frozen, so a new Hard can be measured against it.
+# Levels for benchmarks only (bench/match.py, bench/puzzles.py, bench/reversi_speed.py), never
+# offered to players: the caro and the Reversi Hard of before issue 16, frozen, so a new Hard can
+# be measured against it.
 BENCH_LEVELS = ("hard_v1",)
 
 _BOTS = {
     ("caro", "easy"): CaroEasy, ("caro", "medium"): CaroMedium, ("caro", "hard"): CaroHard,
     ("caro", "hard_v1"): CaroHardV1,
     ("reversi", "easy"): ReversiEasy, ("reversi", "medium"): ReversiMedium, ("reversi", "hard"): ReversiHard,
+    ("reversi", "hard_v1"): ReversiHardV1,
 }
 
 
 def get_bot(game: str, level: str):
     """Return a bot instance for ``game`` (``"caro"`` or ``"reversi"``) and ``level`` (one of
-    :data:`LEVELS`, or for caro a benchmark level of :data:`BENCH_LEVELS`).
+    :data:`LEVELS`, or a benchmark level of :data:`BENCH_LEVELS`).
 
     The instance has ``choose(board, budget_ms=1000, rng=None) -> str``. Raises ValueError for
     an unknown game or level.

@@ -7,11 +7,12 @@ ends when neither side can move). Scores inside the search are from the side to 
 * **Easy**: greedy (most discs flipped plus a little square value) with random noise, and a
   random legal move 25 % of the time.
 * **Medium**: 3-ply alpha-beta; evaluation = mobility and corners.
-* **Hard**: iterative-deepening alpha-beta with a transposition table, evaluation = square
-  values + mobility + potential mobility + corners + (late) disc count, and an exact endgame
-  solver (final disc difference, transposition table, fastest-first ordering) from 12 empties
-  down at the default 1000 ms budget, from 14 with a budget of 3000 ms or more (falls back to
-  the midgame search if the solve does not finish).
+* **Hard** (:mod:`.reversi_search`): iterative-deepening negascout with a transposition table,
+  killer/history/mobility move ordering and an evaluation tuned on our own self-play (mobility,
+  potential mobility, corners, X/C squares, edges, stable edge discs, discs, parity, per game
+  phase), an exact endgame solve from 12 empties and a win/draw/loss solve from 14 at the
+  default 1000 ms budget (14 and 16 from 3000 ms); a solve that does not finish in time hands
+  the rest of the time back to the midgame search. The Hard of before issue 16 is frozen in :mod:`.reversi_hard_v1` for benchmarks.
 """
 
 from __future__ import annotations
@@ -21,12 +22,10 @@ import time
 
 from caro.engine.reversi import BLACK, NAMES, Board, legal_bits
 
-FULL = (1 << 64) - 1
-NOT_A = 0xFEFEFEFEFEFEFEFE
-NOT_H = 0x7F7F7F7F7F7F7F7F
+from .reversi_search import Endgame, flips  # noqa: F401 (Endgame: the solver, for callers and tests)
+from .reversi_search import choose as search_choose
+
 CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
-X_SQUARES = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
-C_SQUARES = (1 << 1) | (1 << 8) | (1 << 6) | (1 << 15) | (1 << 48) | (1 << 57) | (1 << 55) | (1 << 62)
 INDEX = {name: i for i, name in enumerate(NAMES)}
 
 _ROW_WEIGHTS = (
@@ -40,47 +39,11 @@ _ROW_WEIGHTS = (
     (100, -20, 10, 5, 5, 10, -20, 100),
 )
 WEIGHTS = tuple(_ROW_WEIGHTS[i // 8][i % 8] for i in range(64))
-# square-value masks grouped by weight, for a fast positional sum
-_WEIGHT_MASKS = {}
-for _i, _w in enumerate(WEIGHTS):
-    _WEIGHT_MASKS[_w] = _WEIGHT_MASKS.get(_w, 0) | (1 << _i)
-WEIGHT_MASKS = tuple(_WEIGHT_MASKS.items())
 ORDER = sorted(range(64), key=lambda i: -WEIGHTS[i])
-
-_DIRS = ((1, True, NOT_A), (1, False, NOT_H), (8, True, FULL), (8, False, FULL),
-         (9, True, NOT_A), (9, False, NOT_H), (7, True, NOT_H), (7, False, NOT_A))
 
 
 class Timeout(Exception):
     """The deadline passed inside a search."""
-
-
-def flips(me: int, opp: int, sq: int) -> int:
-    """Discs flipped by ``me`` playing bit index ``sq`` (0 if the move is illegal)."""
-    bit = 1 << sq
-    total = 0
-    for shift, left, mask in _DIRS:
-        if left:
-            t = (bit << shift) & mask & opp
-            acc = 0
-            while t:
-                acc |= t
-                t = (t << shift) & mask
-                if t & me:
-                    total |= acc
-                    break
-                t &= opp
-        else:
-            t = (bit >> shift) & mask & opp
-            acc = 0
-            while t:
-                acc |= t
-                t = (t >> shift) & mask
-                if t & me:
-                    total |= acc
-                    break
-                t &= opp
-    return total
 
 
 def _bits(b: int) -> list[int]:
@@ -90,32 +53,6 @@ def _bits(b: int) -> list[int]:
         out.append(low.bit_length() - 1)
         b ^= low
     return out
-
-
-def _neighbours(b: int) -> int:
-    return (((b << 1) & NOT_A) | ((b >> 1) & NOT_H) | (b << 8) | (b >> 8) | ((b << 9) & NOT_A)
-            | ((b >> 9) & NOT_H) | ((b << 7) & NOT_H) | ((b >> 7) & NOT_A)) & FULL
-
-
-def positional(me: int, opp: int) -> int:
-    """Sum of square values of ``me`` minus those of ``opp`` (corner-adjacent squares count as
-    neutral once their corner is taken)."""
-    total = 0
-    for w, mask in WEIGHT_MASKS:
-        total += w * ((me & mask).bit_count() - (opp & mask).bit_count())
-    # X/C squares next to an occupied corner are no longer dangerous
-    occupied = me | opp
-    if occupied & CORNERS:
-        for corner, near in ((0, (1 << 1) | (1 << 8) | (1 << 9)), (7, (1 << 6) | (1 << 15) | (1 << 14)),
-                             (56, (1 << 48) | (1 << 57) | (1 << 49)), (63, (1 << 55) | (1 << 62) | (1 << 54))):
-            if occupied >> corner & 1:
-                for sq in _bits(near):
-                    w = WEIGHTS[sq]
-                    if me >> sq & 1:
-                        total -= w
-                    elif opp >> sq & 1:
-                        total += w
-    return total
 
 
 def _state(board: Board) -> tuple[int, int]:
@@ -234,20 +171,6 @@ def medium_eval(me: int, opp: int, my_moves: int) -> int:
             + 80 * ((me & CORNERS).bit_count() - (opp & CORNERS).bit_count()))
 
 
-def hard_eval(me: int, opp: int, my_moves: int) -> int:
-    """Square values, mobility, potential mobility, corners and, late, disc count."""
-    opp_moves = legal_bits(opp, me)
-    empty = ~(me | opp) & FULL
-    discs = 64 - empty.bit_count()
-    mob = my_moves.bit_count() - opp_moves.bit_count()
-    pot = (_neighbours(opp) & empty).bit_count() - (_neighbours(me) & empty).bit_count()
-    corner = (me & CORNERS).bit_count() - (opp & CORNERS).bit_count()
-    score = positional(me, opp) + 12 * mob + 4 * pot + 60 * corner
-    if discs > 44:
-        score += 3 * (me.bit_count() - opp.bit_count())
-    return score
-
-
 class ReversiMedium(ReversiBot):
     """3-ply alpha-beta with mobility and corners."""
 
@@ -262,135 +185,22 @@ class ReversiMedium(ReversiBot):
             return next(sq for sq in ORDER if legal_bits(me, opp) >> sq & 1)
 
 
-class Endgame:
-    """Exact solver: final disc difference (side to move's view) with alpha-beta."""
-
-    def __init__(self, deadline: float) -> None:
-        self.deadline = deadline
-        self.nodes = 0
-        self.tt: dict[tuple[int, int], tuple[int, int]] = {}  # (lower, upper) bounds, empties > 8
-
-    def solve(self, me: int, opp: int, alpha: int, beta: int, passed: bool = False) -> int:
-        self.nodes += 1
-        if self.nodes & 2047 == 0 and time.perf_counter() > self.deadline:
-            raise Timeout
-        empty = ~(me | opp) & FULL
-        if empty & (empty - 1) == 0:  # zero or one empty square: no move generation needed
-            if empty:
-                sq = empty.bit_length() - 1
-                f = flips(me, opp, sq)
-                if f:
-                    return (me | f | empty).bit_count() - (opp & ~f).bit_count()
-                f = flips(opp, me, sq)
-                if f:
-                    return (me & ~f).bit_count() - (opp | f | empty).bit_count()
-            diff = me.bit_count() - opp.bit_count()
-            return diff + ((empty != 0) if diff > 0 else -(empty != 0) if diff < 0 else 0)
-        moves = legal_bits(me, opp)
-        if not moves:
-            if passed or not legal_bits(opp, me):
-                empties = 64 - me.bit_count() - opp.bit_count()
-                diff = me.bit_count() - opp.bit_count()
-                # empty squares go to the winner
-                return diff + (empties if diff > 0 else -empties if diff < 0 else 0)
-            return -self.solve(opp, me, -beta, -alpha, True)
-        empties = 64 - me.bit_count() - opp.bit_count()
-        key = None
-        if empties > 8:
-            key = (me, opp)
-            hit = self.tt.get(key)
-            if hit is not None:
-                lo, hi = hit
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                alpha, beta = max(alpha, lo), min(beta, hi)
-        a0, b0 = alpha, beta
-        if empties > 7:
-            # fastest first: fewest opponent replies
-            scored = []
-            for sq in _bits(moves):
-                f = flips(me, opp, sq)
-                nme, nopp = opp & ~f, me | f | (1 << sq)
-                scored.append(((legal_bits(nme, nopp)).bit_count() * 16 - WEIGHTS[sq] // 10, nme, nopp))
-            scored.sort(key=lambda t: t[0])
-            children = [(a, b) for _, a, b in scored]
-        else:
-            children = []
-            for sq in ORDER:
-                if moves >> sq & 1:
-                    f = flips(me, opp, sq)
-                    children.append((opp & ~f, me | f | (1 << sq)))
-        best = -65
-        for nme, nopp in children:
-            value = -self.solve(nme, nopp, -beta, -alpha)
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
-        if key is not None:
-            lo, hi = self.tt.get(key, (-65, 65))
-            if best <= a0:
-                hi = min(hi, best)  # fail low: an upper bound
-            elif best >= b0:
-                lo = max(lo, best)  # fail high: a lower bound
-            else:
-                lo = hi = best
-            self.tt[key] = (lo, hi)
-        return best
-
-    def root(self, me: int, opp: int) -> tuple[int, int]:
-        """Return (exact final disc difference, best move bit index)."""
-        moves = _bits(legal_bits(me, opp))
-        moves.sort(key=lambda sq: -WEIGHTS[sq])
-        best, best_sq = -65, moves[0]
-        alpha = -65
-        for sq in moves:
-            f = flips(me, opp, sq)
-            value = -self.solve(opp & ~f, me | f | (1 << sq), -65, -alpha)
-            if value > best:
-                best, best_sq = value, sq
-                alpha = max(alpha, value)
-        return best, best_sq
-
-
 class ReversiHard(ReversiBot):
-    """Iterative-deepening alpha-beta with :func:`hard_eval`; exact endgame solve from 12
-    empties (from :attr:`solve_empties` = 14 when the budget is at least 3000 ms), falling back
-    to the midgame search when the solve does not finish in time."""
+    """Iterative-deepening negascout with the tuned evaluation of :mod:`.reversi_search`, an exact
+    endgame solve from :data:`~.reversi_search.EXACT_EMPTIES` empties and a win/draw/loss solve
+    from :data:`~.reversi_search.WLD_EMPTIES` (two more each from a 3000 ms budget); see
+    :func:`caro.bots.reversi_search.choose`.
+
+    ``max_nodes``: a node limit per search (None: only the clock limits it); ``last_info`` is the
+    report of the last move (depth, solved, empties, nodes, score).
+    """
 
     level = "hard"
-    solve_empties = 14
-    share = 0.7  # part of the budget it plans to use
+
+    def __init__(self, max_nodes: int | None = None) -> None:
+        self.max_nodes = max_nodes
+        self.last_info: dict = {}
 
     def _choose(self, me, opp, budget_ms, rng):
-        t0 = time.perf_counter()
-        budget = max(budget_ms, 50) / 1000 * self.share
-        moves = legal_bits(me, opp)
-        if moves.bit_count() == 1:
-            return moves.bit_length() - 1
-        empties = 64 - me.bit_count() - opp.bit_count()
-        # in pure Python a 12-empty solve takes about 0.2-0.6 s and a 14-empty one 2-4 s here
-        if empties <= 12 or (empties <= self.solve_empties and budget_ms >= 3000):
-            share = 0.7 if empties <= 12 else 0.6
-            try:
-                return Endgame(t0 + budget * share).root(me, opp)[1]
-            except Timeout:
-                pass
-        search = _Search(t0 + budget, hard_eval)
-        best_sq = next(sq for sq in ORDER if moves >> sq & 1)
-        depth = 1
-        while depth <= empties:
-            try:
-                _, best_sq = search.root(me, opp, depth, best_sq)
-            except Timeout:
-                break
-            depth += 1
-            if time.perf_counter() - t0 > budget * 0.3:
-                break
-        return best_sq
+        self.last_info = {}
+        return search_choose(me, opp, budget_ms, self.max_nodes, self.last_info)
