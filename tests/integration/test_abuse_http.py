@@ -91,7 +91,8 @@ def test_guests_per_minute_per_address():
                   for _ in range(ATTEMPTS)]
         assert any(r.status_code == TOO_MANY_REQUESTS for r in joined)
     room.current_game.refresh_from_db()
-    assert room.current_game.guest_id is None or joined[0].status_code == 302
+    # A seat was taken only by a join that got through (one may, if the attempts straddle a window).
+    assert (room.current_game.guest_id is not None) == any(r.status_code == 302 for r in joined)
     # Another address is not affected.
     assert Client(REMOTE_ADDR=_address()).post("/rooms/new").status_code == 302
 
