@@ -264,6 +264,27 @@ def test_once_both_seats_are_taken_the_room_says_who_plays(browser, live_server_
         ctx.close()
 
 
+def _resigned_friend_room():
+    room, x, o = _friend_room_now(["H8", "A1"])
+    games.resign(room.current_game_id, o)
+    return room, x, o
+
+
+@pytest.mark.parametrize("lang, words", [("vi", "đã kết thúc"), ("en", "is over")])
+def test_after_the_game_ended_the_room_no_longer_says_they_are_playing(browser, live_server_url, lang, words):
+    """A newcomer to a room whose game is over reads that it is over, not "X and O are playing"."""
+    room, x, o = _off_loop(_resigned_friend_room)
+    ctx = _context(browser, lang, 1280)
+    try:
+        page = _open(ctx, live_server_url, None, room, one_tap=False)
+        page.wait_for_selector('[data-role="status"][data-result="finished"]')
+        hint = page.inner_text('[data-role="watch-hint"]')
+        assert x.public_name in hint and o.public_name in hint and words in hint
+        assert not re.search(r"are playing|đang chơi", hint)
+    finally:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ 10
 
 @pytest.mark.parametrize("lang, width", BOTH)
