@@ -267,8 +267,10 @@ class SeekConsumer(AsyncWebsocketConsumer):
             if event.get("game_id") in self.told:
                 return
             self.told.add(event.get("game_id"))
-        if event.get("type") in ("paired", "cancelled") and self.attached:
-            self.attached = False  # a pairing already set the paired seek's socket count to 0
+        if event.get("type") in ("paired", "cancelled"):
+            self.sought = None  # the seek is over: a later seek of another tab replaces nothing here
+            if self.attached:
+                self.attached = False  # a pairing already set the paired seek's socket count to 0
         await self.send_json(event)
 
     async def seek_changed(self, message: dict) -> None:
