@@ -500,3 +500,29 @@ def test_at_a_rated_game_s_end_names_and_rating_changes_both_show_whole(browser,
         _shot(page, f"rated-end-{lang}-{width}")
     finally:
         ctx.close()
+
+
+def _named_friend_room(names):
+    room, x, o = _friend_room_now(["H8", "I9"])
+    for user, name in zip((x, o), names):
+        user.display_name = name
+        user.save(update_fields=["display_name"])
+    return room, x, o
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_player_names_of_the_longest_allowed_length_fit_mid_game(browser, live_server_url, width):
+    """Names up to the 20-character limit are shown whole beside a running clock (no ellipsis)."""
+    names = ("Nguyễn_Hoàng_Phương2", "WWWWWWWWWWWWWWWWWWWW"[:14] + "_mmmmm")
+    room, x, _o = _off_loop(_named_friend_room, names)
+    ctx = _context(browser, "vi", width)
+    try:
+        page = _open(ctx, live_server_url, x, room)
+        for side, name in zip("XO", names):
+            selector = f'[data-role="name-{side}"]'
+            page.wait_for_function(f"document.querySelector('{selector}').textContent.includes('{name}')")
+            widths = page.eval_on_selector(selector, "el => [el.scrollWidth, el.clientWidth, el.parentElement.clientWidth]")
+            assert widths[0] <= widths[1] + 1, f"{name} is cut at {width} px (text, name box, player box: {widths})"
+        _shot(page, f"player-names-{width}")
+    finally:
+        ctx.close()
