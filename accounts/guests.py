@@ -34,9 +34,17 @@ def create_guest() -> User:
 
 
 def ensure_player(request: HttpRequest) -> User:
-    """Return the request's user, creating and logging in a guest when nobody is signed in."""
+    """Return the request's user, creating and logging in a guest when nobody is signed in.
+
+    The visitor's CSRF token is kept (`login` would rotate it): becoming a guest gives no
+    credentials an anonymous visitor lacks, and a new token would make the next form posted from
+    another tab, opened before, fail as out of date. Signing in to an account still rotates it
+    (allauth's login)."""
     if request.user.is_authenticated:
         return request.user
     user = create_guest()
+    kept = request.META.get("CSRF_COOKIE")
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    if kept:
+        request.META["CSRF_COOKIE"] = kept
     return user

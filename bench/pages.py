@@ -23,7 +23,7 @@ Ratings: `--players` registered players, each with a caro rating (10 to 300 game
 like a real pool, most active in the last 30 days), are inserted in bulk; one of them has 200 rated
 games (200 Game rows and 200 rating changes, against other players), plus 30 Reversi games. Timed:
 the caro leaderboard seen by a signed-in player ranked outside the top 100 (the rank is a COUNT on
-the index), the Reversi leaderboard, and the profile with 200 games (chart, recent games).
+the index, then kept `ranking.pages.RANK_CACHE_S`; the first request pays it), the Reversi leaderboard, and the profile with 200 games (chart, recent games).
 """
 
 from __future__ import annotations

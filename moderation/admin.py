@@ -286,7 +286,7 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
     list_filter = ("status", "rated", CategoryFilter, "kind", "annulled", "termination",
                    ("created_at", admin.DateFieldListFilter), PlayerFilter)
     list_select_related = ("host", "guest")
-    search_fields = ("host__username", "guest__username", "host__display_name", "guest__display_name")
+    # search: by player, through GameAdmin.get_search_results (the players first, then their games)
     show_full_result_count = False
     ordering = ("-id",)
     inlines = []

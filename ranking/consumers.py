@@ -18,7 +18,9 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from accounts.restrictions import ban_message, user_group
 
@@ -27,7 +29,7 @@ from caro.rooms.consumers import CLOSE_BANNED, _ban_of, _language_of
 from caro.rooms.limits import SocketSlot, client_address
 from ranking import pairing
 from ranking.pairing import SeekError
-from ranking.seeks import seek_group
+from ranking.seeks import Seek, seek_group
 from ranking.tasks import COUNTS_KEY
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,15 @@ SLOT_ROOM = "seek"
 #: runs (settings DB_POOL_MAX_SIZE, 20 by default, is shared with the room sockets).
 SEEK_THREADS = 8
 _executor = ThreadPoolExecutor(max_workers=SEEK_THREADS, thread_name_prefix="seek-db")
+
+
+#: This socket's own sentences (the pairing's refusals are `pairing.SEEK_ERRORS`).
+SOCKET_MESSAGES = {
+    # `error` `not_seeking`: a `cancel` with no seek waiting (nothing changed).
+    "not_seeking": _("There was no search to cancel: you are not waiting for a game."),
+    # `replaced`: another tab of the user asked for other rules, which replaced this tab's search.
+    "replaced": _("Your search was changed in another tab or window. This page now waits for the new one."),
+}
 
 
 #: The seek sockets get the waiting counts at most this often, s (each process reads them from
@@ -120,6 +131,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         self.groups_joined: list[str] = []
         self.forgotten = False
         self.told: set[int] = set()  # the games this socket sent `paired` for
+        self.sought: tuple[str, str] | None = None  # (mode, choice) this socket last asked for
         authenticated = getattr(self.user, "is_authenticated", False)
         self.slot = SocketSlot(self.channel_name, client_address(self.scope),
                                self.user.pk if authenticated else None, SLOT_ROOM)
@@ -210,15 +222,25 @@ class SeekConsumer(AsyncWebsocketConsumer):
                 # game in its `status` when it reconnects. Not the player's error.
                 log.warning("seek socket: telling a seek group of game %s failed: %r", made.game_id, failure)
         elif seek.status == seek.Status.WAITING:
+            self.sought = (mode, choice)
             await self.send_json({"type": "status", **pairing.waiting_status(seek)})
+            if seek.sockets > 1 and seek.queued_at == seek.joined_at:
+                # A new or replaced seek while other tabs have one open: a tab that asked for
+                # something else hears `replaced` (`seek_changed`). A tab sharing the seek makes
+                # no message (its place was kept: queued_at is older).
+                await self.channel_layer.group_send(seek_group(self.user.pk), {
+                    "type": "seek.changed", "mode": mode, "choice": choice, "origin": self.channel_name})
         else:  # still in the game it was paired into
             await self.send_json({"type": "status", **await db(pairing.seek_state)(self.user)})
 
     async def on_cancel(self, frame: dict) -> None:
-        paired = await db(pairing.cancel)(self.user)
+        waiting, paired = await db(_cancel)(self.user)
         if paired is None:
+            self.sought = None
             if self.attached:
                 self.attached = False
+            if not waiting:  # nothing to cancel: say so (nothing changed)
+                return await self.send_error("not_seeking")
             return  # every tab hears `cancelled` from the seek group
         status = await db(pairing.seek_state)(self.user)
         await self.send_json({"type": "status", **status})
@@ -245,9 +267,23 @@ class SeekConsumer(AsyncWebsocketConsumer):
             if event.get("game_id") in self.told:
                 return
             self.told.add(event.get("game_id"))
-        if event.get("type") in ("paired", "cancelled") and self.attached:
-            self.attached = False  # a pairing already set the paired seek's socket count to 0
+        if event.get("type") in ("paired", "cancelled"):
+            self.sought = None  # the seek is over: a later seek of another tab replaces nothing here
+            if self.attached:
+                self.attached = False  # a pairing already set the paired seek's socket count to 0
         await self.send_json(event)
+
+    async def seek_changed(self, message: dict) -> None:
+        """Another tab of this user made a new seek (Channels type "seek.changed", to the user's
+        seek group): a tab that asked for other rules hears `replaced` with the new `mode` and
+        `choice`, since the user's one seek is now the other tab's."""
+        new = (message["mode"], message["choice"])
+        if message.get("origin") == self.channel_name or self.sought is None or self.sought == new:
+            return
+        self.sought = new
+        with translation.override(self.lang):
+            text = str(SOCKET_MESSAGES["replaced"])
+        await self.send_json({"type": "replaced", "mode": new[0], "choice": new[1], "message": text})
 
     # ------------------------------------------------------------------ sending
 
@@ -268,7 +304,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
             message = await db(_bar_text)(self.user.pk, self.lang)
             return await self.send_json({"type": "error", "code": code, "message": message})
         with translation.override(self.lang):
-            message = SeekError(code).message
+            message = str(SOCKET_MESSAGES[code]) if code in SOCKET_MESSAGES else SeekError(code).message
             extra = {"signup_url": pairing.signup_url()} if code == "guests_not_ranked" else {}
         await self.send_json({"type": "error", "code": code, "message": message, **extra})
 
@@ -298,6 +334,15 @@ def _hello(user) -> tuple[dict, dict]:
     """The user's seek status and the waiting counts (the beat's last ones, else counted now)."""
     counts = cache.get(COUNTS_KEY)
     return pairing.seek_state(user), counts if counts is not None else pairing.waiting_counts()
+
+
+def _cancel(user) -> tuple[bool, Seek | None]:
+    """`pairing.cancel` for `user`, and whether a seek was waiting to be cancelled (its row locked
+    first, so a pass or another tab cannot change it in between): (False, None) means there was
+    nothing to cancel."""
+    with transaction.atomic():
+        statuses = list(Seek.objects.select_for_update().filter(user=user).values_list("status", flat=True)[:1])
+        return statuses == [Seek.Status.WAITING], pairing.cancel(user)
 
 
 def _bar_text(user_id: int, lang: str) -> str:

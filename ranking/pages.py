@@ -16,6 +16,7 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -33,6 +34,14 @@ ACTIVE_DAYS = 30
 #: A profile shows the player's rank only within this many places (a bounded COUNT: the exact rank
 #: of a player far down costs counting most of the table, which only their own leaderboard view pays).
 PROFILE_RANK_LIMIT = 1000
+#: A player's rank outside the top rows is kept this long at most, s: counting the listed players
+#: above a rating far down reads most of the index (~15 ms with 100,000 players), so a viewer who
+#: reloads pays it once per period. Their own rating change makes a new key at once
+#: (`rank_key`); other players' changes show within this time.
+RANK_CACHE_S = 30
+#: A profile's rendered rating chart is kept this long at most, s (a new key with every change of
+#: the rating: `chart_key`).
+CHART_CACHE_S = 600
 #: Games listed on a profile, newest first.
 RECENT_GAMES = 20
 #: Rated games drawn in a profile's chart per category (the newest ones).
@@ -55,15 +64,54 @@ def top(category: str) -> list[Rating]:
 
 
 def top_key(category: str, language: str) -> str:
-    """The cache key of `category`'s rendered top rows in `language`, as they stand now: it names
-    who is in the top `LEADERBOARD_SIZE`, in order, with their rating, games and last change (one
-    index scan of those rows, no users read), so any change to the top makes a new key and a
-    rating change further down leaves it. A renamed player shows under the new name within
-    `TOP_ROWS_CACHE_S`."""
-    rows = listed(category).order_by("-value", "user_id").values_list(
-        "user_id", "value", "games", "updated_at")[:LEADERBOARD_SIZE]
-    digest = hashlib.blake2b(repr(list(rows)).encode(), digest_size=12).hexdigest()
-    return f"ranking:top:{category}:{language}:{digest}"
+    """The cache key of `category`'s rendered top rows in `language`, as they stand now (see
+    `top_state`)."""
+    return top_state(category, language)[0]
+
+
+def top_state(category: str, language: str) -> tuple[str, dict[int, int]]:
+    """The cache key of `category`'s rendered top rows in `language` and the places of the players
+    in them (user id -> rank 1..LEADERBOARD_SIZE), as they stand now: the key names who is in the
+    top `LEADERBOARD_SIZE`, in order, with their rating, games and last change (one index scan of
+    those rows, no users read), so any change to the top makes a new key and a rating change
+    further down leaves it. A renamed player shows under the new name within `TOP_ROWS_CACHE_S`.
+    A viewer in the top finds their exact rank here, without a COUNT."""
+    rows = list(listed(category).order_by("-value", "user_id").values_list(
+        "user_id", "value", "games", "updated_at")[:LEADERBOARD_SIZE])
+    digest = hashlib.blake2b(repr(rows).encode(), digest_size=12).hexdigest()
+    places = {row[0]: place for place, row in enumerate(rows, start=1)}
+    return f"ranking:top:{category}:{language}:{digest}", places
+
+
+def rank_key(rating: Rating, limit: int | None = None) -> str:
+    """The cache key of `rating`'s rank (`cached_rank`): it names the rating's value and last
+    change, so the player's own rated game (or an annulment's revert: both save `updated_at`)
+    makes a new key at once."""
+    stamp = rating.updated_at.timestamp() if rating.updated_at else 0
+    return f"ranking:rank:{rating.category}:{rating.user_id}:{rating.value}:{stamp}:{limit or 0}"
+
+
+def chart_key(rating: Rating, language: str) -> str:
+    """The cache key of `rating`'s history chart in `language`: the chart is drawn from the
+    player's rating changes, and each rated game and each annulment's revert saves the rating
+    (`updated_at`, `games`), so a new change makes a new key."""
+    stamp = rating.updated_at.timestamp() if rating.updated_at else 0
+    return f"ranking:chart:{rating.category}:{rating.user_id}:{language}:{stamp}:{rating.games}:{CHART_GAMES}"
+
+
+def cached_rank(rating: Rating, limit: int | None = None) -> int | None:
+    """`rank_of(rating, limit)`, kept `RANK_CACHE_S` per rating state (`rank_key`). None when the
+    rating is not listed (read from `rating` itself, never from the cache) or, with `limit`, when
+    the rank is worse than `limit`."""
+    if not rating.listed:
+        return None
+    key = rank_key(rating, limit)
+    stored = cache.get(key)
+    if stored is not None:
+        return stored or None  # 0 stands for "worse than limit"
+    rank = rank_of(rating, limit)
+    cache.set(key, rank or 0, RANK_CACHE_S)
+    return rank
 
 
 def rank_of(rating: Rating, limit: int | None = None) -> int | None:

@@ -29,8 +29,7 @@ def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> H
     mine = None
     if request.user.is_authenticated:
         mine = Rating.objects.filter(user=request.user, category=chosen.slug).first()
-    rank = pages.rank_of(mine) if mine else None
-    key = pages.top_key(chosen.slug, get_language())
+    key, places = pages.top_state(chosen.slug, get_language())
     cached = cache.get(key)
     if cached is None:
         rows = pages.top(chosen.slug)
@@ -41,7 +40,13 @@ def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> H
         cached = (render_to_string("ranking/top_rows.html", {"rows": ranked}), len(rows))
         cache.set(key, cached, pages.TOP_ROWS_CACHE_S)
     rows_html, shown = cached
-    if mine is not None and rank is not None and rank <= shown:  # the viewer's own row, highlighted
+    rank = None
+    if mine is not None and mine.listed:
+        if mine.user_id in places:  # in the top rows: their exact place, no COUNT
+            rank = places[mine.user_id]
+        else:  # below them: counted, kept briefly; never a place in the rows it is not in
+            rank = max(pages.cached_rank(mine) or 0, len(places) + 1)
+    if rank is not None and rank <= shown:  # the viewer's own row, highlighted
         rows_html = rows_html.replace(f'<tr data-player="{mine.user_id}">',
                                       f'<tr data-player="{mine.user_id}" class="me" aria-current="true" '
                                       f'data-testid="my-row">', 1)
@@ -77,11 +82,16 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         rating = by_category.get(category.slug)
         svg = ""
         if rating is not None and rating.games:
-            history = pages.history(user, category.slug)
-            if len(history.points) > 1:
-                svg = _chart(history, category)
+            # The chart changes only with the rating (every rated game and revert saves it).
+            key = pages.chart_key(rating, get_language())
+            svg = cache.get(key)
+            if svg is None:
+                history = pages.history(user, category.slug)
+                svg = _chart(history, category) if len(history.points) > 1 else ""
+                cache.set(key, svg, pages.CHART_CACHE_S)
+            svg = mark_safe(svg)  # noqa: S308 - escaped by chart
         cards.append({"category": category, "rating": rating, "chart": svg,
-                      "rank": pages.rank_of(rating, pages.PROFILE_RANK_LIMIT) if rating else None})
+                      "rank": pages.cached_rank(rating, pages.PROFILE_RANK_LIMIT) if rating else None})
     return render(request, "ranking/profile.html", {
         "player": user, "cards": cards, "recent": pages.recent_games(user),
         "is_me": request.user.is_authenticated and request.user.pk == user.pk,

@@ -95,12 +95,17 @@
         break;
       case "paired": location.href = f.url; break;
       case "cancelled": seeking = null; joined = false; showWaiting(null); break;
+      case "replaced":  // another tab asked for other rules: the user's one seek is now that one
+        seeking = {mode: f.mode, choice: f.choice};
+        showError(f.message);
+        showWaiting({mode: f.mode});
+        break;
       case "requeued": if (seeking) send({type: "seek", ...seeking}); break;
       case "computer_offer": $("computer-offer").hidden = false; break;
       case "waiting": showCounts(f.counts); break;
       case "error":
         showError(f.message, f.signup_url);
-        if (["guests_not_ranked", "bad_choice", "bad_category", "not_signed_in"].includes(f.code)) { seeking = null; showWaiting(null); }
+        if (["guests_not_ranked", "bad_choice", "bad_category", "not_signed_in", "not_seeking"].includes(f.code)) { seeking = null; showWaiting(null); }
         break;
       case "pong": break;
     }

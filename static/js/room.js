@@ -468,6 +468,10 @@ function renderWatchHint() {
   if (root.dataset.kind !== "friend") return;
   if (state.status === "waiting") {
     hint.textContent = gettext("Anyone with the link can watch; a free seat goes to the first who takes it.");
+  } else if (state.status === "finished" || state.status === "aborted") {
+    // Over: not "are playing" any more (the result itself is the status line's).
+    hint.textContent = fmt(gettext("The game between %(x)s and %(o)s is over; anyone who opens the link sees how it ended."),
+      { x: playerName("X"), o: playerName("O") });
   } else {
     hint.textContent = fmt(gettext("%(x)s and %(o)s are playing; anyone else who opens the link watches."),
       { x: playerName("X"), o: playerName("O") });

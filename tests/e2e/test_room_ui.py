@@ -264,6 +264,27 @@ def test_once_both_seats_are_taken_the_room_says_who_plays(browser, live_server_
         ctx.close()
 
 
+def _resigned_friend_room():
+    room, x, o = _friend_room_now(["H8", "A1"])
+    games.resign(room.current_game_id, o)
+    return room, x, o
+
+
+@pytest.mark.parametrize("lang, words", [("vi", "đã kết thúc"), ("en", "is over")])
+def test_after_the_game_ended_the_room_no_longer_says_they_are_playing(browser, live_server_url, lang, words):
+    """A newcomer to a room whose game is over reads that it is over, not "X and O are playing"."""
+    room, x, o = _off_loop(_resigned_friend_room)
+    ctx = _context(browser, lang, 1280)
+    try:
+        page = _open(ctx, live_server_url, None, room, one_tap=False)
+        page.wait_for_selector('[data-role="status"][data-result="finished"]')
+        hint = page.inner_text('[data-role="watch-hint"]')
+        assert x.public_name in hint and o.public_name in hint and words in hint
+        assert not re.search(r"are playing|đang chơi", hint)
+    finally:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ 10
 
 @pytest.mark.parametrize("lang, width", BOTH)
@@ -477,5 +498,31 @@ def test_at_a_rated_game_s_end_names_and_rating_changes_both_show_whole(browser,
             assert delta.evaluate(_SHOWN_WHOLE), f"{side}'s rating change is cut at {width} px"
         assert page.evaluate(NO_OVERFLOW) <= 0
         _shot(page, f"rated-end-{lang}-{width}")
+    finally:
+        ctx.close()
+
+
+def _named_friend_room(names):
+    room, x, o = _friend_room_now(["H8", "I9"])
+    for user, name in zip((x, o), names):
+        user.display_name = name
+        user.save(update_fields=["display_name"])
+    return room, x, o
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_player_names_of_the_longest_allowed_length_fit_mid_game(browser, live_server_url, width):
+    """Names up to the 20-character limit are shown whole beside a running clock (no ellipsis)."""
+    names = ("Nguyễn_Hoàng_Phương2", "WWWWWWWWWWWWWWWWWWWW"[:14] + "_mmmmm")
+    room, x, _o = _off_loop(_named_friend_room, names)
+    ctx = _context(browser, "vi", width)
+    try:
+        page = _open(ctx, live_server_url, x, room)
+        for side, name in zip("XO", names):
+            selector = f'[data-role="name-{side}"]'
+            page.wait_for_function(f"document.querySelector('{selector}').textContent.includes('{name}')")
+            widths = page.eval_on_selector(selector, "el => [el.scrollWidth, el.clientWidth, el.parentElement.clientWidth]")
+            assert widths[0] <= widths[1] + 1, f"{name} is cut at {width} px (text, name box, player box: {widths})"
+        _shot(page, f"player-names-{width}")
     finally:
         ctx.close()

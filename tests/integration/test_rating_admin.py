@@ -79,3 +79,27 @@ def test_the_game_list_filters_by_rating_category():
     assert [g.pk for g in shown["caro"]] == [ranked.pk]
     assert [g.pk for g in shown["reversi"]] == [reversi.pk]
     assert other.pk in [g.pk for g in client.get(url).context["cl"].result_list]
+
+
+def test_the_game_search_finds_games_by_a_players_name_in_either_seat():
+    from caro.games.kinds import KINDS
+    from caro.games.models import Game
+
+    rules = KINDS["caro"].rules_for("caro-vn")
+    minh = User.objects.create_user(username="minhkhoa", password="pw-12345678", display_name="Khoa Nguyen")
+    lan = User.objects.create_user(username="lanchi", password="pw-12345678", display_name="Chi")
+    other = User.objects.create_user(username="tuan", password="pw-12345678")
+    as_host = Game.objects.create(host=minh, guest=other, kind="caro", rules=rules)
+    as_guest = Game.objects.create(host=lan, guest=minh, kind="caro", rules=rules)
+    neither = Game.objects.create(host=other, guest=lan, kind="caro", rules=rules)
+    client = _client(moderator())
+    url = reverse("admin:games_game_changelist")
+
+    def found(term):
+        return sorted(g.pk for g in client.get(url, {"q": term}).context["cl"].result_list)
+
+    assert found("MINH") == sorted([as_host.pk, as_guest.pk])        # part of a username, any case
+    assert found("nguyen") == sorted([as_host.pk, as_guest.pk])      # part of a display name
+    assert found("lan") == sorted([as_guest.pk, neither.pk])
+    assert found("nobody-like-this") == []
+    assert len(found("")) == 3

@@ -207,3 +207,35 @@ async def test_a_game_made_on_arrival_is_announced_once_per_socket():
         assert "paired" not in later
     await a.disconnect()
     await b.disconnect()
+
+
+async def test_a_cancel_with_no_seek_is_answered_and_changes_nothing():
+    _users, cookies = await _guests(1)
+    comm = await _connect(cookies[0], lang="vi")
+    await comm.send_json_to({"type": "cancel"})
+    error = await _next(comm, "error")
+    assert error["code"] == "not_seeking" and "hủy" in error["message"]
+    assert await sync_to_async(Seek.objects.count)() == 0
+    await comm.disconnect()
+
+
+async def test_a_tab_whose_seek_another_tab_replaced_is_told():
+    _users, cookies = await _guests(1)
+    old, new, same = await _connect(cookies[0]), await _connect(cookies[0]), await _connect(cookies[0])
+    await old.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-15-blocked"})
+    assert (await _next(old, "status"))["status"] == "waiting"
+    await same.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-15-blocked"})  # shares it
+    assert (await _next(same, "status"))["status"] == "waiting"
+    await new.send_json_to({"type": "seek", "mode": "quick", "choice": "reversi"})
+    assert (await _next(new, "status"))["choice"] == "reversi"
+    for tab in (old, same):
+        replaced = await _next(tab, "replaced")
+        assert replaced["mode"] == "quick" and replaced["choice"] == "reversi"
+        assert "another tab" in replaced["message"]
+    seek = await sync_to_async(Seek.objects.get)()
+    assert (seek.choice, seek.status) == ("reversi", "waiting")
+    await new.send_json_to({"type": "cancel"})
+    for tab in (old, new, same):
+        await _next(tab, "cancelled")
+    for tab in (old, new, same):
+        await tab.disconnect()

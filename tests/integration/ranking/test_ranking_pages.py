@@ -169,3 +169,92 @@ def test_the_rendered_top_rows_are_reused_until_the_top_changes(django_assert_ma
     assert viewer.count('data-testid="my-row"') == 1
     assert "tc1" in viewer[viewer.index('data-testid="my-row"'):].split("</tr>")[0]
     assert pages.top_key("caro", "vi") != pages.top_key("caro", "en")
+
+
+def test_a_viewer_in_the_top_rows_gets_their_rank_without_a_count(django_assert_max_num_queries):
+    users = [account(f"nc{i}") for i in range(4)]
+    for user, value in zip(users, (1500, 1600, 1600, 1700)):
+        established(user, value)
+    url = reverse("ranking:leaderboard", args=["caro"])
+    client = client_for(users[2])
+    client.get(url)  # the rows rendered and cached
+    # session, user, own rating, the top's rows (key and places); no COUNT for a viewer in the top
+    with django_assert_max_num_queries(4) as queries:
+        html = client.get(url).content.decode()
+    assert not any("COUNT(" in q["sql"] for q in queries.captured_queries)
+    my_row = html[html.index('data-testid="my-row"'):].split("</tr>")[0]
+    assert "nc2" in my_row and '<td class="num">3</td>' in my_row  # the tie at 1600: the lower id first
+
+
+def test_the_own_rank_below_the_top_is_counted_once_then_kept_until_the_rating_changes(
+        django_assert_max_num_queries):
+    from ranking import pages
+
+    Rating.objects.bulk_create([
+        Rating(user=account(f"kc{i}"), category="caro", value=2000 - i, games=30, peak=2000 - i,
+               last_played_at=timezone.now(), listed=True) for i in range(102)
+    ])
+    established(account("kcolder"), 1000)  # equal to mine, an older account: ahead of me
+    me = account("kcme")
+    mine = established(me, 1000)
+    url = reverse("ranking:leaderboard", args=["caro"])
+    client = client_for(me)
+
+    def my_rank(html):
+        return html[html.index('data-testid="my-row"'):].split("</tr>")[0]
+
+    assert '<td class="num">104</td>' in my_rank(client.get(url).content.decode())  # 102 higher, 1 tied older
+    with django_assert_max_num_queries(4) as queries:  # counted once: the rank comes from the cache now
+        html = client.get(url).content.decode()
+    assert not any("COUNT(" in q["sql"] for q in queries.captured_queries)
+    assert '<td class="num">104</td>' in my_rank(html)
+    # My own rated game makes a new key at once: the new rank shows on the next view.
+    mine.refresh_from_db()
+    mine.value = 1950
+    mine.save()
+    assert '<td class="num">52</td>' in my_rank(client.get(url).content.decode())  # 50 higher, 1 tied older
+    # Bounded ranks have their own keys, and "beyond the limit" is kept as such.
+    mine.refresh_from_db()
+    assert pages.cached_rank(mine, limit=10) is None and pages.cached_rank(mine, limit=10) is None
+    assert pages.cached_rank(mine, limit=100) == 52
+
+
+def test_a_stale_rank_never_claims_a_place_in_the_top_rows(django_assert_max_num_queries):
+    from django.core.cache import cache
+
+    from ranking import pages
+
+    Rating.objects.bulk_create([
+        Rating(user=account(f"st{i}"), category="caro", value=2000 - i, games=30, peak=2000 - i,
+               last_played_at=timezone.now(), listed=True) for i in range(100)
+    ])
+    me = account("stme")
+    mine = established(me, 1000)
+    cache.set(pages.rank_key(mine), 7, pages.RANK_CACHE_S)  # as if counted when I was 7th
+    html = client_for(me).get(reverse("ranking:leaderboard", args=["caro"])).content.decode()
+    assert html.count('data-testid="my-row"') == 1
+    my_row = html[html.index('data-testid="my-row"'):].split("</tr>")[0]
+    assert "stme" in my_row and '<td class="num">101</td>' in my_row
+
+
+def test_the_profile_chart_is_reused_until_the_rating_changes(django_assert_max_num_queries):
+    from ranking.models import RatingChange
+
+    player = account("chartee")
+    rival = account("chartrival")
+    for _ in range(3):
+        won_by(player, rival)
+    url = reverse("ranking:profile", args=["chartee"])
+    first = client_for().get(url).content.decode()
+    assert "<polyline" in first
+    with django_assert_max_num_queries(11) as queries:
+        again = client_for().get(url).content.decode()
+    # The history's own query (the ratings before and after each game only) is not made again.
+    assert not any(q["sql"].startswith('SELECT "ranking_ratingchange"."before" AS "before"')
+                   for q in queries.captured_queries)
+    assert again.count("<polyline") == first.count("<polyline")
+    won_by(player, rival)  # a new rated game: a new chart at once
+    after = client_for().get(url).content.decode()
+    points = RatingChange.objects.filter(user=player, category="caro").count() + 1
+    line = after[after.index('class="line"'):].split('points="')[1].split('"')[0]
+    assert len(line.split()) == points
