@@ -25,7 +25,7 @@ from accounts.restrictions import ban_message, user_group
 from caro.rooms.consumers import BURST, CLOSE_TOO_BIG, CLOSE_TOO_MANY, RATE, read_frame
 from caro.rooms.consumers import CLOSE_BANNED, _ban_of, _language_of
 from caro.rooms.limits import SocketSlot, client_address
-from ranking import pairing
+from ranking import arrivals, pairing
 from ranking.pairing import SeekError
 from ranking.seeks import seek_group
 from ranking.tasks import COUNTS_KEY
@@ -194,8 +194,10 @@ class SeekConsumer(AsyncWebsocketConsumer):
         mode, choice = frame.get("mode"), frame.get("choice")
         if not isinstance(mode, str) or not isinstance(choice, str) or len(choice) > 40:
             raise SeekError("malformed")
-        seek, made = await db(pairing.arrive)(self.user, mode, choice, attach=not self.attached)
+        seek, made = await ARRIVALS.arrive(self.user, mode, choice, attach=not self.attached)
         self.attached, self.touched = True, time.monotonic()
+        if getattr(made, "told_elsewhere", False):
+            return  # the partner's socket, in the same batch on this process, tells both of us
         if made is not None:  # paired at once: every tab of both players hears `paired` (this one too)
             messages = pairing.paired_messages(made)
             # The tabs on this process at once; the seek groups reach those on other processes
@@ -292,6 +294,8 @@ class SeekConsumer(AsyncWebsocketConsumer):
 
 
 LOBBY = _Lobby()
+#: This process's seek frames, gathered into batches (`pairing.arrive_many`).
+ARRIVALS = arrivals.Arrivals(db)
 
 
 def _hello(user) -> tuple[dict, dict]:

@@ -28,6 +28,7 @@ goes round again for the seeks that joined meanwhile). Times are aware datetimes
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import zlib
@@ -359,6 +360,152 @@ def pair_on_arrival(seek: Seek, now: datetime | None = None, barred: set[int] | 
     return None
 
 
+#: An arrival batch (`arrive_many`) takes at most this many seek frames (ranking.arrivals gathers them).
+BATCH_MAX = 64
+
+
+def arrive_many(requests: list[tuple], now: datetime | None = None) -> list:
+    """`arrive` for many seek frames at once (what `ranking.arrivals` sends, gathered from the
+    seek sockets of one web process while the previous batch was in PostgreSQL). `requests` are
+    `(user, mode, choice, attach)`; the answer, in the same order, is for each either
+    `(seek, pairing or None)` as `arrive` returns, or the `SeekError` it would raise.
+
+    Quick seeks (one per user in the batch) go through one transaction for them all: the users'
+    bars are read fresh in one query; their seeks are locked (`SELECT ... FOR UPDATE`, id order);
+    per choice the longest-waiting live partners are taken with `FOR UPDATE SKIP LOCKED` (at most
+    as many as the batch has seeks of that choice); the batch's seeks and those partners are paired
+    in queue order (`quick_pairs`: front first, then the longest waiting); every game and room is
+    made in one INSERT each (`rooms.create_match_rooms`), the pairings in one, and the seeks
+    written in one INSERT and one UPDATE. So a burst of N arrivals costs about a dozen round
+    trips instead of about 16 each. A seek left waiting then gets `pair_on_arrival`'s second look
+    after commit (an arrival on another process committing at the same moment is found then), as
+    in `arrive`. The guarantees are `arrive`'s: rows are only taken locked and re-checked, one
+    user has one seek and is in at most one pair, a cancel waits for the batch and then finds the
+    seek paired (the game stands) or deletes it first (the batch skips it: no game).
+    Ranked seeks, a user's second tab in the same batch, and anyone refused go through `arrive`
+    one by one. A pairing whose other player is also in the batch carries `told_elsewhere = True`
+    on the host's answer (the guest's socket tells both; ranking.consumers).
+    """
+    now = now or timezone.now()
+    answers: list = [None] * len(requests)
+    batch: list[int] = []
+    users_seen: set[int] = set()
+    for i, (user, mode, choice, _attach) in enumerate(requests):
+        if (mode == Seek.Mode.QUICK and getattr(user, "is_authenticated", False) and user.pk not in users_seen
+                and choices.parse_quick(choice) is not None):
+            batch.append(i)
+            users_seen.add(user.pk)
+    if batch:
+        bars = _bars_of([requests[i][0].pk for i in batch], now)
+        refused = [i for i in batch if bars.get(requests[i][0].pk, True)]
+        batch = [i for i in batch if i not in set(refused)]
+        for i in refused:
+            answers[i] = SeekError("seek_barred")
+    if batch:
+        for attempt in range(2):
+            try:
+                with transaction.atomic():
+                    leftovers = _arrive_batch(requests, batch, answers, now)
+                break
+            except IntegrityError:  # a seek inserted meanwhile by another process (a second tab): again
+                if attempt:
+                    raise
+                for i in batch:
+                    answers[i] = None
+        for i in leftovers:
+            seek = answers[i][0]
+            answers[i] = (seek, pair_on_arrival(seek, now, set()))
+    for i, (user, mode, choice, attach) in enumerate(requests):
+        if answers[i] is None:
+            try:
+                answers[i] = arrive(user, mode, choice, attach=attach, now=now)
+            except SeekError as error:
+                answers[i] = error
+    return answers
+
+
+def _bars_of(user_ids: list[int], now: datetime) -> dict[int, bool]:
+    """For each user id: is a ban or seek bar in force (`restrictions.queue_ban_of`), read now."""
+    users = get_user_model().objects.filter(pk__in=user_ids).only(*restrictions.QUEUE_FIELDS)
+    return {user.pk: restrictions.queue_ban_of(user, now) is not None for user in users}
+
+
+def _arrive_batch(requests: list[tuple], batch: list[int], answers: list, now: datetime) -> list[int]:
+    """`arrive_many`'s transaction (see there). Fills `answers` for `batch`; returns the indexes of
+    the seeks left waiting (for the second look after commit)."""
+    user_ids = [requests[i][0].pk for i in batch]
+    existing = {seek.user_id: seek for seek in
+                Seek.objects.select_for_update().filter(user_id__in=user_ids).order_by("pk")}
+    in_play = [seek.game_id for seek in existing.values() if seek.status == Seek.Status.PAIRED and seek.game_id]
+    live_games = set(Game.objects.filter(pk__in=in_play).exclude(
+        status__in=(Game.Status.FINISHED, Game.Status.ABORTED)).values_list("pk", flat=True)) if in_play else set()
+    mine: dict[str, list[tuple[int, Seek]]] = {}
+    for i in batch:
+        user, mode, choice, attach = requests[i]
+        seek = existing.get(user.pk)
+        if seek is not None and seek.status == Seek.Status.PAIRED and seek.game_id in live_games:
+            answers[i] = (seek, None)  # still in the game it was paired into (as `_upsert_seek`)
+            continue
+        if seek is None:
+            seek = Seek(user_id=user.pk, queued_at=now, seen_at=now, joined_at=now)
+        elif seek.status != Seek.Status.WAITING or (seek.mode, seek.choice) != (mode, choice):
+            seek.queued_at, seek.front, seek.computer_offered = now, False, False
+        seek.mode, seek.choice, seek.rating, seek.status, seek.game = mode, choice, 0, Seek.Status.WAITING, None
+        seek.seen_at = seek.joined_at = now
+        if attach:
+            seek.sockets += 1
+        mine.setdefault(choice, []).append((i, seek))
+    specs, pairs, leftovers, partners = [], [], [], []
+    for choice, arrivals in mine.items():
+        waiting = list(_live(Seek.objects.filter(mode=Seek.Mode.QUICK, choice=choice), now)
+                       .exclude(user_id__in=user_ids).select_for_update(skip_locked=True)
+                       .order_by("-front", "queued_at", "pk")[:len(arrivals)])
+        partners += waiting
+        index_of = {id(seek): i for i, seek in arrivals}
+        queue = sorted([*waiting, *(seek for _i, seek in arrivals)],
+                       key=lambda seek: (not seek.front, seek.queued_at, seek.pk or 0, seek.user_id))
+        paired = set()
+        for host, guest in quick_pairs(queue):
+            quick = choices.parse_quick(choice)
+            specs.append({"host_id": host.user_id, "guest_id": guest.user_id, "kind": quick.kind,
+                          "rules": quick.rules(), "first_mover": "random", "move_time_ms": quick.move_time_ms,
+                          "preset": "reversi" if quick.kind == "reversi" else "caro-vn"})
+            pairs.append((host, guest, index_of.get(id(host)), index_of.get(id(guest))))
+            paired.update((id(host), id(guest)))
+        leftovers += [i for i, seek in arrivals if id(seek) not in paired]
+    made = rooms.create_match_rooms(specs) if specs else []
+    pairings = []
+    for (host, guest, _h, _g), room in zip(pairs, made):
+        game = room.current_game
+        pairings.append(Pairing(game=game, mode=host.mode, choice=host.choice, host_id=host.user_id,
+                                guest_id=guest.user_id, room_code=room.code, created_at=now,
+                                arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S)))
+        for seek in (host, guest):
+            seek.status, seek.game, seek.front, seek.sockets = Seek.Status.PAIRED, game, False, 0
+    Pairing.objects.bulk_create(pairings)
+    for (host, guest, host_i, guest_i), pairing in zip(pairs, pairings):
+        if guest_i is not None:
+            answers[guest_i] = (guest, pairing)
+        if host_i is not None:
+            if guest_i is not None:  # both in this batch: the guest's socket tells both players
+                pairing = copy.copy(pairing)
+                pairing.told_elsewhere = True
+            answers[host_i] = (host, pairing)
+    ours = [seek for arrivals in mine.values() for _i, seek in arrivals]
+    fresh = sorted((seek for seek in ours if seek.pk is None), key=lambda seek: seek.user_id)
+    Seek.objects.bulk_create(fresh)
+    fresh_ids = {id(seek) for seek in fresh}
+    changed = [seek for seek in ours if id(seek) not in fresh_ids]
+    changed += [seek for seek in partners if seek.status == Seek.Status.PAIRED]
+    if changed:
+        Seek.objects.bulk_update(changed, ["mode", "choice", "rating", "status", "game", "front", "queued_at",
+                                           "computer_offered", "seen_at", "joined_at", "sockets"])
+    for i, seek in ((i, seek) for arrivals in mine.values() for i, seek in arrivals):
+        if answers[i] is None:
+            answers[i] = (seek, None)
+    return leftovers
+
+
 def _queue_key(seek: Seek) -> tuple:
     """Queue order: `front` first, then the longest waiting, then the older row."""
     return (not seek.front, seek.queued_at, seek.pk)
@@ -605,11 +752,8 @@ def _pair(a: Seek, b: Seek, now: datetime, announce: bool = True) -> Pairing:
         first = first_mover_for(a.user_id, b.user_id)
         preset = "reversi" if kind == "reversi" else "caro-vn"
     room = rooms.create_match_room(a.user, b.user, kind=kind, rules=rules, first_mover=first,
-                                   move_time_ms=move_ms, preset=preset)
+                                   move_time_ms=move_ms, preset=preset, rated=a.mode == Seek.Mode.RANKED)
     game = room.current_game
-    if a.mode == Seek.Mode.RANKED:
-        game.rated = True
-        game.save(update_fields=["rated"])
     pairing = Pairing.objects.create(
         game=game, mode=a.mode, choice=a.choice, host_id=a.user_id, guest_id=b.user_id,
         room_code=room.code, created_at=now, arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S),
