@@ -236,6 +236,22 @@ def part2(site: Site, args) -> None:
     for what, values in timings.items():
         print(f"        an arrival ({what}; {n} ranked seeks waiting): median {statistics.median(values):.0f} ms "
               f"(min {min(values):.0f}), {queries[what]} queries")
+    # A batch of arrivals (what one web process sends while its previous batch was in PostgreSQL):
+    # BATCH_MAX quick seeks of two choices, half of them making games with the other half.
+    batch_times, batch_queries = [], 0
+    for i in range(5):
+        users = User.objects.bulk_create([User(username=f"bench-batch-{i}-{k}", is_guest=False)
+                                          for k in range(pairing.BATCH_MAX)])
+        requests = [(u, "quick", ("caro-15-blocked", "reversi")[k % 2], True) for k, u in enumerate(users)]
+        with CaptureQueriesContext(connection) as captured:
+            t = time.perf_counter()
+            answers = pairing.arrive_many(requests, now=now)
+            batch_times.append((time.perf_counter() - t) * 1000)
+        batch_queries = len(captured)
+        assert sum(1 for _seek, made in answers if made is not None) == len(requests)
+    print(f"        a batch of {pairing.BATCH_MAX} quick arrivals making {pairing.BATCH_MAX // 2} games "
+          f"({n} ranked seeks waiting): median {statistics.median(batch_times):.0f} ms "
+          f"(min {min(batch_times):.0f}), {batch_queries} queries")
     # Close: every seek can pair; one pass makes at most PASS_PAIR_LIMIT games (the next pass goes on).
     with transaction.atomic():
         Seek.objects.filter(mode="ranked").update(rating=1500)

@@ -84,6 +84,9 @@ FIRST_MOVE_HISTORY = 20
 #: (the next pass, a second later or at the next join, goes on).
 PASS_SEEK_LIMIT = 20_000
 PASS_PAIR_LIMIT = 200
+#: A pass makes its games this many pairs to a transaction (one INSERT each of games, rooms and
+#: pairings, one UPDATE of the seeks); the players of a chunk hear of their games when it commits.
+PASS_CHUNK = 25
 #: A pass goes round again (at most PASS_ROUNDS times in all) while seeks that joined less than
 #: JOIN_MARGIN_S before it started are waiting: their own pass found this one running and left.
 PASS_ROUNDS = 4
@@ -455,7 +458,7 @@ def _arrive_batch(requests: list[tuple], batch: list[int], answers: list, now: d
         if attach:
             seek.sockets += 1
         mine.setdefault(choice, []).append((i, seek))
-    specs, pairs, leftovers, partners = [], [], [], []
+    pairs, leftovers, partners = [], [], []
     for choice, arrivals in mine.items():
         waiting = list(_live(Seek.objects.filter(mode=Seek.Mode.QUICK, choice=choice), now)
                        .exclude(user_id__in=user_ids).select_for_update(skip_locked=True)
@@ -466,23 +469,10 @@ def _arrive_batch(requests: list[tuple], batch: list[int], answers: list, now: d
                        key=lambda seek: (not seek.front, seek.queued_at, seek.pk or 0, seek.user_id))
         paired = set()
         for host, guest in quick_pairs(queue):
-            quick = choices.parse_quick(choice)
-            specs.append({"host_id": host.user_id, "guest_id": guest.user_id, "kind": quick.kind,
-                          "rules": quick.rules(), "first_mover": "random", "move_time_ms": quick.move_time_ms,
-                          "preset": "reversi" if quick.kind == "reversi" else "caro-vn"})
             pairs.append((host, guest, index_of.get(id(host)), index_of.get(id(guest))))
             paired.update((id(host), id(guest)))
         leftovers += [i for i, seek in arrivals if id(seek) not in paired]
-    made = rooms.create_match_rooms(specs) if specs else []
-    pairings = []
-    for (host, guest, _h, _g), room in zip(pairs, made):
-        game = room.current_game
-        pairings.append(Pairing(game=game, mode=host.mode, choice=host.choice, host_id=host.user_id,
-                                guest_id=guest.user_id, room_code=room.code, created_at=now,
-                                arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S)))
-        for seek in (host, guest):
-            seek.status, seek.game, seek.front, seek.sockets = Seek.Status.PAIRED, game, False, 0
-    Pairing.objects.bulk_create(pairings)
+    pairings = _pair_many([(host, guest) for host, guest, _h, _g in pairs], now, announce=False, write_seeks=False)
     for (host, guest, host_i, guest_i), pairing in zip(pairs, pairings):
         if guest_i is not None:
             answers[guest_i] = (guest, pairing)
@@ -694,13 +684,16 @@ def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
         else:
             pairs = ranked_pairs(seeks, now, _recent_aborts(now))
         made = []
-        for a, b in pairs[:PASS_PAIR_LIMIT]:
+        pairs = pairs[:PASS_PAIR_LIMIT]
+        for start in range(0, len(pairs), PASS_CHUNK):
+            chunk = pairs[start:start + PASS_CHUNK]
             with transaction.atomic():
-                # Re-read under the row locks, with the two users (one query for the pair).
-                locked = {seek.pk: seek for seek in queue.select_for_update(skip_locked=True, of=("self",))
-                          .filter(pk__in=(a.id, b.id)).select_related("user")}
-                if len(locked) == 2:
-                    made.append(_pair(locked[a.id], locked[b.id], now))
+                # Re-read under the row locks (one query for the chunk); a pair with a seek
+                # skipped or gone is dropped.
+                ids = [seek.id for pair in chunk for seek in pair]
+                locked = {seek.pk: seek for seek in queue.select_for_update(skip_locked=True).filter(pk__in=ids)}
+                ready = [(locked[a.id], locked[b.id]) for a, b in chunk if a.id in locked and b.id in locked]
+                made += _pair_many(ready, now)
         return made
     finally:
         with connection.cursor() as cursor:
@@ -720,51 +713,85 @@ def _recent_aborts(now: datetime) -> set[frozenset]:
 def first_mover_for(host_id: int, guest_id: int) -> str:
     """Ranked: "host" or "guest", whoever moved first less often (as a share) in their last
     FIRST_MOVE_HISTORY games between people; chance on a tie."""
-    shares = [_first_move_share(host_id), _first_move_share(guest_id)]
-    if shares[0] == shares[1]:
+    shares = _first_move_shares([host_id, guest_id])
+    return _less_often_first(shares[host_id], shares[guest_id])
+
+
+def _less_often_first(host_share: float, guest_share: float) -> str:
+    if host_share == guest_share:
         return random.choice(("host", "guest"))
-    return "host" if shares[0] < shares[1] else "guest"
+    return "host" if host_share < guest_share else "guest"
 
 
-def _first_move_share(user_id: int) -> float:
-    games = (Game.objects.filter(Q(host_id=user_id) | Q(guest_id=user_id))
-             .exclude(status=Game.Status.WAITING).filter(bot_seat="").exclude(host_id=F("guest_id"))
-             .order_by("-pk").values_list("host_id", "host_side")[:FIRST_MOVE_HISTORY])
-    rows = list(games)
-    if not rows:
-        return 0.5
-    first = sum(1 for host, host_side in rows if (host == user_id) == (host_side == Side.X))
-    return first / len(rows)
+def _first_move_shares(user_ids: list[int]) -> dict[int, float]:
+    """For each user id: the share of their last FIRST_MOVE_HISTORY started games between people
+    in which they moved first (0.5 with no such game). One query for all (a LATERAL scan of each
+    user's latest games on the host and guest indexes)."""
+    table = connection.ops.quote_name(Game._meta.db_table)
+    sql = f"""
+        SELECT u.id, COUNT(g.id), COALESCE(SUM(CASE WHEN (g.host_id = u.id) = (g.host_side = %s) THEN 1 ELSE 0 END), 0)
+        FROM unnest(%s::bigint[]) AS u(id)
+        LEFT JOIN LATERAL (
+            SELECT id, host_id, host_side FROM {table}
+            WHERE (host_id = u.id OR guest_id = u.id) AND status <> %s AND bot_seat = '' AND host_id <> guest_id
+            ORDER BY id DESC LIMIT %s
+        ) g ON TRUE
+        GROUP BY u.id"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Side.X, list(set(user_ids)), Game.Status.WAITING, FIRST_MOVE_HISTORY])
+        rows = cursor.fetchall()
+    return {user_id: (first / games if games else 0.5) for user_id, games, first in rows}
 
 
 def _pair(a: Seek, b: Seek, now: datetime, announce: bool = True) -> Pairing:
     """Make the game of two locked waiting seeks (a waited longer: the host seat). With `announce`,
     both players are told on commit (`paired_messages`). The beat checks the arrivals once
     `arrive_by` has passed (`due_arrivals`, every second)."""
-    if a.mode == Seek.Mode.QUICK:
-        quick = choices.parse_quick(a.choice)
-        kind, rules, move_ms, first = quick.kind, quick.rules(), quick.move_time_ms, "random"
-        preset = "reversi" if kind == "reversi" else "caro-vn"
-    else:
-        category = ranked_category(a.choice)
-        kind, rules = category.kind, dict(category.rules or {})
-        move_ms = choices.REVERSI_MOVE_MS if kind == "reversi" else choices.CARO_MOVE_MS
-        first = first_mover_for(a.user_id, b.user_id)
-        preset = "reversi" if kind == "reversi" else "caro-vn"
-    room = rooms.create_match_room(a.user, b.user, kind=kind, rules=rules, first_mover=first,
-                                   move_time_ms=move_ms, preset=preset, rated=a.mode == Seek.Mode.RANKED)
-    game = room.current_game
-    pairing = Pairing.objects.create(
-        game=game, mode=a.mode, choice=a.choice, host_id=a.user_id, guest_id=b.user_id,
-        room_code=room.code, created_at=now, arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S),
-    )
-    # Every seek socket of both players lets go of the seek when it hears `paired`: their count
-    # goes to 0 here, in the same UPDATE, not in one more UPDATE per socket.
-    Seek.objects.filter(pk__in=(a.pk, b.pk)).update(status=Seek.Status.PAIRED, game=game, front=False, sockets=0)
+    return _pair_many([(a, b)], now, announce=announce)[0]
+
+
+def _pair_many(pairs: list[tuple[Seek, Seek]], now: datetime, *, announce: bool = True,
+               write_seeks: bool = True) -> list[Pairing]:
+    """`_pair` for many pairs of locked waiting seeks at once, in the caller's transaction: the
+    games and rooms in one INSERT each (`rooms.create_match_rooms`), the pairings in one, the
+    seeks marked paired in one UPDATE (`write_seeks`; else only in memory, for a caller that
+    writes them itself). Ranked first movers are read for every player in one query."""
+    if not pairs:
+        return []
+    ranked_users = [seek.user_id for pair in pairs if pair[0].mode == Seek.Mode.RANKED for seek in pair]
+    shares = _first_move_shares(ranked_users) if ranked_users else {}
+    specs = []
+    for a, b in pairs:
+        if a.mode == Seek.Mode.QUICK:
+            quick = choices.parse_quick(a.choice)
+            kind, rules, move_ms, first = quick.kind, quick.rules(), quick.move_time_ms, "random"
+        else:
+            category = ranked_category(a.choice)
+            kind, rules = category.kind, dict(category.rules or {})
+            move_ms = choices.REVERSI_MOVE_MS if kind == "reversi" else choices.CARO_MOVE_MS
+            first = _less_often_first(shares[a.user_id], shares[b.user_id])
+        specs.append({"host_id": a.user_id, "guest_id": b.user_id, "kind": kind, "rules": rules,
+                      "first_mover": first, "move_time_ms": move_ms, "rated": a.mode == Seek.Mode.RANKED,
+                      "preset": "reversi" if kind == "reversi" else "caro-vn"})
+    made = rooms.create_match_rooms(specs)
+    pairings = []
+    for (a, b), room in zip(pairs, made):
+        game = room.current_game
+        pairings.append(Pairing(game=game, mode=a.mode, choice=a.choice, host_id=a.user_id, guest_id=b.user_id,
+                                room_code=room.code, created_at=now,
+                                arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S)))
+        # Every seek socket of both players lets go of the seek when it hears `paired`: their count
+        # goes to 0 here, in the same UPDATE, not in one more UPDATE per socket.
+        for seek in (a, b):
+            seek.status, seek.game, seek.front, seek.sockets = Seek.Status.PAIRED, game, False, 0
+    Pairing.objects.bulk_create(pairings)
+    if write_seeks:
+        seeks = [seek for pair in pairs for seek in pair]
+        Seek.objects.bulk_update(seeks, ["status", "game", "front", "sockets"])
     if announce:
-        messages = paired_messages(pairing)
+        messages = [message for pairing in pairings for message in paired_messages(pairing)]
         transaction.on_commit(lambda: broadcast_many(messages))
-    return pairing
+    return pairings
 
 
 def broadcast_many(messages: list[tuple[str, dict]]) -> None:
