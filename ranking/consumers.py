@@ -299,8 +299,10 @@ ARRIVALS = arrivals.Arrivals(db)
 
 
 def _hello(user) -> tuple[dict, dict]:
-    """The user's seek status and the waiting counts (the beat's last ones, else counted now)."""
-    counts = cache.get(COUNTS_KEY)
+    """The user's seek status and the waiting counts: the ones this process last sent its sockets
+    (`_Lobby`, at most COUNTS_PERIOD_S old), else the beat's last ones from the cache, else counted now.
+    (A cache read here costs a new Redis connection per socket: each call runs in a fresh context.)"""
+    counts = LOBBY.last if LOBBY.last is not None else cache.get(COUNTS_KEY)
     return pairing.seek_state(user), counts if counts is not None else pairing.waiting_counts()
 
 

@@ -36,8 +36,6 @@ from urllib.parse import urlencode
 from bisect import bisect_left
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Q
@@ -795,20 +793,10 @@ def _pair_many(pairs: list[tuple[Seek, Seek]], now: datetime, *, announce: bool 
 
 
 def broadcast_many(messages: list[tuple[str, dict]]) -> None:
-    """Send each `(group, event)` as `outbox.broadcast` does, in one trip to the channel layer's
-    event loop (a pairing tells two players at once). Failures are logged, never raised."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-
-    async def send_all() -> None:
-        for group, event in messages:
-            await layer.group_send(group, {"type": "game.event", "event": event})
-
-    try:
-        async_to_sync(send_all)()
-    except Exception:  # pragma: no cover - Redis down: the page asks for its status when it reconnects
-        log.exception("broadcast of %d seek event(s) failed", len(messages))
+    """Send each `(group, event)` as `outbox.broadcast` does, all at once (`outbox.broadcast_many`:
+    one Redis pipeline, and in the worker its own event loop, which the pass and the beat run in).
+    Failures are logged, never raised."""
+    outbox.broadcast_many(messages)
 
 
 # ------------------------------------------------------------------------------- arrivals
