@@ -297,13 +297,16 @@ def main() -> int:
     parser.add_argument("--webs", type=int, default=1,
                         help="Daphne processes sharing the port (SO_REUSEPORT, as `dev.py run --web N`)")
     parser.add_argument("--skip-part2", action="store_true", help="part 1 only")
+    parser.add_argument("--skip-part1", action="store_true", help="part 2 only")
     args = parser.parse_args()
     with Site("bench-pairing", worker=True, beat=True, extra_env=SITE_ENV, webs=args.webs) as site:
         site.django()
         print(f"site: {args.webs} web process(es), one Celery worker, one beat; load average at start "
               f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        code = asyncio.run(part1(site, args))
-        print(f"        load average after part 1: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        code = 0
+        if not args.skip_part1:
+            code = asyncio.run(part1(site, args))
+            print(f"        load average after part 1: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         if not args.skip_part2:
             part2(site, args)
             print(f"        load average after part 2: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -569,11 +569,14 @@ def quick_pairs(seeks: list[Seek]) -> list[tuple[Seek, Seek]]:
     return pairs
 
 
-def ranked_pairs(seeks: list[Seek], now: datetime, blocked: set[frozenset]) -> list[tuple[Seek, Seek]]:
+def ranked_pairs(seeks: list[Seek], now: datetime, blocked: set[frozenset],
+                 limit: int | None = None) -> list[tuple[Seek, Seek]]:
     """Pairs of a ranked queue (`seeks` in queue order, one category). Each player, in queue
     order, gets the unpaired player nearest in rating whom both windows accept (`rating_window`),
     other than themself and anyone in `blocked` with them (sets of two user ids). Each seek is
-    in at most one pair."""
+    in at most one pair. With `limit`, the first `limit` pairs only (the same as the first of the
+    whole list: the pairing is greedy in queue order); a pass makes no more than that, and the
+    search past the taken neighbours of thousands of close ratings is what costs."""
     order = sorted(range(len(seeks)), key=lambda i: seeks[i].rating)
     ratings = [seeks[i].rating for i in order]
     position = {index: pos for pos, index in enumerate(order)}
@@ -600,6 +603,8 @@ def ranked_pairs(seeks: list[Seek], now: datetime, blocked: set[frozenset]) -> l
         if best is not None:
             taken[i] = taken[best] = True
             pairs.append((seek, seeks[best]))
+            if limit is not None and len(pairs) >= limit:
+                break
     return pairs
 
 
@@ -680,7 +685,7 @@ def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
         if mode == Seek.Mode.QUICK:
             pairs = quick_pairs(seeks)
         else:
-            pairs = ranked_pairs(seeks, now, _recent_aborts(now))
+            pairs = ranked_pairs(seeks, now, _recent_aborts(now), limit=PASS_PAIR_LIMIT)
         made = []
         pairs = pairs[:PASS_PAIR_LIMIT]
         for start in range(0, len(pairs), PASS_CHUNK):

@@ -169,3 +169,13 @@ def test_a_cancel_racing_a_batch_leaves_zero_or_one_game():
             outcomes.add("paired")
         Seek.objects.all().delete()
     assert outcomes
+
+
+def test_a_pass_limited_to_n_pairs_makes_the_first_n_of_the_whole_pairing():
+    from collections import namedtuple
+
+    row = namedtuple("row", "id user_id rating queued_at")
+    now = timezone.now()
+    seeks = [row(i, i, 1500 + (i * 37) % 200, now - timedelta(seconds=i % 30)) for i in range(400)]
+    whole = pairing.ranked_pairs(seeks, now, set())
+    assert pairing.ranked_pairs(seeks, now, set(), limit=50) == whole[:50]
