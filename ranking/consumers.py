@@ -196,13 +196,15 @@ class SeekConsumer(AsyncWebsocketConsumer):
             raise SeekError("malformed")
         seek, made = await ARRIVALS.arrive(self.user, mode, choice, attach=not self.attached)
         self.attached, self.touched = True, time.monotonic()
-        if getattr(made, "told_elsewhere", False):
-            return  # the partner's socket, in the same batch on this process, tells both of us
         if made is not None:  # paired at once: every tab of both players hears `paired` (this one too)
             messages = pairing.paired_messages(made)
+            players = (made.host_id, made.guest_id)
+            only = getattr(made, "tell_only", None)  # both were in one batch: each tells its own player
+            if only is not None:
+                players, messages = (only,), [item for item in messages if item[0] == seek_group(only)]
             # The tabs on this process at once; the seek groups reach those on other processes
             # (a tab hearing the same game twice ignores the second: `game_event`).
-            for user_id in (made.host_id, made.guest_id):
+            for user_id in players:
                 for consumer in LOBBY.of_user(user_id):
                     await consumer.hear(messages[0][1])
             sent = await asyncio.gather(*(self.channel_layer.group_send(group, {"type": "game.event", "event": event})

@@ -384,8 +384,9 @@ def arrive_many(requests: list[tuple], now: datetime | None = None) -> list:
     user has one seek and is in at most one pair, a cancel waits for the batch and then finds the
     seek paired (the game stands) or deletes it first (the batch skips it: no game).
     Ranked seeks, a user's second tab in the same batch, and anyone refused go through `arrive`
-    one by one. A pairing whose other player is also in the batch carries `told_elsewhere = True`
-    on the host's answer (the guest's socket tells both; ranking.consumers).
+    one by one. When both players of a pairing are in the batch, each answer carries `tell_only`
+    (that player's user id): each socket tells its own player, so neither depends on the other's
+    socket still being there (ranking.consumers).
     """
     now = now or timezone.now()
     answers: list = [None] * len(requests)
@@ -472,13 +473,15 @@ def _arrive_batch(requests: list[tuple], batch: list[int], answers: list, now: d
         leftovers += [i for i, seek in arrivals if id(seek) not in paired]
     pairings = _pair_many([(host, guest) for host, guest, _h, _g in pairs], now, announce=False, write_seeks=False)
     for (host, guest, host_i, guest_i), pairing in zip(pairs, pairings):
-        if guest_i is not None:
-            answers[guest_i] = (guest, pairing)
-        if host_i is not None:
-            if guest_i is not None:  # both in this batch: the guest's socket tells both players
-                pairing = copy.copy(pairing)
-                pairing.told_elsewhere = True
-            answers[host_i] = (host, pairing)
+        both = host_i is not None and guest_i is not None
+        for seek, i in ((host, host_i), (guest, guest_i)):
+            if i is None:
+                continue
+            answer = pairing
+            if both:  # both players' sockets are on this process: each tells only its own player
+                answer = copy.copy(pairing)
+                answer.tell_only = seek.user_id
+            answers[i] = (seek, answer)
     ours = [seek for arrivals in mine.values() for _i, seek in arrivals]
     fresh = sorted((seek for seek in ours if seek.pk is None), key=lambda seek: seek.user_id)
     Seek.objects.bulk_create(fresh)

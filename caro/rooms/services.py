@@ -110,7 +110,7 @@ def create_match_rooms(specs: list[dict]) -> list[Room]:
     about one in 148 million per room, draws new codes for all and tries again).
     Raises ValueError for a bad option (nothing is written then).
     """
-    games = create_games([
+    made = create_games([
         {"kind": spec["kind"], "rules": spec["rules"], "first_mover": spec["first_mover"],
          "move_time_ms": spec["move_time_ms"], "absence_rule": AbsenceRule.FORFEIT, "takeback": Takeback.NONE,
          "rated": bool(spec.get("rated")),
@@ -121,7 +121,7 @@ def create_match_rooms(specs: list[dict]) -> list[Room]:
         rooms = [Room(code=new_code(), created_by_id=game.host_id, preset=spec.get("preset", "caro-vn"),
                       move_time_ms=spec["move_time_ms"], first_mover=spec["first_mover"], kind=Room.Kind.FRIEND,
                       current_game=game)
-                 for spec, game in zip(specs, games)]
+                 for spec, game in zip(specs, made)]
         codes = [room.code for room in rooms]
         try:
             with transaction.atomic():

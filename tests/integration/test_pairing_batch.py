@@ -63,7 +63,8 @@ def test_a_batch_pairs_its_arrivals_with_those_waiting_first_then_among_themselv
     assert answers[1][1] is None and answers[1][0].status == "waiting" and answers[1][0].pk
     assert made[2].game_id == made[3].game_id and made[2].game.kind == "reversi"
     assert made[2].game.move_time_ms == 30_000 and not made[2].game.rated
-    assert getattr(made[2], "told_elsewhere", False) and not getattr(made[3], "told_elsewhere", False)
+    assert (made[2].tell_only, made[3].tell_only) == (c.pk, d.pk)  # both in the batch: each tells its own
+    assert not hasattr(made[0], "tell_only")  # the one waiting was not in the batch: a's socket tells both
     game = Game.objects.get(pk=made[0].game_id)
     assert game.status == Game.Status.ACTIVE and game.first_mover == "random" and game.started_at is not None
     assert game.absence_rule == AbsenceRule.FORFEIT and game.takeback == Takeback.NONE and game.deadline
