@@ -230,7 +230,9 @@ class SeekConsumer(AsyncWebsocketConsumer):
     async def on_ping(self, frame: dict) -> None:
         if self.attached and time.monotonic() - self.touched >= HEARTBEAT_WRITE_S:
             self.touched = time.monotonic()
-            await db(pairing.heartbeat)(self.user.pk)
+            missed = await db(pairing.heartbeat)(self.user.pk)
+            if missed is not None:  # paired while this socket's `paired` was lost on the way
+                await self.hear(missed)
         t = frame.get("t")
         pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
         if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:

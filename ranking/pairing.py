@@ -268,9 +268,22 @@ def detach(user_id: int) -> None:
     Seek.objects.filter(user_id=user_id).update(sockets=Greatest(F("sockets") - 1, 0))
 
 
-def heartbeat(user_id: int, now: datetime | None = None) -> None:
-    """A seek socket of `user_id` is alive (one UPDATE)."""
-    Seek.objects.filter(user_id=user_id).update(seen_at=now or timezone.now())
+def heartbeat(user_id: int, now: datetime | None = None) -> dict | None:
+    """A seek socket of `user_id` is alive: one UPDATE, which also reads the seek's state. Returns
+    the `paired` event of the user's game when the seek is paired into a game not over yet (the
+    socket missed it: a channel-layer message lost, e.g. while a web process re-subscribed), else
+    None. So a socket that missed `paired` hears it at its next heartbeat."""
+    table = connection.ops.quote_name(Seek._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET seen_at = %s WHERE user_id = %s RETURNING status, game_id",
+                       [now or timezone.now(), user_id])
+        row = cursor.fetchone()
+    if row is None or row[0] != Seek.Status.PAIRED or row[1] is None:
+        return None
+    pairing = Pairing.objects.filter(game_id=row[1]).select_related("game").first()
+    if pairing is None or pairing.game.is_over:
+        return None
+    return paired_messages(pairing)[0][1]
 
 
 def cancel(user, now: datetime | None = None) -> Seek | None:

@@ -180,3 +180,20 @@ def test_a_pass_limited_to_n_pairs_makes_the_first_n_of_the_whole_pairing():
     seeks = [row(i, i, 1500 + (i * 37) % 200, now - timedelta(seconds=i % 30)) for i in range(400)]
     whole = pairing.ranked_pairs(seeks, now, set())
     assert pairing.ranked_pairs(seeks, now, set(), limit=50) == whole[:50]
+
+
+@pytest.mark.django_db
+def test_a_heartbeat_tells_a_socket_that_missed_its_paired_event():
+    a, b = create_guest(), create_guest()
+    now = timezone.now()
+    assert pairing.heartbeat(a.pk, now) is None  # no seek
+    pairing.arrive(a, "quick", QUICK, now=now)
+    assert pairing.heartbeat(a.pk, now) is None  # waiting
+    _seek, made = pairing.arrive(b, "quick", QUICK, now=now)
+    event = pairing.heartbeat(a.pk, now + timedelta(seconds=15))
+    assert event == {"type": "paired", "game_id": made.game_id, "url": f"/r/{made.room_code}/", "rated": False}
+    assert Seek.objects.get(user=a).seen_at == now + timedelta(seconds=15)
+    from caro.games.finish import finish
+
+    finish(Game.objects.get(pk=made.game_id), winner="", termination=Game.Termination.ABORT)
+    assert pairing.heartbeat(a.pk, now) is None  # that game is over: nothing to tell
