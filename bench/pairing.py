@@ -23,7 +23,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import secrets
 import statistics
 import sys
 import time
@@ -48,18 +50,32 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def make_sessions(n: int) -> list[tuple[int, str]]:
-    """n guests signed in: [(user id, sessionid)]."""
-    from django.test import Client
+    """n guests signed in: [(user id, sessionid)]. The guests are made as `accounts.guests` makes
+    them and their sessions written as `django.contrib.auth.login` writes them, in bulk (signing
+    2,000 guests in one by one through the test client took minutes on a busy machine)."""
+    from datetime import timedelta
 
-    from accounts.guests import create_guest
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
 
-    out = []
+    from accounts.guests import generate_guest_name
+    from accounts.models import User
+
+    users = []
     for _ in range(n):
-        user = create_guest()
-        client = Client()
-        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-        out.append((user.pk, client.cookies["sessionid"].value))
-    return out
+        user = User(username=f"guest-{secrets.token_hex(6)}", display_name=generate_guest_name(), is_guest=True)
+        user.set_unusable_password()
+        users.append(user)
+    users = User.objects.bulk_create(users)
+    store, expires = SessionStore(), timezone.now() + timedelta(seconds=settings.SESSION_COOKIE_AGE)
+    sessions = [Session(session_key=secrets.token_hex(16), expire_date=expires, session_data=store.encode({
+        SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+        HASH_SESSION_KEY: user.get_session_auth_hash()})) for user in users]
+    Session.objects.bulk_create(sessions)
+    return [(user.pk, session.session_key) for user, session in zip(users, sessions)]
 
 
 class Seeker:
@@ -129,7 +145,7 @@ async def part1(site: Site, args) -> int:
     print(f"        ({time.perf_counter() - opened:.0f} s to open the sockets)")
     print(f"part 1: {len(seekers)} seek sockets open; seeking over {args.ramp_s:.0f} s, "
           f"{args.choices} choices")
-    t0 = time.perf_counter()
+    t0, wall0 = time.perf_counter(), time.time()
     for s in seekers:
         s.at += t0
     # `at` is now absolute (run_seeker is given t0 = 0)
@@ -153,9 +169,11 @@ async def part1(site: Site, args) -> int:
     by_user = {s.user_id: s for s in seekers}
     from ranking.seeks import Pairing
 
-    pairings = await asyncio.to_thread(lambda: list(Pairing.objects.values_list("game_id", "host_id", "guest_id")))
+    rows = await asyncio.to_thread(lambda: list(Pairing.objects.values_list("game_id", "host_id", "guest_id",
+                                                                            "created_at")))
+    pairings = [row[:3] for row in rows]
     latencies, missing = [], 0
-    for game_id, host, guest in pairings:
+    for game_id, host, guest, created_at in rows:
         a, b = by_user.get(host), by_user.get(guest)
         if a is None or b is None:
             continue
@@ -163,6 +181,10 @@ async def part1(site: Site, args) -> int:
         heard_b = [t for t, g in b.heard if g == game_id]
         if not heard_a or not heard_b or a.sent is None or b.sent is None:
             missing += 1
+            made_s = created_at.timestamp() - (wall0 - t0)  # on the perf_counter scale
+            print(f"        game {game_id} not heard by {'host' if not heard_a else ''} {'guest' if not heard_b else ''}: "
+                  f"made {made_s - t0:.1f} s after the start, seeks sent at "
+                  f"{(a.sent or t0) - t0:.1f} / {(b.sent or t0) - t0:.1f} s")
             continue
         latencies.append((max(heard_a[0], heard_b[0]) - max(a.sent, b.sent)) * 1000)
     seated = [uid for _g, h, gu in pairings for uid in (h, gu)]
@@ -235,6 +257,22 @@ def part2(site: Site, args) -> None:
     for what, values in timings.items():
         print(f"        an arrival ({what}; {n} ranked seeks waiting): median {statistics.median(values):.0f} ms "
               f"(min {min(values):.0f}), {queries[what]} queries")
+    # A batch of arrivals (what one web process sends while its previous batch was in PostgreSQL):
+    # BATCH_MAX quick seeks of two choices, half of them making games with the other half.
+    batch_times, batch_queries = [], 0
+    for i in range(5):
+        users = User.objects.bulk_create([User(username=f"bench-batch-{i}-{k}", is_guest=False)
+                                          for k in range(pairing.BATCH_MAX)])
+        requests = [(u, "quick", ("caro-15-blocked", "reversi")[k % 2], True) for k, u in enumerate(users)]
+        with CaptureQueriesContext(connection) as captured:
+            t = time.perf_counter()
+            answers = pairing.arrive_many(requests, now=now)
+            batch_times.append((time.perf_counter() - t) * 1000)
+        batch_queries = len(captured)
+        assert sum(1 for _seek, made in answers if made is not None) == len(requests)
+    print(f"        a batch of {pairing.BATCH_MAX} quick arrivals making {pairing.BATCH_MAX // 2} games "
+          f"({n} ranked seeks waiting): median {statistics.median(batch_times):.0f} ms "
+          f"(min {min(batch_times):.0f}), {batch_queries} queries")
     # Close: every seek can pair; one pass makes at most PASS_PAIR_LIMIT games (the next pass goes on).
     with transaction.atomic():
         Seek.objects.filter(mode="ranked").update(rating=1500)
@@ -256,11 +294,22 @@ def main() -> int:
     parser.add_argument("--waiting", type=int, default=10_000, help="waiting seeks for the pass timings")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--connect-at-once", type=int, default=8, help="sockets opening at the same time")
+    parser.add_argument("--webs", type=int, default=1,
+                        help="Daphne processes sharing the port (SO_REUSEPORT, as `dev.py run --web N`)")
+    parser.add_argument("--skip-part2", action="store_true", help="part 1 only")
+    parser.add_argument("--skip-part1", action="store_true", help="part 2 only")
     args = parser.parse_args()
-    with Site("bench-pairing", worker=True, beat=True, extra_env=SITE_ENV) as site:
+    with Site("bench-pairing", worker=True, beat=True, extra_env=SITE_ENV, webs=args.webs) as site:
         site.django()
-        code = asyncio.run(part1(site, args))
-        part2(site, args)
+        print(f"site: {args.webs} web process(es), one Celery worker, one beat; load average at start "
+              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        code = 0
+        if not args.skip_part1:
+            code = asyncio.run(part1(site, args))
+            print(f"        load average after part 1: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if not args.skip_part2:
+            part2(site, args)
+            print(f"        load average after part 2: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return code
 
 

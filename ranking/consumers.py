@@ -27,7 +27,7 @@ from accounts.restrictions import ban_message, user_group
 from caro.rooms.consumers import BURST, CLOSE_TOO_BIG, CLOSE_TOO_MANY, RATE, read_frame
 from caro.rooms.consumers import CLOSE_BANNED, _ban_of, _language_of
 from caro.rooms.limits import SocketSlot, client_address
-from ranking import pairing
+from ranking import arrivals, pairing
 from ranking.pairing import SeekError
 from ranking.seeks import Seek, seek_group
 from ranking.tasks import COUNTS_KEY
@@ -206,13 +206,17 @@ class SeekConsumer(AsyncWebsocketConsumer):
         mode, choice = frame.get("mode"), frame.get("choice")
         if not isinstance(mode, str) or not isinstance(choice, str) or len(choice) > 40:
             raise SeekError("malformed")
-        seek, made = await db(pairing.arrive)(self.user, mode, choice, attach=not self.attached)
+        seek, made = await ARRIVALS.arrive(self.user, mode, choice, attach=not self.attached)
         self.attached, self.touched = True, time.monotonic()
         if made is not None:  # paired at once: every tab of both players hears `paired` (this one too)
             messages = pairing.paired_messages(made)
+            players = (made.host_id, made.guest_id)
+            only = getattr(made, "tell_only", None)  # both were in one batch: each tells its own player
+            if only is not None:
+                players, messages = (only,), [item for item in messages if item[0] == seek_group(only)]
             # The tabs on this process at once; the seek groups reach those on other processes
             # (a tab hearing the same game twice ignores the second: `game_event`).
-            for user_id in (made.host_id, made.guest_id):
+            for user_id in players:
                 for consumer in LOBBY.of_user(user_id):
                     await consumer.hear(messages[0][1])
             sent = await asyncio.gather(*(self.channel_layer.group_send(group, {"type": "game.event", "event": event})
@@ -248,7 +252,9 @@ class SeekConsumer(AsyncWebsocketConsumer):
     async def on_ping(self, frame: dict) -> None:
         if self.attached and time.monotonic() - self.touched >= HEARTBEAT_WRITE_S:
             self.touched = time.monotonic()
-            await db(pairing.heartbeat)(self.user.pk)
+            missed = await db(pairing.heartbeat)(self.user.pk)
+            if missed is not None:  # paired while this socket's `paired` was lost on the way
+                await self.hear(missed)
         t = frame.get("t")
         pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
         if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:
@@ -328,11 +334,15 @@ class SeekConsumer(AsyncWebsocketConsumer):
 
 
 LOBBY = _Lobby()
+#: This process's seek frames, gathered into batches (`pairing.arrive_many`).
+ARRIVALS = arrivals.Arrivals(db)
 
 
 def _hello(user) -> tuple[dict, dict]:
-    """The user's seek status and the waiting counts (the beat's last ones, else counted now)."""
-    counts = cache.get(COUNTS_KEY)
+    """The user's seek status and the waiting counts: the ones this process last sent its sockets
+    (`_Lobby`, at most COUNTS_PERIOD_S old), else the beat's last ones from the cache, else counted now.
+    (A cache read here costs a new Redis connection per socket: each call runs in a fresh context.)"""
+    counts = LOBBY.last if LOBBY.last is not None else cache.get(COUNTS_KEY)
     return pairing.seek_state(user), counts if counts is not None else pairing.waiting_counts()
 
 

@@ -28,6 +28,7 @@ goes round again for the seeks that joined meanwhile). Times are aware datetimes
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import zlib
@@ -35,8 +36,6 @@ from urllib.parse import urlencode
 from bisect import bisect_left
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Q
@@ -83,6 +82,9 @@ FIRST_MOVE_HISTORY = 20
 #: (the next pass, a second later or at the next join, goes on).
 PASS_SEEK_LIMIT = 20_000
 PASS_PAIR_LIMIT = 200
+#: A pass makes its games this many pairs to a transaction (one INSERT each of games, rooms and
+#: pairings, one UPDATE of the seeks); the players of a chunk hear of their games when it commits.
+PASS_CHUNK = 25
 #: A pass goes round again (at most PASS_ROUNDS times in all) while seeks that joined less than
 #: JOIN_MARGIN_S before it started are waiting: their own pass found this one running and left.
 PASS_ROUNDS = 4
@@ -266,9 +268,22 @@ def detach(user_id: int) -> None:
     Seek.objects.filter(user_id=user_id).update(sockets=Greatest(F("sockets") - 1, 0))
 
 
-def heartbeat(user_id: int, now: datetime | None = None) -> None:
-    """A seek socket of `user_id` is alive (one UPDATE)."""
-    Seek.objects.filter(user_id=user_id).update(seen_at=now or timezone.now())
+def heartbeat(user_id: int, now: datetime | None = None) -> dict | None:
+    """A seek socket of `user_id` is alive: one UPDATE, which also reads the seek's state. Returns
+    the `paired` event of the user's game when the seek is paired into a game not over yet (the
+    socket missed it: a channel-layer message lost, e.g. while a web process re-subscribed), else
+    None. So a socket that missed `paired` hears it at its next heartbeat."""
+    table = connection.ops.quote_name(Seek._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET seen_at = %s WHERE user_id = %s RETURNING status, game_id",
+                       [now or timezone.now(), user_id])
+        row = cursor.fetchone()
+    if row is None or row[0] != Seek.Status.PAIRED or row[1] is None:
+        return None
+    pairing = Pairing.objects.filter(game_id=row[1]).select_related("game").first()
+    if pairing is None or pairing.game.is_over:
+        return None
+    return paired_messages(pairing)[0][1]
 
 
 def cancel(user, now: datetime | None = None) -> Seek | None:
@@ -359,6 +374,142 @@ def pair_on_arrival(seek: Seek, now: datetime | None = None, barred: set[int] | 
     return None
 
 
+#: An arrival batch (`arrive_many`) takes at most this many seek frames (ranking.arrivals gathers them).
+BATCH_MAX = 64
+
+
+def arrive_many(requests: list[tuple], now: datetime | None = None) -> list:
+    """`arrive` for many seek frames at once (what `ranking.arrivals` sends, gathered from the
+    seek sockets of one web process while the previous batch was in PostgreSQL). `requests` are
+    `(user, mode, choice, attach)`; the answer, in the same order, is for each either
+    `(seek, pairing or None)` as `arrive` returns, or the `SeekError` it would raise.
+
+    Quick seeks (one per user in the batch) go through one transaction for them all: the users'
+    bars are read fresh in one query; their seeks are locked (`SELECT ... FOR UPDATE`, id order);
+    per choice the longest-waiting live partners are taken with `FOR UPDATE SKIP LOCKED` (at most
+    as many as the batch has seeks of that choice); the batch's seeks and those partners are paired
+    in queue order (`quick_pairs`: front first, then the longest waiting); every game and room is
+    made in one INSERT each (`rooms.create_match_rooms`), the pairings in one, and the seeks
+    written in one INSERT and one UPDATE. So a burst of N arrivals costs about a dozen round
+    trips instead of about 16 each. A seek left waiting then gets `pair_on_arrival`'s second look
+    after commit (an arrival on another process committing at the same moment is found then), as
+    in `arrive`. The guarantees are `arrive`'s: rows are only taken locked and re-checked, one
+    user has one seek and is in at most one pair, a cancel waits for the batch and then finds the
+    seek paired (the game stands) or deletes it first (the batch skips it: no game).
+    Ranked seeks, a user's second tab in the same batch, and anyone refused go through `arrive`
+    one by one. When both players of a pairing are in the batch, each answer carries `tell_only`
+    (that player's user id): each socket tells its own player, so neither depends on the other's
+    socket still being there (ranking.consumers).
+    """
+    now = now or timezone.now()
+    answers: list = [None] * len(requests)
+    batch: list[int] = []
+    users_seen: set[int] = set()
+    for i, (user, mode, choice, _attach) in enumerate(requests):
+        if (mode == Seek.Mode.QUICK and getattr(user, "is_authenticated", False) and user.pk not in users_seen
+                and choices.parse_quick(choice) is not None):
+            batch.append(i)
+            users_seen.add(user.pk)
+    if batch:
+        bars = _bars_of([requests[i][0].pk for i in batch], now)
+        refused = [i for i in batch if bars.get(requests[i][0].pk, True)]
+        batch = [i for i in batch if i not in set(refused)]
+        for i in refused:
+            answers[i] = SeekError("seek_barred")
+    if batch:
+        for attempt in range(2):
+            try:
+                with transaction.atomic():
+                    leftovers = _arrive_batch(requests, batch, answers, now)
+                break
+            except IntegrityError:  # a seek inserted meanwhile by another process (a second tab): again
+                if attempt:
+                    raise
+                for i in batch:
+                    answers[i] = None
+        for i in leftovers:
+            seek = answers[i][0]
+            answers[i] = (seek, pair_on_arrival(seek, now, set()))
+    for i, (user, mode, choice, attach) in enumerate(requests):
+        if answers[i] is None:
+            try:
+                answers[i] = arrive(user, mode, choice, attach=attach, now=now)
+            except SeekError as error:
+                answers[i] = error
+    return answers
+
+
+def _bars_of(user_ids: list[int], now: datetime) -> dict[int, bool]:
+    """For each user id: is a ban or seek bar in force (`restrictions.queue_ban_of`), read now."""
+    users = get_user_model().objects.filter(pk__in=user_ids).only(*restrictions.QUEUE_FIELDS)
+    return {user.pk: restrictions.queue_ban_of(user, now) is not None for user in users}
+
+
+def _arrive_batch(requests: list[tuple], batch: list[int], answers: list, now: datetime) -> list[int]:
+    """`arrive_many`'s transaction (see there). Fills `answers` for `batch`; returns the indexes of
+    the seeks left waiting (for the second look after commit)."""
+    user_ids = [requests[i][0].pk for i in batch]
+    existing = {seek.user_id: seek for seek in
+                Seek.objects.select_for_update().filter(user_id__in=user_ids).order_by("pk")}
+    in_play = [seek.game_id for seek in existing.values() if seek.status == Seek.Status.PAIRED and seek.game_id]
+    live_games = set(Game.objects.filter(pk__in=in_play).exclude(
+        status__in=(Game.Status.FINISHED, Game.Status.ABORTED)).values_list("pk", flat=True)) if in_play else set()
+    mine: dict[str, list[tuple[int, Seek]]] = {}
+    for i in batch:
+        user, mode, choice, attach = requests[i]
+        seek = existing.get(user.pk)
+        if seek is not None and seek.status == Seek.Status.PAIRED and seek.game_id in live_games:
+            answers[i] = (seek, None)  # still in the game it was paired into (as `_upsert_seek`)
+            continue
+        if seek is None:
+            seek = Seek(user_id=user.pk, queued_at=now, seen_at=now, joined_at=now)
+        elif seek.status != Seek.Status.WAITING or (seek.mode, seek.choice) != (mode, choice):
+            seek.queued_at, seek.front, seek.computer_offered = now, False, False
+        seek.mode, seek.choice, seek.rating, seek.status, seek.game = mode, choice, 0, Seek.Status.WAITING, None
+        seek.seen_at = seek.joined_at = now
+        if attach:
+            seek.sockets += 1
+        mine.setdefault(choice, []).append((i, seek))
+    pairs, leftovers, partners = [], [], []
+    for choice, arrivals in mine.items():
+        waiting = list(_live(Seek.objects.filter(mode=Seek.Mode.QUICK, choice=choice), now)
+                       .exclude(user_id__in=user_ids).select_for_update(skip_locked=True)
+                       .order_by("-front", "queued_at", "pk")[:len(arrivals)])
+        partners += waiting
+        index_of = {id(seek): i for i, seek in arrivals}
+        queue = sorted([*waiting, *(seek for _i, seek in arrivals)],
+                       key=lambda seek: (not seek.front, seek.queued_at, seek.pk or 0, seek.user_id))
+        paired = set()
+        for host, guest in quick_pairs(queue):
+            pairs.append((host, guest, index_of.get(id(host)), index_of.get(id(guest))))
+            paired.update((id(host), id(guest)))
+        leftovers += [i for i, seek in arrivals if id(seek) not in paired]
+    pairings = _pair_many([(host, guest) for host, guest, _h, _g in pairs], now, announce=False, write_seeks=False)
+    for (host, guest, host_i, guest_i), pairing in zip(pairs, pairings):
+        both = host_i is not None and guest_i is not None
+        for seek, i in ((host, host_i), (guest, guest_i)):
+            if i is None:
+                continue
+            answer = pairing
+            if both:  # both players' sockets are on this process: each tells only its own player
+                answer = copy.copy(pairing)
+                answer.tell_only = seek.user_id
+            answers[i] = (seek, answer)
+    ours = [seek for arrivals in mine.values() for _i, seek in arrivals]
+    fresh = sorted((seek for seek in ours if seek.pk is None), key=lambda seek: seek.user_id)
+    Seek.objects.bulk_create(fresh)
+    fresh_ids = {id(seek) for seek in fresh}
+    changed = [seek for seek in ours if id(seek) not in fresh_ids]
+    changed += [seek for seek in partners if seek.status == Seek.Status.PAIRED]
+    if changed:
+        Seek.objects.bulk_update(changed, ["mode", "choice", "rating", "status", "game", "front", "queued_at",
+                                           "computer_offered", "seen_at", "joined_at", "sockets"])
+    for i, seek in ((i, seek) for arrivals in mine.values() for i, seek in arrivals):
+        if answers[i] is None:
+            answers[i] = (seek, None)
+    return leftovers
+
+
 def _queue_key(seek: Seek) -> tuple:
     """Queue order: `front` first, then the longest waiting, then the older row."""
     return (not seek.front, seek.queued_at, seek.pk)
@@ -434,11 +585,14 @@ def quick_pairs(seeks: list[Seek]) -> list[tuple[Seek, Seek]]:
     return pairs
 
 
-def ranked_pairs(seeks: list[Seek], now: datetime, blocked: set[frozenset]) -> list[tuple[Seek, Seek]]:
+def ranked_pairs(seeks: list[Seek], now: datetime, blocked: set[frozenset],
+                 limit: int | None = None) -> list[tuple[Seek, Seek]]:
     """Pairs of a ranked queue (`seeks` in queue order, one category). Each player, in queue
     order, gets the unpaired player nearest in rating whom both windows accept (`rating_window`),
     other than themself and anyone in `blocked` with them (sets of two user ids). Each seek is
-    in at most one pair."""
+    in at most one pair. With `limit`, the first `limit` pairs only (the same as the first of the
+    whole list: the pairing is greedy in queue order); a pass makes no more than that, and the
+    search past the taken neighbours of thousands of close ratings is what costs."""
     order = sorted(range(len(seeks)), key=lambda i: seeks[i].rating)
     ratings = [seeks[i].rating for i in order]
     position = {index: pos for pos, index in enumerate(order)}
@@ -465,6 +619,8 @@ def ranked_pairs(seeks: list[Seek], now: datetime, blocked: set[frozenset]) -> l
         if best is not None:
             taken[i] = taken[best] = True
             pairs.append((seek, seeks[best]))
+            if limit is not None and len(pairs) >= limit:
+                break
     return pairs
 
 
@@ -545,15 +701,18 @@ def _pass_once(mode: str, choice: str, now: datetime) -> list[Pairing] | None:
         if mode == Seek.Mode.QUICK:
             pairs = quick_pairs(seeks)
         else:
-            pairs = ranked_pairs(seeks, now, _recent_aborts(now))
+            pairs = ranked_pairs(seeks, now, _recent_aborts(now), limit=PASS_PAIR_LIMIT)
         made = []
-        for a, b in pairs[:PASS_PAIR_LIMIT]:
+        pairs = pairs[:PASS_PAIR_LIMIT]
+        for start in range(0, len(pairs), PASS_CHUNK):
+            chunk = pairs[start:start + PASS_CHUNK]
             with transaction.atomic():
-                # Re-read under the row locks, with the two users (one query for the pair).
-                locked = {seek.pk: seek for seek in queue.select_for_update(skip_locked=True, of=("self",))
-                          .filter(pk__in=(a.id, b.id)).select_related("user")}
-                if len(locked) == 2:
-                    made.append(_pair(locked[a.id], locked[b.id], now))
+                # Re-read under the row locks (one query for the chunk); a pair with a seek
+                # skipped or gone is dropped.
+                ids = [seek.id for pair in chunk for seek in pair]
+                locked = {seek.pk: seek for seek in queue.select_for_update(skip_locked=True).filter(pk__in=ids)}
+                ready = [(locked[a.id], locked[b.id]) for a, b in chunk if a.id in locked and b.id in locked]
+                made += _pair_many(ready, now)
         return made
     finally:
         with connection.cursor() as cursor:
@@ -573,71 +732,92 @@ def _recent_aborts(now: datetime) -> set[frozenset]:
 def first_mover_for(host_id: int, guest_id: int) -> str:
     """Ranked: "host" or "guest", whoever moved first less often (as a share) in their last
     FIRST_MOVE_HISTORY games between people; chance on a tie."""
-    shares = [_first_move_share(host_id), _first_move_share(guest_id)]
-    if shares[0] == shares[1]:
+    shares = _first_move_shares([host_id, guest_id])
+    return _less_often_first(shares[host_id], shares[guest_id])
+
+
+def _less_often_first(host_share: float, guest_share: float) -> str:
+    if host_share == guest_share:
         return random.choice(("host", "guest"))
-    return "host" if shares[0] < shares[1] else "guest"
+    return "host" if host_share < guest_share else "guest"
 
 
-def _first_move_share(user_id: int) -> float:
-    games = (Game.objects.filter(Q(host_id=user_id) | Q(guest_id=user_id))
-             .exclude(status=Game.Status.WAITING).filter(bot_seat="").exclude(host_id=F("guest_id"))
-             .order_by("-pk").values_list("host_id", "host_side")[:FIRST_MOVE_HISTORY])
-    rows = list(games)
-    if not rows:
-        return 0.5
-    first = sum(1 for host, host_side in rows if (host == user_id) == (host_side == Side.X))
-    return first / len(rows)
+def _first_move_shares(user_ids: list[int]) -> dict[int, float]:
+    """For each user id: the share of their last FIRST_MOVE_HISTORY started games between people
+    in which they moved first (0.5 with no such game). One query for all (a LATERAL scan of each
+    user's latest games on the host and guest indexes)."""
+    table = connection.ops.quote_name(Game._meta.db_table)
+    sql = f"""
+        SELECT u.id, COUNT(g.id), COALESCE(SUM(CASE WHEN (g.host_id = u.id) = (g.host_side = %s) THEN 1 ELSE 0 END), 0)
+        FROM unnest(%s::bigint[]) AS u(id)
+        LEFT JOIN LATERAL (
+            SELECT id, host_id, host_side FROM {table}
+            WHERE (host_id = u.id OR guest_id = u.id) AND status <> %s AND bot_seat = '' AND host_id <> guest_id
+            ORDER BY id DESC LIMIT %s
+        ) g ON TRUE
+        GROUP BY u.id"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Side.X, list(set(user_ids)), Game.Status.WAITING, FIRST_MOVE_HISTORY])
+        rows = cursor.fetchall()
+    return {user_id: (first / games if games else 0.5) for user_id, games, first in rows}
 
 
 def _pair(a: Seek, b: Seek, now: datetime, announce: bool = True) -> Pairing:
     """Make the game of two locked waiting seeks (a waited longer: the host seat). With `announce`,
     both players are told on commit (`paired_messages`). The beat checks the arrivals once
     `arrive_by` has passed (`due_arrivals`, every second)."""
-    if a.mode == Seek.Mode.QUICK:
-        quick = choices.parse_quick(a.choice)
-        kind, rules, move_ms, first = quick.kind, quick.rules(), quick.move_time_ms, "random"
-        preset = "reversi" if kind == "reversi" else "caro-vn"
-    else:
-        category = ranked_category(a.choice)
-        kind, rules = category.kind, dict(category.rules or {})
-        move_ms = choices.REVERSI_MOVE_MS if kind == "reversi" else choices.CARO_MOVE_MS
-        first = first_mover_for(a.user_id, b.user_id)
-        preset = "reversi" if kind == "reversi" else "caro-vn"
-    room = rooms.create_match_room(a.user, b.user, kind=kind, rules=rules, first_mover=first,
-                                   move_time_ms=move_ms, preset=preset)
-    game = room.current_game
-    if a.mode == Seek.Mode.RANKED:
-        game.rated = True
-        game.save(update_fields=["rated"])
-    pairing = Pairing.objects.create(
-        game=game, mode=a.mode, choice=a.choice, host_id=a.user_id, guest_id=b.user_id,
-        room_code=room.code, created_at=now, arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S),
-    )
-    # Every seek socket of both players lets go of the seek when it hears `paired`: their count
-    # goes to 0 here, in the same UPDATE, not in one more UPDATE per socket.
-    Seek.objects.filter(pk__in=(a.pk, b.pk)).update(status=Seek.Status.PAIRED, game=game, front=False, sockets=0)
+    return _pair_many([(a, b)], now, announce=announce)[0]
+
+
+def _pair_many(pairs: list[tuple[Seek, Seek]], now: datetime, *, announce: bool = True,
+               write_seeks: bool = True) -> list[Pairing]:
+    """`_pair` for many pairs of locked waiting seeks at once, in the caller's transaction: the
+    games and rooms in one INSERT each (`rooms.create_match_rooms`), the pairings in one, the
+    seeks marked paired in one UPDATE (`write_seeks`; else only in memory, for a caller that
+    writes them itself). Ranked first movers are read for every player in one query."""
+    if not pairs:
+        return []
+    ranked_users = [seek.user_id for pair in pairs if pair[0].mode == Seek.Mode.RANKED for seek in pair]
+    shares = _first_move_shares(ranked_users) if ranked_users else {}
+    specs = []
+    for a, b in pairs:
+        if a.mode == Seek.Mode.QUICK:
+            quick = choices.parse_quick(a.choice)
+            kind, rules, move_ms, first = quick.kind, quick.rules(), quick.move_time_ms, "random"
+        else:
+            category = ranked_category(a.choice)
+            kind, rules = category.kind, dict(category.rules or {})
+            move_ms = choices.REVERSI_MOVE_MS if kind == "reversi" else choices.CARO_MOVE_MS
+            first = _less_often_first(shares[a.user_id], shares[b.user_id])
+        specs.append({"host_id": a.user_id, "guest_id": b.user_id, "kind": kind, "rules": rules,
+                      "first_mover": first, "move_time_ms": move_ms, "rated": a.mode == Seek.Mode.RANKED,
+                      "preset": "reversi" if kind == "reversi" else "caro-vn"})
+    made = rooms.create_match_rooms(specs)
+    pairings = []
+    for (a, b), room in zip(pairs, made):
+        game = room.current_game
+        pairings.append(Pairing(game=game, mode=a.mode, choice=a.choice, host_id=a.user_id, guest_id=b.user_id,
+                                room_code=room.code, created_at=now,
+                                arrive_by=now + timedelta(seconds=ARRIVAL_GRACE_S)))
+        # Every seek socket of both players lets go of the seek when it hears `paired`: their count
+        # goes to 0 here, in the same UPDATE, not in one more UPDATE per socket.
+        for seek in (a, b):
+            seek.status, seek.game, seek.front, seek.sockets = Seek.Status.PAIRED, game, False, 0
+    Pairing.objects.bulk_create(pairings)
+    if write_seeks:
+        seeks = [seek for pair in pairs for seek in pair]
+        Seek.objects.bulk_update(seeks, ["status", "game", "front", "sockets"])
     if announce:
-        messages = paired_messages(pairing)
+        messages = [message for pairing in pairings for message in paired_messages(pairing)]
         transaction.on_commit(lambda: broadcast_many(messages))
-    return pairing
+    return pairings
 
 
 def broadcast_many(messages: list[tuple[str, dict]]) -> None:
-    """Send each `(group, event)` as `outbox.broadcast` does, in one trip to the channel layer's
-    event loop (a pairing tells two players at once). Failures are logged, never raised."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-
-    async def send_all() -> None:
-        for group, event in messages:
-            await layer.group_send(group, {"type": "game.event", "event": event})
-
-    try:
-        async_to_sync(send_all)()
-    except Exception:  # pragma: no cover - Redis down: the page asks for its status when it reconnects
-        log.exception("broadcast of %d seek event(s) failed", len(messages))
+    """Send each `(group, event)` as `outbox.broadcast` does, all at once (`outbox.broadcast_many`:
+    one Redis pipeline, and in the worker its own event loop, which the pass and the beat run in).
+    Failures are logged, never raised."""
+    outbox.broadcast_many(messages)
 
 
 # ------------------------------------------------------------------------------- arrivals

@@ -18,6 +18,7 @@ from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takebac
 from caro.games.services import moderation as game_moderation
 from caro.games.services.locking import refuse_banned
 from caro.games.services.records import create_from_position
+from caro.games.services.seating import create_games
 from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
 
 def new_code() -> str:
@@ -88,33 +89,48 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
 
 
 def create_match_room(host, guest, *, kind: str, rules: dict, first_mover: str, move_time_ms: int,
-                      preset: str = "caro-vn") -> Room:
+                      preset: str = "caro-vn", rated: bool = False) -> Room:
     """A room whose first game seats `host` and `guest` at once and starts (a pairing's game).
 
     The game has the matchmaking context: the absent player forfeits and nobody takes back moves;
-    `first_mover` is "host", "guest" or "random"; the clock is `move_time_ms` per move. Later games
-    in the room are rematches, as in a friend room. Call inside the pairing's transaction; the room
-    and game commit or roll back with it. Raises ValueError for a bad option (games.create_game).
+    `first_mover` is "host", "guest" or "random"; the clock is `move_time_ms` per move; `rated`
+    marks a ranked pairing's game. Later games in the room are rematches, as in a friend room. Call
+    inside the pairing's transaction; the room and game commit or roll back with it. Raises
+    ValueError for a bad option (games.create_game). `create_match_rooms` makes many at once.
     """
+    return create_match_rooms([{"host": host, "guest": guest, "kind": kind, "rules": rules, "rated": rated,
+                                "first_mover": first_mover, "move_time_ms": move_time_ms, "preset": preset}])[0]
+
+
+def create_match_rooms(specs: list[dict]) -> list[Room]:
+    """`create_match_room` for many pairs at once, in the caller's transaction: each dict holds its
+    keyword arguments plus `host` and `guest` (users, or their ids as `host_id` / `guest_id`).
+    Returns the rooms in the same order, each with `current_game` set. Three statements whatever
+    the count: one INSERT of the games, then the rooms' INSERT in a savepoint (a code collision,
+    about one in 148 million per room, draws new codes for all and tries again).
+    Raises ValueError for a bad option (nothing is written then).
+    """
+    made = create_games([
+        {"kind": spec["kind"], "rules": spec["rules"], "first_mover": spec["first_mover"],
+         "move_time_ms": spec["move_time_ms"], "absence_rule": AbsenceRule.FORFEIT, "takeback": Takeback.NONE,
+         "rated": bool(spec.get("rated")),
+         **({"host": spec["host"], "guest": spec["guest"]} if "host" in spec
+            else {"host_id": spec["host_id"], "guest_id": spec["guest_id"]})}
+        for spec in specs])
     for _attempt in range(20):
-        code = new_code()
+        rooms = [Room(code=new_code(), created_by_id=game.host_id, preset=spec.get("preset", "caro-vn"),
+                      move_time_ms=spec["move_time_ms"], first_mover=spec["first_mover"], kind=Room.Kind.FRIEND,
+                      current_game=game)
+                 for spec, game in zip(specs, made)]
+        codes = [room.code for room in rooms]
         try:
             with transaction.atomic():
-                room = Room.objects.create(
-                    code=code, created_by=host, preset=preset, move_time_ms=move_time_ms,
-                    first_mover=first_mover, kind=Room.Kind.FRIEND,
-                )
-                room.current_game = games.create_game(
-                    kind=kind, rules=rules, host=host, guest=guest, first_mover=first_mover,
-                    move_time_ms=move_time_ms, absence_rule=AbsenceRule.FORFEIT, takeback=Takeback.NONE,
-                )
-                room.save(update_fields=["current_game"])
-                return room
-        except IntegrityError:  # pragma: no cover - a code collision: try another; anything else is a bug
-            if not Room.objects.filter(code=code).exists():
+                return Room.objects.bulk_create(rooms)
+        except IntegrityError:  # pragma: no cover - a code collision: new codes; anything else is a bug
+            if len(set(codes)) == len(codes) and not Room.objects.filter(code__in=codes).exists():
                 raise
             continue
-    raise RuntimeError("could not allocate a room code")
+    raise RuntimeError("could not allocate room codes")
 
 
 def continue_against_computer(user, game: Game, ply: int, bot_level: str) -> Room:
@@ -222,4 +238,4 @@ def _announce_new_game(group: str, game_id: int) -> None:
     outbox.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
 
 
-__all__ = ["GameError", "close", "continue_against_computer", "create_match_room", "create_room", "join", "normalize_code", "play_again"]
+__all__ = ["GameError", "close", "continue_against_computer", "create_match_room", "create_match_rooms", "create_room", "join", "normalize_code", "play_again"]

@@ -239,3 +239,28 @@ async def test_a_tab_whose_seek_another_tab_replaced_is_told():
         await _next(tab, "cancelled")
     for tab in (old, new, same):
         await tab.disconnect()
+
+
+async def test_a_burst_of_seeks_is_paired_in_batches_and_every_game_reaches_both_sockets():
+    from ranking.seeks import Pairing
+
+    users, cookies = await _guests(16)
+    comms = [await _connect(cookie) for cookie in cookies]
+    for comm in comms:  # all at once: the process's frames leave in batches (ranking.arrivals)
+        await comm.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-13"})
+    heard = {}
+    for user, comm in zip(users, comms):  # each socket's answer: `paired`, or `status` waiting
+        frame = {"type": "waiting"}
+        while frame["type"] not in ("paired", "status"):
+            frame = await comm.receive_json_from(30)
+        heard[user.pk] = [frame]
+    made = await sync_to_async(lambda: list(Pairing.objects.values_list("game_id", "host_id", "guest_id")))()
+    by_user = {user.pk: comm for user, comm in zip(users, comms)}
+    for game_id, host, guest in made:
+        for user_id in (host, guest):
+            if not any(f["type"] == "paired" and f["game_id"] == game_id for f in heard[user_id]):
+                assert (await _next(by_user[user_id], "paired", timeout=30))["game_id"] == game_id
+    seated = [uid for _g, host, guest in made for uid in (host, guest)]
+    assert len(seated) == len(set(seated)) and len(made) >= 6  # a race may leave a pair to the beat's pass
+    for comm in comms:
+        await comm.disconnect()

@@ -23,6 +23,58 @@ BEATS = {"rock": "scissors", "scissors": "paper", "paper": "rock"}
 MAX_THROWS = 20
 
 
+def build_game(
+    *,
+    kind: str = "caro",
+    rules: Rules | dict | None = None,
+    host=None,
+    guest=None,
+    first_mover: str = FirstMover.HOST,
+    host_mark: str | None = None,
+    bot_seat: str = "",
+    bot_level: str = "",
+    move_time_ms: int = 60_000,
+    bank_ms: int = 0,
+    increment_ms: int = 0,
+    absence_rule: str = AbsenceRule.OPPONENT_CHOOSES,
+    takeback: str = Takeback.NONE,
+    rematch_of: Game | None = None,
+    opening: str = "",
+    **extra,
+) -> Game:
+    """`create_game`'s game, unsaved: validated, and started when both seats are filled (no query).
+    Same arguments and errors as `create_game`; `extra` sets other Game fields (e.g. `rated`, or the
+    seats as `host_id` / `guest_id` instead of users). `create_games` inserts many at once."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown game kind {kind!r}")
+    if isinstance(rules, Rules):
+        rules = rules.to_dict()
+    rules_dict = KINDS[kind].stored_rules(rules)
+    if first_mover not in FirstMover.values or (host_mark or Side.X) not in Side.values:
+        raise ValueError(f"bad first mover {first_mover!r} or mark {host_mark!r}")
+    if absence_rule not in AbsenceRule.values or takeback not in Takeback.values:
+        raise ValueError(f"bad context: absence={absence_rule!r} takeback={takeback!r}")
+    if bool(bot_seat) != bool(bot_level) or bot_seat not in ("", *Seat.values) or (
+        bot_level and bot_level not in Game.BotLevel.values
+    ):
+        raise ValueError(f"bad computer seat: seat={bot_seat!r} level={bot_level!r}")
+    if {Seat.HOST: host, Seat.GUEST: guest}.get(bot_seat) is not None:
+        raise ValueError("the computer's seat already has a player")
+    host_side = Side.O if first_mover == FirstMover.GUEST else Side.X
+    procedure = new_opening(opening) if kind == "caro" else {}
+    seats = {name: user for name, user in (("host", host), ("guest", guest)) if user is not None}
+    game = Game(
+        kind=kind, rules=rules_dict, **seats, first_mover=first_mover,
+        host_side=host_side, host_mark=host_mark or host_side, bot_seat=bot_seat,
+        bot_level=bot_level, move_time_ms=move_time_ms if not bank_ms else 0, bank_ms=bank_ms,
+        increment_ms=increment_ms, absence_rule=absence_rule, takeback=takeback,
+        rematch_of=rematch_of, opening=procedure, **extra,
+    )
+    if state.both_seats_filled(game):
+        _start(game, decide_mark=host_mark is None)
+    return game
+
+
 def create_game(
     *,
     kind: str = "caro",
@@ -56,36 +108,31 @@ def create_game(
     tentative Black; caro.games.services.opening).
     Raises ValueError for an unknown kind, an inconsistent computer seat or a bad option.
     """
-    if kind not in KINDS:
-        raise ValueError(f"unknown game kind {kind!r}")
-    if isinstance(rules, Rules):
-        rules = rules.to_dict()
-    rules_dict = KINDS[kind].stored_rules(rules)
-    if first_mover not in FirstMover.values or (host_mark or Side.X) not in Side.values:
-        raise ValueError(f"bad first mover {first_mover!r} or mark {host_mark!r}")
-    if absence_rule not in AbsenceRule.values or takeback not in Takeback.values:
-        raise ValueError(f"bad context: absence={absence_rule!r} takeback={takeback!r}")
-    if bool(bot_seat) != bool(bot_level) or bot_seat not in ("", *Seat.values) or (
-        bot_level and bot_level not in Game.BotLevel.values
-    ):
-        raise ValueError(f"bad computer seat: seat={bot_seat!r} level={bot_level!r}")
-    if {Seat.HOST: host, Seat.GUEST: guest}.get(bot_seat) is not None:
-        raise ValueError("the computer's seat already has a player")
-    host_side = Side.O if first_mover == FirstMover.GUEST else Side.X
-    procedure = new_opening(opening) if kind == "caro" else {}
-    with transaction.atomic():
-        game = Game.objects.create(
-            kind=kind, rules=rules_dict, host=host, guest=guest, first_mover=first_mover,
-            host_side=host_side, host_mark=host_mark or host_side, bot_seat=bot_seat,
-            bot_level=bot_level, move_time_ms=move_time_ms if not bank_ms else 0, bank_ms=bank_ms,
-            increment_ms=increment_ms, absence_rule=absence_rule, takeback=takeback,
-            rematch_of=rematch_of, opening=procedure,
-        )
-        if state.both_seats_filled(game):
-            _start(game, decide_mark=host_mark is None)
-            game.save()
-            outbox.publish(game, [])
+    game = build_game(
+        kind=kind, rules=rules, host=host, guest=guest, first_mover=first_mover, host_mark=host_mark,
+        bot_seat=bot_seat, bot_level=bot_level, move_time_ms=move_time_ms, bank_ms=bank_ms,
+        increment_ms=increment_ms, absence_rule=absence_rule, takeback=takeback, rematch_of=rematch_of,
+        opening=opening,
+    )
+    game.save(force_insert=True)  # one INSERT (no savepoint), already started when both seats are filled
+    if game.status == Game.Status.ACTIVE:
+        outbox.publish(game, [])
     return game
+
+
+def create_games(specs: list[dict]) -> list[Game]:
+    """Create many games at once (a pairing batch): each dict of `specs` holds `create_game`'s
+    keyword arguments (and may add other Game fields, e.g. `rated=True`). One INSERT for all, in
+    the caller's transaction; each started game is published as `create_game` does. Raises
+    ValueError as `create_game` (before anything is written)."""
+    games = [build_game(**spec) for spec in specs]
+    if not games:
+        return []
+    Game.objects.bulk_create(games)
+    for game in games:
+        if game.status == Game.Status.ACTIVE:
+            outbox.publish(game, [])
+    return games
 
 
 def take_seat(game_id: int, user) -> str:
