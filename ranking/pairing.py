@@ -485,6 +485,14 @@ def _arrive_batch(requests: list[tuple], batch: list[int], answers: list, now: d
             paired.update((id(host), id(guest)))
         leftovers += [i for i, seek in arrivals if id(seek) not in paired]
     pairings = _pair_many([(host, guest) for host, guest, _h, _g in pairs], now, announce=False, write_seeks=False)
+    # Two players who were both waiting (neither in this batch: each's own look had passed the
+    # other over, locked) can be paired here too; no socket of the batch tells them, so their
+    # game is announced to both seek groups after commit, as the pass does.
+    untold = [pairing for (_h, _g, host_i, guest_i), pairing in zip(pairs, pairings)
+              if host_i is None and guest_i is None]
+    if untold:
+        messages = [message for pairing in untold for message in paired_messages(pairing)]
+        transaction.on_commit(lambda: broadcast_many(messages))
     for (host, guest, host_i, guest_i), pairing in zip(pairs, pairings):
         both = host_i is not None and guest_i is not None
         for seek, i in ((host, host_i), (guest, guest_i)):

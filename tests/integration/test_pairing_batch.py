@@ -2,10 +2,13 @@
 pairing inside a batch and with those waiting, two tabs, refusals, the still-paired seek, and the
 races (batches against batches, against single arrivals, against cancels) on the real database."""
 
+import asyncio
 import threading
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
@@ -197,3 +200,38 @@ def test_a_heartbeat_tells_a_socket_that_missed_its_paired_event():
 
     finish(Game.objects.get(pk=made.game_id), winner="", termination=Game.Termination.ABORT)
     assert pairing.heartbeat(a.pk, now) is None  # that game is over: nothing to tell
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_waiting_paired_by_a_batch_are_told_by_their_seek_groups():
+    """A batch takes as many waiting partners as it has arrivals, oldest first; with two waiting
+    and two arriving, the two waiting meet each other. No socket of the batch is theirs, so the
+    game is announced to both seek groups (it once reached nobody: 9 of 1,000 games in
+    bench/pairing.py until the heartbeat's safety net, 15-25 s later)."""
+    now = timezone.now()
+    w1, w2 = create_guest(), create_guest()
+    pairing.arrive(w1, "quick", QUICK, now=now - timedelta(seconds=9))
+    pairing.arrive(w2, "quick", QUICK, now=now - timedelta(seconds=8))
+    # They met; make it as if their looks had passed each other over: both waiting, live.
+    Pairing.objects.all().delete()
+    Seek.objects.filter(user__in=(w1, w2)).update(status="waiting", game=None, sockets=1, seen_at=now)
+    a, b = create_guest(), create_guest()
+
+    async def batch_heard_by_the_waiting():
+        layer = get_channel_layer()
+        channels = {}
+        for user in (w1, w2):
+            channels[user.pk] = await layer.new_channel()
+            await layer.group_add(pairing.seek_group(user.pk), channels[user.pk])
+        answers = await sync_to_async(pairing.arrive_many)(
+            [(a, "quick", QUICK, True), (b, "quick", QUICK, True)], now=now)
+        heard = {user_id: await asyncio.wait_for(layer.receive(channel), 30) for user_id, channel in channels.items()}
+        return answers, heard
+
+    answers, heard = async_to_sync(batch_heard_by_the_waiting)()
+    games = {(p.host_id, p.guest_id): p.game_id for p in Pairing.objects.all()}
+    assert games.keys() == {(w1.pk, w2.pk), (a.pk, b.pk)}
+    assert {answer[1].game_id for answer in answers} == {games[(a.pk, b.pk)]}
+    for user in (w1, w2):
+        event = heard[user.pk]["event"]
+        assert event["type"] == "paired" and event["game_id"] == games[(w1.pk, w2.pk)]
