@@ -42,6 +42,10 @@ RANK_CACHE_S = 30
 #: A profile's rendered rating chart is kept this long at most, s (a new key with every change of
 #: the rating: `chart_key`).
 CHART_CACHE_S = 600
+#: How long a profile's rendered recent-games list is kept (s). Its key names every row's game
+#: and rating change (`recent_key`), so a new game or an annulment shows at once; only an
+#: opponent's new display name can wait this long.
+RECENT_CACHE_S = 120
 #: Games listed on a profile, newest first.
 RECENT_GAMES = 20
 #: Rated games drawn in a profile's chart per category (the newest ones).
@@ -151,12 +155,19 @@ class History:
     points: list[int] = field(default_factory=list)
 
 
+#: What a profile's recent-games row reads: the game's ~50 columns and both players' ~30 each made
+#: the query's SQL and its model objects cost more than the page's other queries together.
+RECENT_GAME_FIELDS = ("id", "kind", "status", "host_id", "guest_id", "host_side", "winner", "bot_seat", "bot_level",
+                      "finished_at", "host__id", "host__username", "host__display_name",
+                      "guest__id", "guest__username", "guest__display_name")
+
+
 def recent_games(user, limit: int = RECENT_GAMES) -> list[RecentGame]:
     """`user`'s last `limit` finished games (not local ones), newest first, each with its rating
     change for `user` when it was rated (two queries)."""
     games = list(
         Game.objects.of_player(user).filter(status=Game.Status.FINISHED).exclude(host=user, guest=user)
-        .select_related("host", "guest").order_by("-finished_at", "-pk")[:limit]
+        .select_related("host", "guest").only(*RECENT_GAME_FIELDS).order_by("-finished_at", "-pk")[:limit]
     )
     changes = {c.game_id: c for c in RatingChange.objects.filter(
         user=user, game_id__in=[g.pk for g in games], reverted_at__isnull=True)}
@@ -171,6 +182,14 @@ def recent_games(user, limit: int = RECENT_GAMES) -> list[RecentGame]:
             bot_level=game.bot_level if game.bot_seat == other else "", change=changes.get(game.pk),
         ))
     return rows
+
+
+def recent_key(rows: list[RecentGame]) -> str:
+    """The part of the recent-games fragment's cache key that changes with its content: each row's
+    game id and end time (µs: ids alone repeat in a database made again) and its rating change's
+    id (0 for none; a reverted change is left out of the rows)."""
+    return ".".join(f"{row.game.pk}-{row.game.finished_at.timestamp() if row.game.finished_at else 0}"
+                    f"-{row.change.pk if row.change else 0}" for row in rows)
 
 
 def history(user, category: str, limit: int = CHART_GAMES) -> History:

@@ -92,8 +92,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             svg = mark_safe(svg)  # noqa: S308 - escaped by chart
         cards.append({"category": category, "rating": rating, "chart": svg,
                       "rank": pages.cached_rank(rating, pages.PROFILE_RANK_LIMIT) if rating else None})
+    recent = pages.recent_games(user)
     return render(request, "ranking/profile.html", {
-        "player": user, "cards": cards, "recent": pages.recent_games(user),
+        "player": user, "cards": cards, "recent": recent,
+        "recent_key": pages.recent_key(recent), "recent_cache_s": pages.RECENT_CACHE_S,
         "is_me": request.user.is_authenticated and request.user.pk == user.pk,
         "provisional_games": elo.PROVISIONAL_GAMES,
     })

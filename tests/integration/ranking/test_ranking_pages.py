@@ -258,3 +258,25 @@ def test_the_profile_chart_is_reused_until_the_rating_changes(django_assert_max_
     points = RatingChange.objects.filter(user=player, category="caro").count() + 1
     line = after[after.index('class="line"'):].split('points="')[1].split('"')[0]
     assert len(line.split()) == points
+
+
+def test_the_recent_games_list_is_reused_until_a_game_or_a_rating_change_changes_it():
+    from ranking.models import RatingChange
+
+    player, rival = account("recentee"), account("recentrival", display_name="Rival một")
+    won_by(player, rival)
+    url = reverse("ranking:profile", args=["recentee"])
+    first = client_for().get(url).content.decode()
+    assert first.count("<li class=\"res-") == 1 and "+20" in first
+    rival.display_name = "Rival hai"  # only a new name may wait for the kept list
+    rival.save(update_fields=["display_name"])
+    assert "Rival một" in client_for().get(url).content.decode()
+    english = client_for()
+    english.cookies["django_language"] = "en"
+    assert "against" in english.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()  # kept per language
+    won_by(rival, player)  # a new game: the list is made again at once
+    after = client_for().get(url).content.decode()
+    assert after.count("<li class=\"res-") == 2 and "Rival hai" in after
+    RatingChange.objects.filter(user=player).update(reverted_at=timezone.now())  # an annulment's revert
+    reverted = client_for().get(url).content.decode()
+    assert "+20" not in reverted
