@@ -1,7 +1,9 @@
 """Small builders for integration tests (real PostgreSQL rows, no mocks)."""
 
+import threading
 import uuid
 
+from django.db import connection
 from django.test import Client
 
 from accounts.guests import create_guest
@@ -43,3 +45,26 @@ def session_cookie(user) -> bytes:
     client = Client()
     client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def at_once(funcs):
+    """Run each function in its own thread (own database connection), released together; their
+    results in order (an exception is returned, not raised)."""
+    barrier = threading.Barrier(len(funcs))
+    results = [None] * len(funcs)
+
+    def run(i, func):
+        barrier.wait()
+        try:
+            results[i] = func()
+        except Exception as error:  # noqa: BLE001 - returned to the test
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, func)) for i, func in enumerate(funcs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    return results

@@ -18,6 +18,7 @@ from ranking import pairing
 from ranking.models import Rating
 from ranking.pairing import SeekError
 from ranking.seeks import Pairing, Seek
+from tests.integration.helpers import at_once
 
 QUICK = "caro-15-blocked"
 
@@ -373,27 +374,6 @@ def test_two_tabs_joining_at_once_share_one_seek():
 
 # ------------------------------------------------------------------------- pairing on arrival
 
-def _at_once(funcs):
-    """Run each function in its own thread (own database connection), released together; their
-    results in order (an exception is returned, not raised)."""
-    barrier = threading.Barrier(len(funcs))
-    results = [None] * len(funcs)
-
-    def run(i, func):
-        barrier.wait()
-        try:
-            results[i] = func()
-        except Exception as error:  # noqa: BLE001 - returned to the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, func)) for i, func in enumerate(funcs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(120)
-    return results
 
 
 @pytest.mark.django_db
@@ -451,7 +431,7 @@ def test_an_arrival_never_meets_a_dead_seek_itself_or_a_recent_abort():
 def test_two_arrivals_at_once_make_exactly_one_game():
     for _round in range(8):
         a, b = create_guest(), create_guest()
-        results = _at_once([lambda: pairing.arrive(a, "quick", QUICK), lambda: pairing.arrive(b, "quick", QUICK)])
+        results = at_once([lambda: pairing.arrive(a, "quick", QUICK), lambda: pairing.arrive(b, "quick", QUICK)])
         assert not any(isinstance(result, Exception) for result in results), results
         made = [pairing_ for _seek, pairing_ in results if pairing_ is not None]
         assert len(made) == 1  # one of them saw the other and paired: never none, never two
@@ -462,7 +442,7 @@ def test_two_arrivals_at_once_make_exactly_one_game():
 @pytest.mark.django_db(transaction=True)
 def test_many_arrivals_at_once_pair_everyone_once_and_miss_no_pair():
     users = [create_guest() for _ in range(12)]
-    results = _at_once([lambda user=user: pairing.arrive(user, "quick", QUICK) for user in users])
+    results = at_once([lambda user=user: pairing.arrive(user, "quick", QUICK) for user in users])
     assert not any(isinstance(result, Exception) for result in results), results
     seated = [uid for p in Pairing.objects.all() for uid in (p.host_id, p.guest_id)]
     assert len(seated) == len(set(seated))  # nobody in two games
@@ -478,7 +458,7 @@ def test_a_cancel_racing_an_arrival_leaves_zero_or_one_game():
     for _round in range(10):
         a, b = create_guest(), create_guest()
         pairing.arrive(a, "quick", QUICK)
-        cancelled, (seek_b, made) = _at_once([lambda: pairing.cancel(a), lambda: pairing.arrive(b, "quick", QUICK)])
+        cancelled, (seek_b, made) = at_once([lambda: pairing.cancel(a), lambda: pairing.arrive(b, "quick", QUICK)])
         games = Game.objects.of_player(a).count()
         assert games <= 1
         if cancelled is None:  # the cancel went first: no game for a, b waits

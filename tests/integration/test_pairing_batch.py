@@ -3,13 +3,11 @@ pairing inside a batch and with those waiting, two tabs, refusals, the still-pai
 races (batches against batches, against single arrivals, against cancels) on the real database."""
 
 import asyncio
-import threading
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from django.db import connection
 from django.utils import timezone
 
 from accounts.guests import create_guest
@@ -20,6 +18,7 @@ from ranking import pairing
 from ranking.models import Rating
 from ranking.pairing import SeekError
 from ranking.seeks import Pairing, Seek
+from tests.integration.helpers import at_once
 
 QUICK = "caro-15-blocked"
 
@@ -28,27 +27,6 @@ def _seated() -> list[int]:
     return [uid for p in Pairing.objects.all() for uid in (p.host_id, p.guest_id)]
 
 
-def _at_once(funcs):
-    """Run each function in its own thread (own connection), released together; results in order
-    (an exception is returned)."""
-    barrier = threading.Barrier(len(funcs))
-    results = [None] * len(funcs)
-
-    def run(i, func):
-        barrier.wait()
-        try:
-            results[i] = func()
-        except Exception as error:  # noqa: BLE001 - returned to the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, func)) for i, func in enumerate(funcs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(120)
-    return results
 
 
 @pytest.mark.django_db
@@ -130,7 +108,7 @@ def test_batches_and_single_arrivals_at_once_pair_everyone_once():
     singles = users[18:]
     funcs = [lambda group=group: pairing.arrive_many([(u, "quick", QUICK, True) for u in group]) for group in groups]
     funcs += [lambda user=user: pairing.arrive(user, "quick", QUICK) for user in singles]
-    results = _at_once(funcs)
+    results = at_once(funcs)
     assert not any(isinstance(result, Exception) for result in results), results
     seated = _seated()
     assert len(seated) == len(set(seated))  # nobody in two games
@@ -143,7 +121,7 @@ def test_batches_and_single_arrivals_at_once_pair_everyone_once():
 @pytest.mark.django_db(transaction=True)
 def test_two_batches_at_once_of_one_users_tabs_share_one_seek():
     a, b = create_guest(), create_guest()
-    results = _at_once([lambda: pairing.arrive_many([(a, "quick", QUICK, True)]),
+    results = at_once([lambda: pairing.arrive_many([(a, "quick", QUICK, True)]),
                         lambda: pairing.arrive_many([(a, "quick", QUICK, True)])])
     assert not any(isinstance(result, Exception) for result in results), results
     assert Seek.objects.get(user=a).sockets == 2
@@ -157,7 +135,7 @@ def test_a_cancel_racing_a_batch_leaves_zero_or_one_game():
     for _round in range(10):
         a, b, c = create_guest(), create_guest(), create_guest()
         pairing.arrive(a, "quick", QUICK)
-        cancelled, answers = _at_once([lambda: pairing.cancel(a),
+        cancelled, answers = at_once([lambda: pairing.cancel(a),
                                        lambda: pairing.arrive_many([(b, "quick", QUICK, True),
                                                                     (c, "quick", "reversi", True)])])
         assert not isinstance(answers, Exception), answers
