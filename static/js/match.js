@@ -44,7 +44,7 @@
   function showWaiting(status) {
     const panel = $("seeking");
     clearInterval(ticker);
-    if (!status) { panel.hidden = true; $("computer-offer").hidden = true; since = null; return; }
+    if (!status) { panel.hidden = true; $("computer-offer").hidden = true; $("seeking-note").hidden = true; since = null; return; }
     panel.hidden = false;
     since = since || Date.now();
     const tick = () => {
@@ -53,7 +53,8 @@
     };
     tick();
     ticker = setInterval(tick, 500);
-    $("seeking-line").textContent = status.mode === "ranked" ? gettext("Ranked match") : gettext("Quick match");
+    const label = status.mode === "ranked" ? gettext("Ranked match") : gettext("Quick match");
+    $("seeking-line").textContent = status.line ? `${label} · ${status.line}` : label;
     if (status.computer_offer) $("computer-offer").hidden = false;
   }
 
@@ -81,6 +82,12 @@
       case "status":
         if (f.status === "paired") { location.href = f.url; return; }
         if (f.status === "waiting") {
+          if (pending && (pending.mode !== f.mode || pending.choice !== f.choice)) {
+            // Asked for other rules before this socket was open: that seek replaces the waiting one.
+            const p = pending; pending = null; seek(p.mode, p.choice);
+            break;
+          }
+          pending = null;
           seeking = {mode: f.mode, choice: f.choice};
           // Waiting already (another tab, or back after a no-show): this socket joins the same seek,
           // which keeps its place, so the seek counts this page as alive.
@@ -97,8 +104,14 @@
       case "cancelled": seeking = null; joined = false; showWaiting(null); break;
       case "replaced":  // another tab asked for other rules: the user's one seek is now that one
         seeking = {mode: f.mode, choice: f.choice};
-        showError(f.message);
-        showWaiting({mode: f.mode});
+        if (f.mode === "quick") {  // this page's rules become the new ones, so its button asks for them too
+          $("quick-key").value = f.choice;
+          const rules = root.querySelector('[data-testid="quick-rules"]');
+          if (rules && f.line) rules.textContent = f.line;
+        }
+        showWaiting({mode: f.mode, line: f.line});
+        $("seeking-note").textContent = f.message;
+        $("seeking-note").hidden = false;
         break;
       case "requeued": if (seeking) send({type: "seek", ...seeking}); break;
       case "computer_offer": $("computer-offer").hidden = false; break;

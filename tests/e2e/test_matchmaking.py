@@ -101,3 +101,26 @@ def test_a_guest_is_refused_ranked_with_a_sign_up_link(browser, live_server_url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360  # usable at 360 px
     finally:
         ctx.close()
+
+
+def test_a_tab_whose_seek_another_tab_replaced_shows_the_new_rules(browser, live_server_url):
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
+    try:
+        first = ctx.new_page()
+        _seek_from_home(first, live_server_url)  # the default rules; the visitor is now a guest
+        assert "đúng năm" not in first.inner_text('[data-testid="quick-rules"]').lower()
+        second = ctx.new_page()  # the same guest in a second tab picks exact five and seeks
+        second.goto(live_server_url + "/match/")
+        second.click('[data-testid="quick-change"]')
+        second.check('input[name="exact"]')
+        second.click('[data-testid="choice-apply"]')
+        second.click('[data-testid="quick-match"]')
+        second.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+        # The first tab is told, in its waiting box, and its rules line and button follow the new seek.
+        first.wait_for_selector('[data-testid="seeking-note"]:not([hidden])', timeout=15_000)
+        assert "thẻ" in first.inner_text('[data-testid="seeking-note"]')
+        assert "đúng năm" in first.inner_text('[data-testid="quick-rules"]').lower()
+        assert "đúng năm" in first.inner_text('[data-testid="seeking"]').lower()
+        assert first.input_value('[data-role="quick-key"]') == second.input_value('[data-role="quick-key"]')
+    finally:
+        ctx.close()

@@ -5,10 +5,12 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import translation
 
 from accounts.guests import create_guest
 from caro.asgi import application
 from caro.games.models import Game
+from ranking import choices
 from ranking.seeks import Seek
 from tests.integration.helpers import session_cookie
 
@@ -231,6 +233,8 @@ async def test_a_tab_whose_seek_another_tab_replaced_is_told():
     for tab in (old, same):
         replaced = await _next(tab, "replaced")
         assert replaced["mode"] == "quick" and replaced["choice"] == "reversi"
+        with translation.override("en"):  # the sockets' language here
+            assert replaced["line"] == str(choices.parse_quick("reversi").describe())  # the page shows it
         assert "another tab" in replaced["message"]
     seek = await sync_to_async(Seek.objects.get)()
     assert (seek.choice, seek.status) == ("reversi", "waiting")
