@@ -27,7 +27,7 @@ from accounts.restrictions import ban_message, user_group
 from caro.rooms.consumers import BURST, CLOSE_TOO_BIG, CLOSE_TOO_MANY, RATE, read_frame
 from caro.rooms.consumers import CLOSE_BANNED, _ban_of, _language_of
 from caro.rooms.limits import SocketSlot, client_address
-from ranking import arrivals, categories, choices, pairing
+from ranking import arrivals, pairing
 from ranking.pairing import SeekError
 from ranking.seeks import Seek, seek_group
 from ranking.tasks import COUNTS_KEY
@@ -289,7 +289,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         self.sought = new
         with translation.override(self.lang):
             text = str(SOCKET_MESSAGES["replaced"])
-            line = choice_line(*new)
+            line = pairing.describe(*new)
         await self.send_json({"type": "replaced", "mode": new[0], "choice": new[1], "line": line, "message": text})
 
     # ------------------------------------------------------------------ sending
@@ -332,16 +332,6 @@ class SeekConsumer(AsyncWebsocketConsumer):
             return False
         self.tokens -= 1
         return True
-
-
-def choice_line(mode: str, choice: str) -> str:
-    """What a seek asks for, in the active language: a quick choice's rules line (as the match page
-    shows it) or a ranked category's name; "" for a choice that is not one."""
-    if mode == Seek.Mode.QUICK:
-        quick = choices.parse_quick(choice)
-        return quick.describe() if quick is not None else ""
-    category = categories.BY_SLUG.get(choice)
-    return str(category.name) if category is not None else ""
 
 
 LOBBY = _Lobby()
