@@ -28,9 +28,11 @@ import logging
 import os
 
 import redis.exceptions
-from celery import Celery, bootsteps
+from celery import Celery, bootsteps, signals
 from celery.worker.consumer import Consumer as _CeleryConsumer
 from kombu.transport import redis as kombu_redis
+
+from caro import logformat
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "caro.settings")
 
@@ -74,6 +76,17 @@ class SweepOnConnect(bootsteps.StartStopStep):
             c.app.send_task(SWEEP_TASK, expires=30)
         except Exception:  # the broker went away again: the next connect asks again
             log.warning("could not queue a deadline sweep after connecting", exc_info=True)
+
+
+@signals.after_setup_logger.connect
+@signals.after_setup_task_logger.connect
+def utc_log_times(logger=None, **_kwargs):
+    """Worker and beat keep Celery's log layout (and its `-l` level), but their times are printed in
+    UTC, ISO 8601 with `Z` (caro/logformat.py), as the web processes' are: Celery's own formatter
+    would print the process's local time (TIME_ZONE, UTC+7) without saying so."""
+    for handler in getattr(logger, "handlers", ()):
+        if handler.formatter is not None:
+            logformat.utc_times(handler.formatter)
 
 
 app = Celery("caro")

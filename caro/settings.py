@@ -26,6 +26,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from caro.logformat import LINE_FORMAT
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -334,10 +336,13 @@ if os.environ.get("EMAIL_HOST"):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
+# Log lines start with their time in UTC, ISO 8601 with "Z" (caro/logformat.py), not in TIME_ZONE.
+# Celery's worker and beat use this configuration too (caro/celery.py, setup_logging).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"utc": {"()": "caro.logformat.UTCFormatter", "format": LINE_FORMAT}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "utc"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {"caro": {"level": os.environ.get("LOG_LEVEL", "INFO")}},
 }
