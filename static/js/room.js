@@ -279,10 +279,12 @@ function render() {
     if (sq === last) label += `, ${gettext("last move")}`;
     if (line.has(sq)) label += `, ${gettext("winning line")}`;
     if (foul) label += `, ${fmt(gettext("foul point for X (%(kind)s)"), { kind: foulKind(foul) })}`;
+    if (legal.has(sq)) label += `, ${gettext("legal move")}`;
     btn.setAttribute("aria-label", label);
-    btn.setAttribute("aria-disabled", side || !myTurn() ? "true" : "false");
+    btn.setAttribute("aria-disabled", side || !myTurn() || (reversi && !legal.has(sq)) ? "true" : "false");
   }
   root.classList.toggle("my-turn", myTurn());
+  root.dataset.turn = state.turn || "";
   for (const side of ["X", "O"]) {
     let name = playerName(side);
     if (state.you === side && !state.local) name += ` (${gettext("you")})`;
@@ -877,8 +879,16 @@ $("opening-choices").addEventListener("click", (e) => {
 
 // ------------------------------------------------------------------ input
 
+// Reversi: a square where the side to move may play (the server's `legal` list, docs/protocol.md);
+// anything else is refused here with the reason, and no move is sent. Caro: every empty square.
+function playable(sq) {
+  if (!reversi || (state.legal || []).includes(sq)) return true;
+  note(fmt(gettext("%(square)s flips no disc: play one of the squares marked with a dot."), { square: sq }));
+  return false;
+}
+
 function play(sq) {
-  if (!myTurn() || squares.get(sq).dataset.stone) return;
+  if (!myTurn() || squares.get(sq).dataset.stone || !playable(sq)) return;
   const id = uuid();
   if (send({ type: "move", square: sq, ply: state.ply + 1, id })) {
     pending = { square: sq, id };
@@ -896,6 +906,7 @@ function choose(sq) {
   }
   const foul = (state.fouls || {})[sq];
   if (foul) { note(fmt(gettext("%(square)s is a foul point for X: %(kind)s."), { square: sq, kind: foulKind(foul) })); return; }
+  if (!playable(sq)) return;
   if (confirmToggle.checked && ghost !== sq) { ghost = sq; render(); return; }
   play(sq);
 }
