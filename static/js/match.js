@@ -10,6 +10,7 @@
   let joined = false;          // this socket has sent `seek` (the server counts it as one of the seek's sockets)
   let seeking = null;          // {mode, choice} while this page wants to be in the queue
   let since = null;            // ms (local clock) when the wait started
+  let confirmed = false;       // the server answered this page's seek with `status` `waiting`
   let pending = root.dataset.go === "1" ? {mode: root.dataset.mode, choice: root.dataset.choice} : null;
 
   const change = $("change");
@@ -23,9 +24,22 @@
     socket.send(JSON.stringify(frame));
   }
 
+  // The words of a choice on this page: the quick rules line, or the ranked category's button
+  // ("" when the page does not show that choice).
+  function lineOf(mode, choice) {
+    if (mode === "quick") {  // this page's rules line, if it is the seek's choice
+      const rules = root.querySelector('[data-testid="quick-rules"]');
+      return rules && $("quick-key").value === choice ? rules.textContent : "";
+    }
+    const button = root.querySelector(`[data-role="ranked"][data-category="${choice}"]`);
+    return button ? button.textContent : "";
+  }
+
   function seek(mode, choice) {
     seeking = {mode, choice};
+    confirmed = false;
     showError("");
+    showWaiting({mode, choice});  // at once: no second click on a seek button
     if (socket && socket.readyState === WebSocket.OPEN) send({type: "seek", mode, choice});
     else pending = seeking;
   }
@@ -41,9 +55,13 @@
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   }
 
+  // While a seek waits, the page shows only the waiting box (with its Cancel) in place of the
+  // quick and ranked choices: no second seek can be asked for from this page until it is cancelled.
   function showWaiting(status) {
     const panel = $("seeking");
     clearInterval(ticker);
+    for (const section of root.querySelectorAll('[data-role="choices"]')) section.hidden = Boolean(status);
+    root.dataset.seeking = status ? "1" : "";
     if (!status) { panel.hidden = true; $("computer-offer").hidden = true; $("seeking-note").hidden = true; since = null; return; }
     panel.hidden = false;
     since = since || Date.now();
@@ -54,7 +72,8 @@
     tick();
     ticker = setInterval(tick, 500);
     const label = status.mode === "ranked" ? gettext("Ranked match") : gettext("Quick match");
-    $("seeking-line").textContent = status.line ? `${label} · ${status.line}` : label;
+    const line = status.line || lineOf(status.mode, status.choice);
+    $("seeking-line").textContent = line ? `${label} · ${line}` : label;
     if (status.computer_offer) $("computer-offer").hidden = false;
   }
 
@@ -89,6 +108,7 @@
           }
           pending = null;
           seeking = {mode: f.mode, choice: f.choice};
+          confirmed = true;
           // Waiting already (another tab, or back after a no-show): this socket joins the same seek,
           // which keeps its place, so the seek counts this page as alive.
           if (!joined) send({type: "seek", ...seeking});
@@ -118,7 +138,9 @@
       case "waiting": showCounts(f.counts); break;
       case "error":
         showError(f.message, f.signup_url);
-        if (["guests_not_ranked", "bad_choice", "bad_category", "not_signed_in", "not_seeking"].includes(f.code)) { seeking = null; showWaiting(null); }
+        // A refused seek (or one the server never confirmed) leaves the waiting box: the choices come back.
+        if (["guests_not_ranked", "bad_choice", "bad_category", "not_signed_in", "not_seeking", "seek_barred"].includes(f.code)
+            || (seeking && !confirmed)) { seeking = null; pending = null; showWaiting(null); }
         break;
       case "pong": break;
     }
@@ -141,5 +163,6 @@
       retry = Math.min(retry * 2, 8000);
     });
   }
+  if (pending) seek(pending.mode, pending.choice);  // came back from /match/start (go=1): waiting at once
   connect();
 })();

@@ -1,13 +1,17 @@
 """Real Chromium: quick match between guests over Daphne, Redis and PostgreSQL."""
 
 import re
+import time
+from pathlib import Path
 
 import pytest
 
 from caro.games.models import Game
+from ranking.seeks import Seek
 from tests.e2e.helpers import _off_loop
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screens"
 
 
 def _seek_from_home(page, live_server_url, wait=True):
@@ -109,13 +113,12 @@ def test_a_tab_whose_seek_another_tab_replaced_shows_the_new_rules(browser, live
         first = ctx.new_page()
         _seek_from_home(first, live_server_url)  # the default rules; the visitor is now a guest
         assert "đúng năm" not in first.inner_text('[data-testid="quick-rules"]').lower()
-        second = ctx.new_page()  # the same guest in a second tab picks exact five and seeks
-        second.goto(live_server_url + "/match/")
-        second.click('[data-testid="quick-change"]')
-        second.check('input[name="exact"]')
-        second.click('[data-testid="choice-apply"]')
-        second.click('[data-testid="quick-match"]')
+        # The same guest in a second tab asks for exact five (the home page's button with those rules
+        # opens this address; the match page itself offers no second seek while one waits).
+        second = ctx.new_page()
+        second.goto(live_server_url + "/match/?mode=quick&q=caro-15-blocked-exact&go=1")
         second.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+        assert "đúng năm" in second.inner_text('[data-testid="seeking"]').lower()
         # The first tab is told, in its waiting box, and its rules line and button follow the new seek.
         first.wait_for_selector('[data-testid="seeking-note"]:not([hidden])', timeout=15_000)
         assert "thẻ" in first.inner_text('[data-testid="seeking-note"]')
@@ -124,3 +127,67 @@ def test_a_tab_whose_seek_another_tab_replaced_shows_the_new_rules(browser, live
         assert first.input_value('[data-role="quick-key"]') == second.input_value('[data-role="quick-key"]')
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_while_a_quick_seek_waits_the_page_offers_cancel_and_no_second_seek(browser, live_server_url, width):
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": width, "height": 800})
+    try:
+        page = ctx.new_page()
+        _seek_from_home(page, live_server_url)  # now a guest, waiting, on /match/
+        seek_buttons = page.locator('[data-testid="quick-match"], [data-role="ranked"], [data-testid="choice-apply"]')
+        for _attempt in range(2):  # as the server says it (after a reload: the status frame)
+            assert page.is_visible('[data-testid="cancel-seek"]')
+            assert "Đang tìm đối thủ" in page.inner_text('[data-testid="seeking"]')
+            assert all(not button.is_visible() for button in seek_buttons.all()), "a second seek is offered"
+            assert not page.is_visible('[data-testid="quick-change"]')
+            page.reload()
+            page.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"match-seeking-vi-{width}.png"), full_page=True)
+        page.click('[data-testid="cancel-seek"]')
+        page.wait_for_selector('[data-testid="seeking"]', state="hidden")
+        assert page.is_visible('[data-testid="quick-match"]')
+        assert _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0
+        # Pressed once, the button goes at once, before the server's answer: no double seek by a double tap.
+        page.click('[data-testid="quick-match"]')
+        assert not page.is_visible('[data-testid="quick-match"]')
+        assert page.is_visible('[data-testid="cancel-seek"]')
+        page.wait_for_function("() => document.querySelector('[data-role=match]').dataset.seeking === '1'")
+        page.wait_for_selector('[data-testid="elapsed"]')
+        assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 1)
+    finally:
+        ctx.close()
+
+
+def test_while_a_ranked_seek_waits_neither_quick_nor_ranked_buttons_show(browser, live_server_url):
+    from accounts.models import User
+    from tests.e2e.helpers import _login
+
+    user = _off_loop(lambda: User.objects.create(username="ranked-wait", display_name="Chờ Xếp Hạng"))
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
+    try:
+        _login(ctx, live_server_url, user)
+        page = ctx.new_page()
+        page.goto(live_server_url + "/match/?mode=ranked")
+        page.click('[data-testid="ranked-reversi"]')
+        page.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+        assert _wait_for(lambda: _off_loop(lambda: list(Seek.objects.filter(status=Seek.Status.WAITING).values_list("mode", flat=True))) == ["ranked"])
+        assert "Cờ lật" in page.inner_text('[data-testid="seeking"]')
+        for testid in ("quick-match", "ranked-caro", "ranked-reversi"):
+            assert not page.is_visible(f'[data-testid="{testid}"]'), testid
+        page.click('[data-testid="cancel-seek"]')
+        page.wait_for_selector('[data-testid="ranked-caro"]', state="visible")
+        assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0)
+    finally:
+        ctx.close()
+
+
+def _wait_for(condition, timeout=30.0):
+    """True once `condition()` is (polled, generous for a loaded machine), else False."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
