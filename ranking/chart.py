@@ -1,9 +1,14 @@
 """The rating-history chart as a server-rendered SVG (pure Python, no Django, no JavaScript).
 
-`history_svg(points, title)` draws a rating after each rated game as a line in a fixed 320×180
-viewBox that scales to the page width; its text stays readable on a 360 px phone (11 units
-≈ 11 px there). The caller passes already translated, plain-text `title` and `summary`; every
-text is escaped here.
+`history_svg(points, title)` draws a rating after each rated game as a line. The chart is as wide
+as its box and `HEIGHT` pixels tall, and its labels are real pixels (the stylesheet's font size)
+at every width: the outer SVG has no viewBox, so nothing scales its text. Across, positions are
+percentages of the width (the labels' gutter on the left, the gridlines, the last point); the line
+itself lies in a nested SVG whose viewBox is `SPAN` units across, stretched to the plot's width
+(`preserveAspectRatio="none"`, a stroke that does not scale), and exactly `HEIGHT` units down, so
+its heights are the outer pixels. An earlier version scaled a fixed 320-unit drawing to the box,
+which made its 11-unit labels about 19 px tall in a profile card at 1280 px. The caller passes
+already translated, plain-text `title` and `summary`; every text is escaped here.
 """
 
 from __future__ import annotations
@@ -11,9 +16,14 @@ from __future__ import annotations
 import math
 from html import escape
 
-#: The drawing's own units; the SVG scales to the width of its box (`width="100%"`).
-WIDTH, HEIGHT = 320, 180
-LEFT, RIGHT, TOP, BOTTOM = 40, 10, 10, 22
+#: The chart's height in CSS pixels (its width is its box's); the margins above and below the
+#: plot, in pixels, leave room for the top label and the game counts.
+HEIGHT, TOP, BOTTOM = 180, 10, 22
+#: The plot's left and right edges, in % of the width: the rating labels sit in the gutter left of
+#: it, right-aligned (a 4-digit label at 12 px needs about 28 px: 10 % of a 300 px phone chart).
+LEFT_PCT, RIGHT_PCT = 10.0, 97.0
+#: The nested SVG's units across (any number; the stretch makes them percentages of the width).
+SPAN = 1000
 #: The rating axis never spans fewer points than this (a flat history is not drawn as a cliff).
 MIN_SPAN = 100
 #: Gridlines are a multiple of this many points apart.
@@ -39,30 +49,33 @@ def history_svg(points: list[int], *, title: str, summary: str, element_id: str 
     if not points:
         raise ValueError("a chart needs at least one rating")
     bottom, top, ticks = _ticks(min(points), max(points))
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    plot_h = HEIGHT - TOP - BOTTOM
 
-    def x(i: int) -> float:
-        return LEFT + (plot_w * i / (len(points) - 1) if len(points) > 1 else plot_w / 2)
+    def pct(i: int) -> float:
+        """Game `i`'s position across, in % of the chart's width."""
+        share = i / (len(points) - 1) if len(points) > 1 else 0.5
+        return LEFT_PCT + (RIGHT_PCT - LEFT_PCT) * share
 
     def y(value: float) -> float:
         return TOP + plot_h * (top - value) / (top - bottom)
 
+    eid = escape(element_id)
     parts = [
-        f'<svg class="rating-chart" id="{escape(element_id)}" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" '
-        f'role="img" aria-labelledby="{escape(element_id)}-title {escape(element_id)}-desc" '
-        'xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="{escape(element_id)}-title">{escape(title)}</title>'
-        f'<desc id="{escape(element_id)}-desc">{escape(summary)}</desc>',
+        f'<svg class="rating-chart" id="{eid}" width="100%" height="{HEIGHT}" '
+        f'role="img" aria-labelledby="{eid}-title {eid}-desc" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{eid}-title">{escape(title)}</title><desc id="{eid}-desc">{escape(summary)}</desc>',
     ]
     for value in ticks:
-        parts.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>')
-        parts.append(f'<text class="axis" x="{LEFT - 4}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>')
+        parts.append(f'<line class="grid" x1="{LEFT_PCT}%" x2="{RIGHT_PCT}%" y1="{y(value):.1f}" y2="{y(value):.1f}"/>')
+        parts.append(f'<text class="axis" x="{LEFT_PCT}%" dx="-4" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>')
     games = len(points) - 1
-    parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 6}" text-anchor="start">0</text>')
+    parts.append(f'<text class="axis" x="{LEFT_PCT}%" y="{HEIGHT - 6}" text-anchor="start">0</text>')
     if games:
-        parts.append(f'<text class="axis" x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end">{games}</text>')
-    line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(points))
-    parts.append(f'<polyline class="line" fill="none" points="{line}"/>')
-    parts.append(f'<circle class="last" cx="{x(len(points) - 1):.1f}" cy="{y(points[-1]):.1f}" r="3.5"/>')
+        parts.append(f'<text class="axis" x="{RIGHT_PCT}%" y="{HEIGHT - 6}" text-anchor="end">{games}</text>')
+    line = " ".join(f"{pct(i) * SPAN / 100:.1f},{y(v):.1f}" for i, v in enumerate(points))
+    parts.append(f'<svg class="plot" width="100%" height="{HEIGHT}" viewBox="0 0 {SPAN} {HEIGHT}" '
+                 'preserveAspectRatio="none" aria-hidden="true">'
+                 f'<polyline class="line" fill="none" vector-effect="non-scaling-stroke" points="{line}"/></svg>')
+    parts.append(f'<circle class="last" cx="{pct(len(points) - 1):.2f}%" cy="{y(points[-1]):.1f}" r="3.5"/>')
     parts.append("</svg>")
     return "".join(parts)

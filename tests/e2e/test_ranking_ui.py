@@ -5,6 +5,7 @@ change beside their names, live over the socket; the profile's chart and the lea
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -13,10 +14,11 @@ from caro.games.models import Game
 from caro.rooms import services as rooms
 from ranking.models import Rating
 from tests.e2e.helpers import _context, _login, _off_loop, _open
-from tests.integration.ranking.builders import account
+from tests.integration.ranking.builders import account, won_by
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screens"
 NO_OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
@@ -72,5 +74,44 @@ def test_the_profile_chart_and_the_leaderboard_fit_a_phone(browser, live_server_
         page.wait_for_selector('[data-testid="my-row"]')
         assert "Xuân" in page.locator('[data-testid="my-row"]').inner_text()
         assert page.evaluate(NO_OVERFLOW) <= 0
+    finally:
+        ctx.close()
+
+
+# The rating chart's labels (and the chart) as drawn: each label's box, the plot's left edge, the chart's box.
+CHART_BOXES = """svg => ({
+  labels: [...svg.querySelectorAll('text.axis')].map(t => { const b = t.getBoundingClientRect(); return [b.left, b.right, b.height]; }),
+  grid: svg.querySelector('line.grid').getBoundingClientRect().left,
+  chart: [svg.getBoundingClientRect().width, svg.getBoundingClientRect().height],
+})"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_rating_chart_labels_are_a_text_size_at_phone_and_desktop_widths(browser, live_server_url, width):
+    """Both categories' cards side by side at 1280 px: the labels are as tall as at 360 px (they were
+    scaled with the drawing to about 19 px there), inside the card, left of the plot, none cut off."""
+    player, rival = _off_loop(lambda: (account("charted", display_name="Châu"), account("rivalc")))
+    for kind in ("caro", "reversi"):
+        for winner, loser in ((player, rival), (rival, player), (player, rival)):
+            _off_loop(won_by, winner, loser, kind=kind)
+    ctx = _context(browser, "vi", width)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server_url}/nguoi-choi/{player.username}/")
+        charts = page.locator("svg.rating-chart")
+        assert charts.count() == 2
+        for chart in charts.all():
+            boxes = chart.evaluate(CHART_BOXES)
+            heights = [h for _l, _r, h in boxes["labels"]]
+            assert heights and all(11 <= h <= 17 for h in heights), (width, heights)
+            rating_labels = boxes["labels"][:-2]  # the last two are the game counts under the plot
+            assert all(right <= boxes["grid"] + 0.5 for _l, right, _h in rating_labels), boxes
+            card = chart.locator("xpath=ancestor::section[1]").bounding_box()
+            assert all(left >= card["x"] for left, _r, _h in boxes["labels"]), (boxes, card)
+            chart_w, chart_h = boxes["chart"]
+            assert chart_w >= 280 and 150 <= chart_h <= 240, boxes
+        assert page.evaluate(NO_OVERFLOW) <= 0
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"profile-chart-vi-{width}.png"), full_page=True)
     finally:
         ctx.close()

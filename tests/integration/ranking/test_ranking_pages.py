@@ -102,7 +102,7 @@ def test_the_profile_shows_ratings_chart_counts_and_recent_games(django_assert_m
     # 1200 → 1220 (win) → 1200? (loss: E 0.5576, −22 → 1198) → draw (+1) … shown provisional
     assert "?" in caro_card and "<svg" in caro_card and "<polyline" in caro_card
     assert '<span class="w">1 thắng</span>' in caro_card  # Vietnamese by default
-    assert html.count("<svg") == 2
+    assert html.count('class="rating-chart"') == 2  # one chart per rated category (each holds its plot's SVG)
     recent = html[html.index('data-testid="recent-games"'):]
     assert recent.count("<li") == 4
     assert "/van/" in recent  # links to the game's record page
