@@ -5,6 +5,7 @@ against this site and, side by side, against a bare relay of our own (bench/bare
     .venv/bin/python bench/ws_relay.py --bare --games 50,500,1000  # own site + bare relay, interleaved
     .venv/bin/python bench/ws_relay.py --bare --find-capacity      # most games each carries, p99 < 100 ms
     .venv/bin/python bench/ws_relay.py --webs 1,2 --find-capacity  # 1 vs 2 web processes at equal p99
+    .venv/bin/python bench/ws_relay.py --floor --games 50,500,1000 # bare relay vs the Channels floor relays
 
 Load shape (every mode): for each game, two bot players open one websocket each and play `--moves`
 moves (default 30) that never make a five (a two-row checkerboard); a bot answers the opponent's
@@ -34,6 +35,12 @@ one's most games with median p99 < `--p99-ms` (doubling from `--capacity-start`,
 every count alike), the two players of every game on different processes, memory first, then
 `--ladder` (or, with `--find-capacity`, the search above) interleaved; prints the most moves/s with
 median p99 under `--p99-ms` for each count and the ratio to the first (target: 2 processes >= 1.7x).
+`--floor`: PostgreSQL and Redis of its own (stack.Backends; with `--site` a site as `--bare` starts
+one), the bare relay and one process per floor relay variant (bench/floor_relay.py: a minimal
+Channels consumer on Daphne or uvicorn, the same protocol and INSERT; `--floor-variants`, default
+daphne-local, daphne-redis, daphne-pubsub and uvicorn-redis if uvicorn is installed), then per count
+of `--games` the interleaved rounds of `--bare` over all of them, printing each one's medians, CPU ms
+per move (relay process, PostgreSQL, Redis) and p99 over the bare relay's; or `--find-capacity`.
 Every mode prints the core count and load average; everything it started is stopped at the end.
 """
 
@@ -268,7 +275,7 @@ async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Eve
     listeners = [asyncio.create_task(listen(s)) for s in ("X", "O")]
     try:
         await send_move("X", 1, random.uniform(0, think[1]))
-        await asyncio.wait_for(done.wait(), timeout=GAME_TIMEOUT_S)
+        await asyncio.wait_for(done.wait(), timeout=args.game_timeout_s)
     except asyncio.TimeoutError:
         stats.errors.append("timeout")
     finally:
@@ -746,6 +753,8 @@ def main() -> int:
     parser.add_argument("--think-min-ms", type=int, default=900)
     parser.add_argument("--think-max-ms", type=int, default=1100)
     parser.add_argument("--setup-threads", type=int, default=16)
+    parser.add_argument("--game-timeout-s", type=float, default=GAME_TIMEOUT_S,
+                        help="a game not finished after this many seconds counts as a `timeout` error (a lost move)")
     parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the sockets connect")
     args = parser.parse_args()
     if not 2 <= args.moves <= len(SEQUENCE):
