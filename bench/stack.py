@@ -9,6 +9,7 @@ asked, a Celery worker and beat — the same processes `dev.py run` starts.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -191,3 +192,36 @@ class Site:
 
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Backends:
+    """PostgreSQL and Redis only, as `Site` gets them (embedded unless DATABASE_URL / REDIS_URL are
+    set), with a fresh database (empty, not migrated; dropped at the end): for relays that need no
+    site (bench/ws_relay.py --floor). `database_url`, `redis_url`, `admin_url` (the server's own
+    database) and `logs` (a directory under CARO_DATA_DIR) are set in `__enter__`."""
+
+    _services = Site._services
+
+    def __init__(self, name: str) -> None:
+        self.name, self.services = name, []
+        self.logs = DATA / name
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self.dbname = None
+
+    def __enter__(self) -> "Backends":
+        try:
+            self.admin_url, self.redis_url = self._services()
+            self.dbname = f"caro_bench_{secrets.token_hex(4)}"
+            Site._create_database(self.admin_url, self.dbname)
+            self.database_url = with_database(self.admin_url, self.dbname)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.dbname:
+            with contextlib.suppress(Exception):  # best effort at the end of a bench
+                Site._drop_database(self.admin_url, self.dbname)
+        for service in reversed(self.services):
+            service.stop()

@@ -5,6 +5,7 @@ against this site and, side by side, against a bare relay of our own (bench/bare
     .venv/bin/python bench/ws_relay.py --bare --games 50,500,1000  # own site + bare relay, interleaved
     .venv/bin/python bench/ws_relay.py --bare --find-capacity      # most games each carries, p99 < 100 ms
     .venv/bin/python bench/ws_relay.py --webs 1,2 --find-capacity  # 1 vs 2 web processes at equal p99
+    .venv/bin/python bench/ws_relay.py --floor --games 50,500,1000 # bare relay vs the Channels floor relays
 
 Load shape (every mode): for each game, two bot players open one websocket each and play `--moves`
 moves (default 30) that never make a five (a two-row checkerboard); a bot answers the opponent's
@@ -34,6 +35,12 @@ one's most games with median p99 < `--p99-ms` (doubling from `--capacity-start`,
 every count alike), the two players of every game on different processes, memory first, then
 `--ladder` (or, with `--find-capacity`, the search above) interleaved; prints the most moves/s with
 median p99 under `--p99-ms` for each count and the ratio to the first (target: 2 processes >= 1.7x).
+`--floor`: PostgreSQL and Redis of its own (stack.Backends; with `--site` a site as `--bare` starts
+one), the bare relay and one process per floor relay variant (bench/floor_relay.py: a minimal
+Channels consumer on Daphne or uvicorn, the same protocol and INSERT; `--floor-variants`, default
+daphne-local, daphne-redis, daphne-pubsub and uvicorn-redis if uvicorn is installed), then per count
+of `--games` the interleaved rounds of `--bare` over all of them, printing each one's medians, CPU ms
+per move (relay process, PostgreSQL, Redis) and p99 over the bare relay's; or `--find-capacity`.
 Every mode prints the core count and load average; everything it started is stopped at the end.
 """
 
@@ -151,12 +158,11 @@ class SiteTarget:
 
 
 class BareTarget:
-    """The bare relay (bench/bare_relay.py) at ws://127.0.0.1:`port`, process `pid`."""
+    """The bare relay (bench/bare_relay.py) at ws://127.0.0.1:`port`, process `pid`; also a floor
+    relay (bench/floor_relay.py, the same protocol), then with its variant as `label`."""
 
-    label = "bare"
-
-    def __init__(self, port: int, pid: int, probe: dict | None = None) -> None:
-        self.base, self.pids, self.probe = f"ws://127.0.0.1:{port}", [pid], probe
+    def __init__(self, port: int, pid: int, probe: dict | None = None, label: str = "bare") -> None:
+        self.base, self.pids, self.probe, self.label = f"ws://127.0.0.1:{port}", [pid], probe, label
 
     def make(self) -> tuple[str, None, None]:
         return secrets.token_hex(6).upper(), None, None
@@ -269,7 +275,7 @@ async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Eve
     listeners = [asyncio.create_task(listen(s)) for s in ("X", "O")]
     try:
         await send_move("X", 1, random.uniform(0, think[1]))
-        await asyncio.wait_for(done.wait(), timeout=GAME_TIMEOUT_S)
+        await asyncio.wait_for(done.wait(), timeout=args.game_timeout_s)
     except asyncio.TimeoutError:
         stats.errors.append("timeout")
     finally:
@@ -396,13 +402,15 @@ def rss(pids: list[int] | None) -> int:
     return sum(psutil.Process(pid).memory_info().rss for pid in pids or ())
 
 
-def bare_probes(pid: int, database_url: str) -> dict:
-    """What to watch during a run of the bare relay: its process and PostgreSQL's."""
-    parts = {"bare": [pid]}
-    pg = listener(urllib.parse.urlsplit(database_url).port)
-    if pg:
-        parts["postgres"] = [pg]
-    return {"pids": parts, "redis_url": None}
+def bare_probes(pid: int, database_url: str, redis_url: str | None = None, name: str = "bare") -> dict:
+    """What to watch during a run of a relay: its process (as `name`), PostgreSQL's and, given
+    `redis_url` (a relay through a Redis channel layer), Redis's with its command count."""
+    parts = {name: [pid]}
+    for part, url in (("postgres", database_url), ("redis", redis_url)):
+        found = listener(urllib.parse.urlsplit(url).port) if url else None
+        if found:
+            parts[part] = [found]
+    return {"pids": parts, "redis_url": redis_url}
 
 
 def loadavg() -> str:
@@ -430,10 +438,14 @@ def show_memory(result: dict, label: str) -> None:
 
 
 def median_of(runs: list[dict]) -> dict:
-    """The medians of a step's runs: moves/s, p50, p95, p99; errors summed; ok if every run was."""
+    """The medians of a step's runs: moves/s, p50, p95, p99, max and each per-move CPU figure;
+    errors summed; ok if every run was."""
+    keys = sorted({k for r in runs for k in r.get("per_move") or {}})
     return {"games": runs[0]["games"], "moves_per_s": statistics.median(r["moves_per_s"] for r in runs),
-            **{p: statistics.median(r[p] for r in runs) for p in ("p50", "p95", "p99")},
-            "errors": sum(len(r["errors"]) for r in runs), "ok": all(r["ok"] for r in runs)}
+            **{p: statistics.median(r[p] for r in runs) for p in ("p50", "p95", "p99", "max")},
+            "errors": sum(len(r["errors"]) for r in runs), "ok": all(r["ok"] for r in runs),
+            "per_move": {k: statistics.median(r["per_move"][k] for r in runs if k in (r.get("per_move") or {}))
+                         for k in keys}}
 
 
 def describe(m: dict) -> str:
@@ -459,8 +471,8 @@ async def interleaved(targets: dict, games: int, args) -> dict[str, dict]:
             except Exception as error:  # noqa: BLE001 - e.g. the pages timing out while making rooms
                 print(f"{name} games={games}: the run failed before its moves: {error!r}", flush=True)
                 nan = float("nan")
-                result = {"games": games, "moves_per_s": 0.0, "p50": nan, "p95": nan, "p99": nan,
-                          "errors": [type(error).__name__], "ok": False}
+                result = {"games": games, "moves_per_s": 0.0, "p50": nan, "p95": nan, "p99": nan, "max": nan,
+                          "errors": [type(error).__name__], "ok": False, "per_move": {}}
             else:
                 show(result, f"{name} ")
             runs[name].append(result)
@@ -631,6 +643,81 @@ async def compare_webs(args) -> int:
     return 1 if failed else 0
 
 
+def floor_variants(args) -> list[str]:
+    """`--floor-variants`, or the default: the three Daphne variants, and uvicorn-redis when the
+    optional `bench` extra (uvicorn) is installed."""
+    if args.floor_variants:
+        return [v.strip() for v in args.floor_variants.split(",") if v.strip()]
+    import importlib.util
+
+    found = importlib.util.find_spec("uvicorn") is not None
+    return ["daphne-local", "daphne-redis", "daphne-pubsub", *(["uvicorn-redis"] if found else [])]
+
+
+def describe_floor(m: dict, bare: dict) -> str:
+    """One target's medians for the --floor table: latencies, errors, CPU ms per move, p99 / bare."""
+    cpu = ", ".join(f"{k} {v:.2f}" for k, v in m["per_move"].items() if k != "redis_commands")
+    commands = f", Redis commands {m['per_move']['redis_commands']:.1f}" if "redis_commands" in m["per_move"] else ""
+    return (f"{m['moves_per_s']:.1f} moves/s, p50 {m['p50']:.1f} / p95 {m['p95']:.1f} / p99 {m['p99']:.1f} / "
+            f"max {m['max']:.1f} ms, {m['errors']} errors; CPU ms per move: {cpu or '-'}{commands}; "
+            f"p99 / bare's = {m['p99'] / bare['p99']:.2f}")
+
+
+async def compare_floor(args) -> int:
+    """`--floor`: the bare relay, the floor relays of `--floor-variants` (bench/floor_relay.py: a
+    minimal Channels consumer on Daphne or uvicorn, the same protocol and INSERT) and, with `--site`,
+    this site, all on one PostgreSQL (and Redis) and one load client, interleaved like `--bare`."""
+    sys.path.insert(0, str(HERE))
+    from floor_relay import floor_relay_process, parse_variant
+    from stack import Backends
+
+    variants = floor_variants(args)
+    for v in variants:
+        parse_variant(v)
+    header(args, f"the bare relay against the floor relays {', '.join(variants)}"
+                 + (f" and the site ({args.web} web process(es))" if args.site else ""))
+    failed = False
+    summary = []
+    with contextlib.ExitStack() as stack:
+        if args.site:
+            site = start_site(stack, "bench-ws-relay-floor", args.web)
+            database_url, redis_url, logs = site.env["DATABASE_URL"], site.env["REDIS_URL"], site.logs
+        else:
+            backends = stack.enter_context(Backends("bench-ws-relay-floor"))
+            database_url, redis_url, logs = backends.database_url, backends.redis_url, backends.logs
+        pid, port = stack.enter_context(bare_relay_process(database_url, logs / "bare.log"))
+        targets = {"bare": BareTarget(port, pid, bare_probes(pid, database_url, name="relay"))}
+        for v in variants:
+            pid, port = stack.enter_context(floor_relay_process(v, database_url, redis_url, logs / f"{v}.log"))
+            layer_url = redis_url if parse_variant(v)["layer"] != "local" else None
+            targets[v] = BareTarget(port, pid, bare_probes(pid, database_url, layer_url, name="relay"), label=v)
+        if args.site:
+            targets["site"] = site_target(site, "site")
+        for target in targets.values():
+            await run_load(target, 2, args)  # warm-up: imports, pools
+        if args.memory_games:
+            for name, target in targets.items():
+                show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
+        if args.find_capacity:
+            best = await find_capacity(targets, args)
+            print_capacity(best, "bare", args, "the site's games at least 0.50x the bare relay's; the floor's "
+                                               "ratios bound what any Channels app can reach")
+            return 0
+        for games in parse_counts(args.games):
+            m = await interleaved(targets, games, args)
+            failed |= not all(v["ok"] for v in m.values())
+            lines = [f"games={games} ({2 * games} sockets), medians of {args.repeat} round(s), "
+                     f"load average {loadavg()}:"]
+            lines += [f"  {name:<22} {describe_floor(m[name], m['bare'])}" for name in m]
+            print("\n".join(lines), flush=True)
+            summary += lines
+    print(f"summary (cores: {os.cpu_count()}; load average now {loadavg()}; CPU ms per move: relay = the relay "
+          "process (web = the site's Daphnes), postgres and redis = those servers):")
+    for line in summary:
+        print("  " + line)
+    return 1 if failed else 0
+
+
 def parse_counts(text: str) -> list[int]:
     return [int(v) for v in str(text).split(",") if v.strip()]
 
@@ -641,11 +728,18 @@ def main() -> int:
     parser.add_argument("--games", default="50", help="game counts, e.g. 50,500,1000 (2 sockets a game)")
     parser.add_argument("--bare", action="store_true",
                         help="start a site of its own and the bare relay, and run --games on both, interleaved")
-    parser.add_argument("--web", type=int, default=1, help="with --bare: the site's web processes")
+    parser.add_argument("--web", type=int, default=1, help="with --bare or --floor --site: the site's web processes")
+    parser.add_argument("--floor", action="store_true",
+                        help="start the bare relay and the floor relays (bench/floor_relay.py) on PostgreSQL and "
+                             "Redis of their own and run --games (or --find-capacity) on all, interleaved")
+    parser.add_argument("--floor-variants",
+                        help="with --floor: floor relay variants, e.g. daphne-local,daphne-redis,daphne-pubsub "
+                             "(the default, plus uvicorn-redis if uvicorn is installed); see bench/floor_relay.py")
+    parser.add_argument("--site", action="store_true", help="with --floor: this site too (its own, as --bare starts)")
     parser.add_argument("--webs", help="e.g. 1,2: start a site of its own with that many web processes for each "
                                        "count, run --ladder (or --find-capacity) on each and compare")
     parser.add_argument("--find-capacity", action="store_true",
-                        help="with --bare or --webs: search each one's most games with p99 under --p99-ms")
+                        help="with --bare, --floor or --webs: search each one's most games with p99 under --p99-ms")
     parser.add_argument("--capacity-start", type=int, default=10, help="the search's first game count")
     parser.add_argument("--capacity-max", type=int, default=4000, help="the search doubles no further")
     parser.add_argument("--capacity-resolution", type=float, default=0.1,
@@ -659,10 +753,14 @@ def main() -> int:
     parser.add_argument("--think-min-ms", type=int, default=900)
     parser.add_argument("--think-max-ms", type=int, default=1100)
     parser.add_argument("--setup-threads", type=int, default=16)
+    parser.add_argument("--game-timeout-s", type=float, default=GAME_TIMEOUT_S,
+                        help="a game not finished after this many seconds counts as a `timeout` error (a lost move)")
     parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the sockets connect")
     args = parser.parse_args()
     if not 2 <= args.moves <= len(SEQUENCE):
         parser.error(f"--moves must be 2-{len(SEQUENCE)}")
+    if args.floor:
+        return asyncio.run(compare_floor(args))
     if args.bare:
         return asyncio.run(compare_bare(args))
     return asyncio.run(compare_webs(args) if args.webs else main_async(args))
