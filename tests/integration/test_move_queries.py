@@ -136,3 +136,39 @@ def test_moves_the_lean_path_leaves_to_the_general_one_change_nothing_first():
     assert [e["type"] for e in result.events] == ["move", "game_over"]
     game.refresh_from_db()
     assert game.is_over and game.winner == "X"
+
+
+@pytest.mark.asyncio
+async def test_a_move_on_the_event_loop_takes_no_thread_and_changes_nothing_when_refused():
+    """`play_move_on_loop`: the same two statements through the loop's own connections; it stores
+    the move as the thread path does, refuses as it does, and leaves to it (None, nothing written)
+    a repeat, a stale ply and the move that ends the game."""
+    from asgiref.sync import sync_to_async
+
+    from caro.games.services import lean
+
+    game, x, o = await sync_to_async(started_game)()
+    try:
+        first_id = uuid.uuid4()
+        result = await services.play_move_on_loop(game.pk, x, "H8", 1, first_id)
+        assert result is not None and result.move.pk and [e["type"] for e in result.events] == ["move"]
+        assert await services.play_move_on_loop(game.pk, x, "H8", 1, first_id) is None  # a repeat
+        assert await services.play_move_on_loop(game.pk, o, "H9", 7, uuid.uuid4()) is None  # stale
+        for square, user, code in (("H8", o, "occupied"), ("A1", x, "not_your_turn")):
+            with pytest.raises(GameError) as refused:
+                await services.play_move_on_loop(game.pk, user, square, 2, uuid.uuid4())
+            assert refused.value.code == code
+        with pytest.raises(GameError) as reused:
+            await services.play_move_on_loop(game.pk, o, "H9", 2, first_id)
+        assert reused.value.code == "stale"
+        stored = await sync_to_async(lambda: list(Move.objects.filter(game=game).values_list("ply", "square", "client_id")))()
+        assert stored == [(1, "H8", first_id)]
+        squares = ["A1", "I8", "A2", "J8", "A3", "K8", "A4"]
+        for offset, square in enumerate(squares):
+            assert await services.play_move_on_loop(game.pk, o if offset % 2 == 0 else x, square, 2 + offset,
+                                                    uuid.uuid4()) is not None
+        assert await services.play_move_on_loop(game.pk, x, "L8", 9, uuid.uuid4()) is None  # five: `finish`
+        await sync_to_async(game.refresh_from_db)()
+        assert (game.ply, game.status, game.position.split("|")[0]) == (8, "active", "8")
+    finally:
+        await lean.close_loop_pool()

@@ -18,14 +18,22 @@ statement list at the error and the transaction is rolled back.
 
 Used only outside any `transaction.atomic` block (a caller's transaction or a test's wrapping
 one keeps the general path), on PostgreSQL.
+
+`LoopTransaction` runs the same two statements on the event loop, through a pool of async psycopg
+connections of the loop's own (`loop_pool`: Django's connection parameters and type adapters), so
+a move on a web socket needs no thread at all (`services.play.play_move_on_loop`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import weakref
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models.sql import InsertQuery, UpdateQuery
+from psycopg_pool import AsyncConnectionPool
 
 from caro.games.models import Game, Move
 
@@ -51,12 +59,12 @@ class _Statements(threading.local):
 _statements = _Statements()
 
 
-def _lock_statement(alias: str) -> tuple:
-    if _statements.lock is None or _statements.lock[0] is not connections[alias]:
-        compiler = Game.objects.filter(pk=0).query.get_compiler(using=alias)
+def _lock_statement(connection) -> tuple:
+    if _statements.lock is None or _statements.lock[0] is not connection:
+        compiler = Game.objects.filter(pk=0).query.get_compiler(connection=connection)
         sql, _params = compiler.as_sql()
         names = [column.target.attname for column, _sql, _alias in compiler.select]
-        _statements.lock = (connections[alias], f"BEGIN; {sql} FOR UPDATE", names, compiler)
+        _statements.lock = (connection, f"BEGIN; {sql} FOR UPDATE", names, compiler)
     return _statements.lock
 
 
@@ -64,36 +72,40 @@ def begin_and_lock(game_id: int, alias: str = DEFAULT_DB_ALIAS) -> Game | None:
     """Statement 1: open a transaction and lock the row of game `game_id`; returns the game as the
     ORM would load it (every column, converted by its field), or None when there is no such game
     (the transaction is then still open: call `rollback`)."""
-    _connection, sql, names, compiler = _lock_statement(alias)
-    with connections[alias].cursor() as cursor:
+    connection = connections[alias]
+    _connection, sql, _names, _compiler = _lock_statement(connection)
+    with connection.cursor() as cursor:
         cursor.execute(sql, (game_id,))
         cursor.nextset()  # the first result is the BEGIN's
         rows = cursor.fetchall()
+    return _game_of(rows, connection)
+
+
+def _game_of(rows: list, connection) -> Game | None:
+    """The game of the lock's result rows, each column converted as the ORM converts it."""
+    _connection, _sql, names, compiler = _lock_statement(connection)
     rows = list(compiler.results_iter(results=[rows]))
-    if not rows:
-        return None
-    return Game.from_db(alias, names, rows[0])
+    return Game.from_db(connection.alias, names, rows[0]) if rows else None
 
 
 def _insert_fields() -> list:
     return [f for f in Move._meta.local_concrete_fields if f is not Move._meta.auto_field]
 
 
-def _write_statement(game: Game, move: Move, fields: tuple[str, ...], alias: str) -> str:
+def _write_statement(game: Game, move: Move, fields: tuple[str, ...], connection) -> str:
     """The SQL of statement 2 for an UPDATE of `fields`, compiled by the ORM on first use."""
-    connection = connections[alias]
     if _statements.insert is None or _statements.insert[1] is not connection:
         _statements.updates = {}
         insert = InsertQuery(Move)
         insert.insert_values(_insert_fields(), [move], raw=False)
-        (insert_sql, _params), = insert.get_compiler(using=alias).as_sql()
+        (insert_sql, _params), = insert.get_compiler(connection=connection).as_sql()
         _statements.insert = (insert_sql, connection)
     sql = _statements.updates.get(fields)
     if sql is None:
         update = UpdateQuery(Game)
         update.add_update_fields([(Game._meta.get_field(name), None, getattr(game, name)) for name in fields])
         update.add_filter("pk", game.pk)
-        update_sql, _params = update.get_compiler(using=alias).as_sql()
+        update_sql, _params = update.get_compiler(connection=connection).as_sql()
         pk = connection.ops.quote_name(Move._meta.pk.column)
         sql = _statements.updates[fields] = (
             f"WITH new_move AS ({_statements.insert[0]} RETURNING {pk}) {update_sql} "
@@ -107,17 +119,22 @@ def store_and_commit(game: Game, move: Move, fields: list[str], alias: str = DEF
     ORM's INSERT and UPDATE prepare them (`pre_save`, `get_db_prep_save`). Raises `IntegrityError`
     when the INSERT breaks a constraint (its `client_id` used before in this game): nothing is
     written and the transaction is still open (aborted), so call `rollback`."""
-    connection = connections[alias]
-    sql = _write_statement(game, move, tuple(fields), alias)
+    sql, params = _write(game, move, fields, connections[alias])
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        (move.pk,) = cursor.fetchone()
+    move._state.adding, move._state.db = False, alias
+
+
+def _write(game: Game, move: Move, fields: list[str], connection) -> tuple[str, list]:
+    """Statement 2 and its parameters, prepared as the ORM's INSERT and UPDATE prepare them."""
+    sql = _write_statement(game, move, tuple(fields), connection)
     params = [field.get_db_prep_save(field.pre_save(move, True), connection) for field in _insert_fields()]
     for name in fields:
         field = Game._meta.get_field(name)
         params.append(field.get_db_prep_save(field.pre_save(game, False), connection))
     params.append(game.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        (move.pk,) = cursor.fetchone()
-    move._state.adding, move._state.db = False, alias
+    return sql, params
 
 
 def rollback(alias: str = DEFAULT_DB_ALIAS) -> None:
@@ -129,3 +146,103 @@ def rollback(alias: str = DEFAULT_DB_ALIAS) -> None:
             cursor.execute("ROLLBACK")
     except Exception:  # noqa: BLE001 - broken connection: closing it ends the transaction
         connection.close()
+
+
+# ------------------------------------------------------------------ on the event loop
+
+#: Connections the event loop's own pool opens at most (moves on the loop of one web process; the
+#: thread pool's Django connections, DB_POOL_MAX_SIZE, are apart). A move holds one for its two
+#: round trips, so ten carry hundreds of moves a second.
+LOOP_POOL_MAX = 10
+#: Seconds a move on the loop waits for a free connection before giving up (`PoolTimeout`).
+LOOP_POOL_TIMEOUT_S = 10.0
+
+_loop_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncConnectionPool]" = weakref.WeakKeyDictionary()
+
+
+_loop_wrappers: dict[str, object] = {}
+
+
+def loop_wrapper(alias: str = DEFAULT_DB_ALIAS):
+    """One Django connection object of database `alias` for the code on the event loop, which
+    never connects: it compiles the statements and prepares and converts their values. (On the
+    loop `connections[alias]` is a new object in every consumer's context, so compiled
+    statements could not be kept.)"""
+    wrapper = _loop_wrappers.get(alias)
+    if wrapper is None:
+        wrapper = _loop_wrappers.setdefault(alias, connections.create_connection(alias))
+    return wrapper
+
+
+async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
+    """The running event loop's pool of async psycopg connections to database `alias`, opened on
+    first use: Django's connection parameters (its type adapters, so columns load as the ORM
+    loads them), autocommit, the session time zone Django sets."""
+    loop = asyncio.get_running_loop()
+    pool = _loop_pools.get(loop)
+    if pool is not None:
+        return pool
+    connection = loop_wrapper(alias)
+    params = {**connection.get_connection_params(), "cursor_factory": psycopg.AsyncClientCursor,
+              "autocommit": True}
+    zone, zone_sql = connection.timezone_name, connection.ops.set_time_zone_sql()
+
+    async def configure(conn: psycopg.AsyncConnection) -> None:
+        if zone and conn.info.parameter_status("TimeZone") != zone:
+            await conn.execute(zone_sql, [zone])
+
+    new = AsyncConnectionPool(kwargs=params, min_size=1, max_size=LOOP_POOL_MAX, open=False,
+                              configure=configure, timeout=LOOP_POOL_TIMEOUT_S, name="caro-loop")
+    await new.open()
+    pool = _loop_pools.setdefault(loop, new)
+    if pool is not new:  # another move of this loop opened one meanwhile
+        await new.close()
+    return pool
+
+
+async def close_loop_pool() -> None:
+    """Close the running loop's pool, if it has one (a test's loop, before it ends)."""
+    pool = _loop_pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()
+
+
+class LoopTransaction:
+    """`async with LoopTransaction() as tx`: one connection of `loop_pool` for the two statements
+    (`tx.lock`, `tx.store_and_commit`); leaving the block rolls back whatever was not committed
+    (a check that sends the move to the general path, an error) and gives the connection back."""
+
+    def __init__(self, alias: str = DEFAULT_DB_ALIAS) -> None:
+        self.alias = alias
+
+    async def __aenter__(self) -> "LoopTransaction":
+        self.pool = await loop_pool(self.alias)
+        self.conn = await self.pool.getconn()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        try:
+            await self.conn.rollback()  # nothing to do after COMMIT (psycopg skips an idle one)
+        except Exception:  # noqa: BLE001 - a broken connection: the pool discards it
+            pass
+        finally:
+            await self.pool.putconn(self.conn)
+
+    async def lock(self, game_id: int) -> Game | None:
+        """Statement 1 (`begin_and_lock`) on the loop: the locked game, or None."""
+        connection = loop_wrapper(self.alias)
+        _connection, sql, _names, _compiler = _lock_statement(connection)
+        async with self.conn.cursor() as cursor:
+            await cursor.execute(sql, (game_id,))
+            cursor.nextset()  # the first result is the BEGIN's
+            rows = await cursor.fetchall()
+        return _game_of(rows, connection)
+
+    async def store_and_commit(self, game: Game, move: Move, fields: list[str]) -> None:
+        """Statement 2 (`store_and_commit`) on the loop. Raises `psycopg.IntegrityError` when the
+        INSERT breaks a constraint (then nothing is written)."""
+        sql, params = _write(game, move, fields, loop_wrapper(self.alias))
+        async with self.conn.cursor() as cursor:
+            await cursor.execute(sql, params)
+            (move.pk,) = await cursor.fetchone()
+        move._state.adding, move._state.db = False, self.alias

@@ -6,6 +6,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import psycopg
 from django.db import IntegrityError
 from django.utils import timezone
 
@@ -17,7 +18,7 @@ from caro.games.kinds import Played, kind_of
 from caro.games.models import Game, Move
 from caro.games.services import lean, opening
 from caro.games.services.locking import player_action, refuse_banned
-from caro.games.snapshot import board_now, keep_position, move_event
+from caro.games.snapshot import board_now, keep_position, move_event, position_stored
 
 #: Engine reason codes mapped to the service's error codes (see docs/protocol.md).
 ENGINE_CODES = {
@@ -76,6 +77,38 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
         if result is not None:
             return result
     return player_action(game_id, user, move, first=repeated)
+
+
+async def play_move_on_loop(game_id: int, user, square: str, ply: int,
+                            client_id: uuid.UUID | str) -> MoveResult | None:
+    """`play_move` on the event loop, without a thread: the lean path's two statements through
+    the loop's own connections (`lean.LoopTransaction`), then the broadcast handed to the loop.
+
+    Takes the same moves as the lean path except those of a game with the computer (its move is
+    asked for through the broker) and of a game whose position must be rebuilt from its moves;
+    returns None for every other case, having changed nothing (the lock rolled back), and the
+    caller then runs `play_move` in a thread. Raises `GameError` as `play_move` does for a move
+    the engine refuses (`ENGINE_CODES`) or a move id used before in this game (`stale`), `banned`
+    for a user under a ban; each changes nothing."""
+    client_id = uuid.UUID(str(client_id))
+    refuse_banned(user)
+    async with lean.LoopTransaction() as tx:
+        game = await tx.lock(game_id)
+        seat = game.seat_of(user) if game is not None else None
+        if (seat is None or not state.is_active(game) or ply != game.ply + 1 or game.bot_seat
+                or state.opening_running(game) or state.deadline_passed(game, timezone.now())
+                or not position_stored(game)):
+            return None
+        step = advance(game, game.side_of(seat), square, client_id)
+        if step.played.finished:  # the ending goes through `finish`, on the general path
+            return None
+        event = move_event(game, step.move, step.played, step.board, step.now)
+        try:
+            await tx.store_and_commit(game, step.move, step.changed())
+        except psycopg.IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+            raise GameError("stale") from None
+    outbox.publish_committed(game, [event])
+    return MoveResult(game=game, move=step.move, events=[event])
 
 
 def _lean_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
