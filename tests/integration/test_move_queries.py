@@ -172,3 +172,27 @@ async def test_a_move_on_the_event_loop_takes_no_thread_and_changes_nothing_when
         assert (game.ply, game.status, game.position.split("|")[0]) == (8, "active", "8")
     finally:
         await lean.close_loop_pool()
+
+
+@pytest.mark.asyncio
+async def test_an_expired_clock_is_left_to_the_general_path_which_enforces_it():
+    from datetime import timedelta
+
+    from asgiref.sync import sync_to_async
+    from django.utils import timezone
+
+    from caro.games.services import lean
+
+    game, x, o = await sync_to_async(started_game)()
+    try:
+        assert await services.play_move_on_loop(game.pk, x, "H8", 1, uuid.uuid4()) is not None
+        await sync_to_async(lambda: Game.objects.filter(pk=game.pk).update(
+            deadline=timezone.now() - timedelta(seconds=1)))()
+        assert await services.play_move_on_loop(game.pk, o, "H9", 2, uuid.uuid4()) is None
+        with pytest.raises(GameError) as late:
+            await sync_to_async(services.play_move)(game.pk, o, "H9", 2, uuid.uuid4())
+        assert late.value.code == "timeout"
+        await sync_to_async(game.refresh_from_db)()
+        assert game.is_over and game.ply == 1
+    finally:
+        await lean.close_loop_pool()

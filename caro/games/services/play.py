@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -89,9 +90,16 @@ async def play_move_on_loop(game_id: int, user, square: str, ply: int,
     returns None for every other case, having changed nothing (the lock rolled back), and the
     caller then runs `play_move` in a thread. Raises `GameError` as `play_move` does for a move
     the engine refuses (`ENGINE_CODES`) or a move id used before in this game (`stale`), `banned`
-    for a user under a ban; each changes nothing."""
+    for a user under a ban; each changes nothing.
+
+    Shielded from the caller's cancellation (a socket closing mid-move): a move that commits is
+    always broadcast, as it is when a pool thread plays it."""
     client_id = uuid.UUID(str(client_id))
     refuse_banned(user)
+    return await asyncio.shield(_move_on_loop(game_id, user, square, ply, client_id))
+
+
+async def _move_on_loop(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
     async with lean.LoopTransaction() as tx:
         game = await tx.lock(game_id)
         seat = game.seat_of(user) if game is not None else None
