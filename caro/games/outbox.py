@@ -107,7 +107,8 @@ def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
     and returns at once, so the next batch of endings need not wait for this one's delivery; the
     loop still sends everything this process hands it in the order it was handed (one lock), and
     a failure is logged. A web process whose server loop was registered (`use_server_loop`)
-    never waits: the sends are handed to that loop, in order, and this thread goes on. Otherwise
+    never waits: the sends are handed to that loop, in order, and this thread goes on (on the
+    loop itself: a task of the loop, no thread-safe hand-off). Otherwise
     (no loop of its own or registered: tests, scripts) the call waits in `async_to_sync`."""
     layer = get_channel_layer()
     if layer is None or not items:
@@ -122,7 +123,11 @@ def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
     try:
         loop = _own_loop()
         if loop is None:
-            server = _server_loop() or _running_loop()
+            running = _running_loop()
+            server = _server_loop() or running
+            if server is not None and server is running:  # called on the loop (a move on the loop)
+                _keep(server.create_task(_in_order(send_all)))
+                return
             if server is not None:  # a web process: its server's loop sends, this thread goes on
                 asyncio.run_coroutine_threadsafe(_in_order(send_all), server)
                 return
@@ -277,6 +282,15 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     if loop is None or loop.is_closed() or not loop.is_running():
         return None
     return loop
+
+
+#: The sends started on the loop itself, held until done (the loop keeps only weak references).
+_pending: set = set()
+
+
+def _keep(task: asyncio.Task) -> None:
+    _pending.add(task)
+    task.add_done_callback(_pending.discard)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
