@@ -55,6 +55,18 @@ def publish(game: Game, events: list[dict]) -> None:
     are columns of the game, which the worker's deadline timer (`caro.games.timer`) reads from
     PostgreSQL, so a move sends nothing to the broker.
     """
+    transaction.on_commit(_sender(game, events))
+
+
+def publish_committed(game: Game, events: list[dict]) -> None:
+    """`publish` for a change already committed outside any transaction of Django's (the move on
+    the event loop, `services.play.play_move_on_loop`): the same sends, now. From the loop the
+    broadcast is handed to the loop (`broadcast_many`) and this returns at once."""
+    _sender(game, events)()
+
+
+def _sender(game: Game, events: list[dict]):
+    """The after-commit job of `publish`: broadcast `events`, then ask for the computer's move."""
     game_id, group = game.pk, game.group_name
     version = game.event_version
     bots_turn = state.bot_to_move(game)
@@ -69,7 +81,7 @@ def publish(game: Game, events: list[dict]) -> None:
         if bots_turn:
             schedule_bot_move(game_id, version)
 
-    transaction.on_commit(run)
+    return run
 
 
 def broadcast(group: str, event: dict) -> None:
@@ -95,7 +107,8 @@ def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
     and returns at once, so the next batch of endings need not wait for this one's delivery; the
     loop still sends everything this process hands it in the order it was handed (one lock), and
     a failure is logged. A web process whose server loop was registered (`use_server_loop`)
-    never waits: the sends are handed to that loop, in order, and this thread goes on. Otherwise
+    never waits: the sends are handed to that loop, in order, and this thread goes on (on the
+    loop itself: a task of the loop, no thread-safe hand-off). Otherwise
     (no loop of its own or registered: tests, scripts) the call waits in `async_to_sync`."""
     layer = get_channel_layer()
     if layer is None or not items:
@@ -110,7 +123,11 @@ def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
     try:
         loop = _own_loop()
         if loop is None:
-            server = _server_loop()
+            running = _running_loop()
+            server = _server_loop() or running
+            if server is not None and server is running:  # called on the loop (a move on the loop)
+                _keep(server.create_task(_in_order(send_all)))
+                return
             if server is not None:  # a web process: its server's loop sends, this thread goes on
                 asyncio.run_coroutine_threadsafe(_in_order(send_all), server)
                 return
@@ -193,7 +210,8 @@ async def send_batch(layer, items: list[tuple[str, dict]]) -> None:
 
 async def _publish_batch(layer, messages: list[tuple[str, dict]]) -> None:
     """`send_batch` on the pub/sub layer: the loop's layer names each group's channel and its
-    shard (Redis host); each shard's client sends its PUBLISHes in one pipeline, in order."""
+    shard (Redis host); each shard's client sends its PUBLISHes in one pipeline, in order (one
+    PUBLISH alone without a pipeline)."""
     loop_layer = layer._get_layer()
     shards: dict[int, tuple] = {}
     for group, message in messages:
@@ -202,6 +220,9 @@ async def _publish_batch(layer, messages: list[tuple[str, dict]]) -> None:
         shards.setdefault(id(shard), (shard, []))[1].append((channel, layer.serialize(message)))
     for shard, entries in shards.values():
         shard._ensure_redis()
+        if len(entries) == 1:  # a move's one event: a plain PUBLISH costs less than a pipeline
+            await shard._redis.publish(*entries[0])
+            continue
         pipe = shard._redis.pipeline(transaction=False)
         for channel, payload in entries:
             pipe.publish(channel, payload)
@@ -261,6 +282,23 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     if loop is None or loop.is_closed() or not loop.is_running():
         return None
     return loop
+
+
+#: The sends started on the loop itself, held until done (the loop keeps only weak references).
+_pending: set = set()
+
+
+def _keep(task: asyncio.Task) -> None:
+    _pending.add(task)
+    task.add_done_callback(_pending.discard)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running in this thread (a call from async code), else None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def use_own_loop() -> None:

@@ -51,6 +51,13 @@ def board_now(game: Game):
     return board_for(game)
 
 
+def position_stored(game: Game) -> bool:
+    """Whether `board_now` reads `game`'s board without a query: at ply 0, or with the position
+    stored at the game's current ply."""
+    ply, _sep, text = (game.position or "").partition(POSITION_SEPARATOR)
+    return game.ply == 0 or (bool(text) and ply == str(game.ply))
+
+
 def keep_position(game: Game, board) -> None:
     """Store `board` (the position after `game.ply` moves) as `Game.position` on the in-memory
     `game`; the caller's save writes it with the move."""

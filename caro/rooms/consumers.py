@@ -244,7 +244,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if move_id is None:
             raise GameError("malformed")
         self._require_seat()
-        result = await db(games.play_move)(self.game_id, self.user, square, ply, move_id)
+        # The common move runs on this loop (no thread); anything else in a pool thread.
+        result = await games.play_move_on_loop(self.game_id, self.user, square, ply, move_id)
+        if result is None:
+            result = await db(games.play_move)(self.game_id, self.user, square, ply, move_id)
         if result.duplicate:  # answered, not applied again (the original was already broadcast)
             move = result.move
             await self.send_json({"type": "ack", "id": str(move.client_id), "ply": move.ply,

@@ -15,11 +15,12 @@ from tests.integration.helpers import play, play_sequence, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-#: One move is one transaction of five statements: BEGIN, lock the game row (SELECT ... FOR
-#: UPDATE), INSERT the move, UPDATE the columns of the game it changed, COMMIT. No read of the
-#: stored moves (the position is stored with the game), no savepoint, nothing sent to the broker
-#: for the clock (the deadline timer reads it from the row). It was eight before issue 17.
-MOVE_QUERIES = 5
+#: One move is one transaction in two round trips (caro.games.services.lean): `BEGIN; SELECT ...
+#: FOR UPDATE` (the row lock), then `WITH (INSERT the move) UPDATE the columns of the game it
+#: changed; COMMIT`. No read of the stored moves (the position is stored with the game), no
+#: savepoint, nothing sent to the broker for the clock (the deadline timer reads it from the row).
+#: It was eight statements before issue 17, then five (BEGIN, lock, INSERT, UPDATE, COMMIT).
+MOVE_QUERIES = 2
 #: The columns a move of a per-move clock game writes (the banks of total-time clocks and a lapsing
 #: offer or request add theirs): what changed, not every column of the game.
 MOVE_COLUMNS = {"ply", "to_move", "event_version", "turn_started_at", "deadline", "position"}
@@ -36,7 +37,7 @@ def _kinds(statements):
 
 
 def _updated_columns(statements):
-    update = next(s for s in statements if s.upper().startswith("UPDATE"))
+    update = next(s for s in statements if " UPDATE " in s.upper())
     assigned = update.split(" SET ", 1)[1].split(" WHERE ", 1)[0]
     return set(re.findall(r'"(\w+)" = ', assigned))
 
@@ -45,8 +46,11 @@ def test_a_move_costs_the_same_queries_early_and_late_in_a_game():
     game, x, o = started_game()
     play_sequence(game, x, o, ["H8", "H9"])
     early = _played(game, x, "I8", 3)
-    assert _kinds(early) == ["BEGIN", "SELECT", "INSERT", "UPDATE", "COMMIT"], early
-    assert early[1].rstrip().endswith("FOR UPDATE")
+    assert _kinds(early) == ["BEGIN;", "WITH"], early
+    lock, write = early
+    assert lock.startswith("BEGIN; SELECT ") and lock.rstrip().endswith("FOR UPDATE")
+    assert re.match(r'WITH new_move AS \(INSERT INTO "games_move" .* RETURNING .*\) UPDATE "games_game" SET ',
+                    write) and write.rstrip().endswith("; COMMIT"), write
     assert _updated_columns(early) == MOVE_COLUMNS
     squares = ["I9", "J8", "J9", "K8", "K9", "A1", "A2", "C1", "C2", "E1", "E2", "G1", "G2", "M1", "M2", "O1"]
     for offset, square in enumerate(squares):
@@ -88,3 +92,107 @@ def test_a_reused_id_at_a_new_ply_is_stale_and_changes_nothing():
     assert (game.ply, game.event_version, game.position, game.deadline, game.to_move) == before
     assert Move.objects.filter(game=game).count() == 2
     play(game, x, "I8", ply=3)  # the connection and the game are fine afterwards
+
+
+def test_the_lean_move_stores_what_the_general_path_stores():
+    """The two statements write the move and the game as the ORM's INSERT and UPDATE do: every
+    column of the move, the game's new ply, side to move, position, version and clock."""
+    game, x, o = started_game()
+    play(game, x, "H8", ply=1)
+    move_id = uuid.uuid4()
+    result = services.play_move(game.pk, o, "H9", 2, move_id)
+    stored = Move.objects.get(game=game, ply=2)
+    assert (stored.pk, stored.side, stored.square, stored.client_id) == (result.move.pk, "O", "H9", move_id)
+    assert stored.created_at is not None and stored.think_ms >= 0
+    game.refresh_from_db()
+    assert (game.ply, game.to_move, game.event_version) == (2, "X", result.game.event_version)
+    assert game.position == result.game.position and game.position.startswith("2|")
+    assert game.deadline == result.game.deadline and game.turn_started_at == result.game.turn_started_at
+
+
+def test_moves_the_lean_path_leaves_to_the_general_one_change_nothing_first():
+    """A repeat, a stale ply, a spectator, a refused square and the winning move: the lean path
+    rolls its lock back and the general path answers (no transaction is left open)."""
+    from django.db import connection as db
+
+    game, x, o = started_game()
+    first_id = uuid.uuid4()
+    services.play_move(game.pk, x, "H8", 1, first_id)
+    assert services.play_move(game.pk, x, "H8", 1, first_id).duplicate
+    with pytest.raises(GameError) as stale:
+        services.play_move(game.pk, o, "H9", 5, uuid.uuid4())
+    assert stale.value.code == "stale"
+    with pytest.raises(GameError) as occupied:
+        services.play_move(game.pk, o, "H8", 2, uuid.uuid4())
+    assert occupied.value.code == "occupied"
+    with pytest.raises(GameError) as turn:
+        services.play_move(game.pk, x, "A1", 2, uuid.uuid4())
+    assert turn.value.code == "not_your_turn"
+    assert db.connection.info.transaction_status.name == "IDLE"
+    game.refresh_from_db()
+    assert game.ply == 1
+    play_sequence(game, o, x, ["A1", "I8", "A2", "J8", "A3", "K8", "A4"])
+    result = services.play_move(game.pk, x, "L8", 9, uuid.uuid4())  # five in a row: `finish`
+    assert [e["type"] for e in result.events] == ["move", "game_over"]
+    game.refresh_from_db()
+    assert game.is_over and game.winner == "X"
+
+
+@pytest.mark.asyncio
+async def test_a_move_on_the_event_loop_takes_no_thread_and_changes_nothing_when_refused():
+    """`play_move_on_loop`: the same two statements through the loop's own connections; it stores
+    the move as the thread path does, refuses as it does, and leaves to it (None, nothing written)
+    a repeat, a stale ply and the move that ends the game."""
+    from asgiref.sync import sync_to_async
+
+    from caro.games.services import lean
+
+    game, x, o = await sync_to_async(started_game)()
+    try:
+        first_id = uuid.uuid4()
+        result = await services.play_move_on_loop(game.pk, x, "H8", 1, first_id)
+        assert result is not None and result.move.pk and [e["type"] for e in result.events] == ["move"]
+        assert await services.play_move_on_loop(game.pk, x, "H8", 1, first_id) is None  # a repeat
+        assert await services.play_move_on_loop(game.pk, o, "H9", 7, uuid.uuid4()) is None  # stale
+        for square, user, code in (("H8", o, "occupied"), ("A1", x, "not_your_turn")):
+            with pytest.raises(GameError) as refused:
+                await services.play_move_on_loop(game.pk, user, square, 2, uuid.uuid4())
+            assert refused.value.code == code
+        with pytest.raises(GameError) as reused:
+            await services.play_move_on_loop(game.pk, o, "H9", 2, first_id)
+        assert reused.value.code == "stale"
+        stored = await sync_to_async(lambda: list(Move.objects.filter(game=game).values_list("ply", "square", "client_id")))()
+        assert stored == [(1, "H8", first_id)]
+        squares = ["A1", "I8", "A2", "J8", "A3", "K8", "A4"]
+        for offset, square in enumerate(squares):
+            assert await services.play_move_on_loop(game.pk, o if offset % 2 == 0 else x, square, 2 + offset,
+                                                    uuid.uuid4()) is not None
+        assert await services.play_move_on_loop(game.pk, x, "L8", 9, uuid.uuid4()) is None  # five: `finish`
+        await sync_to_async(game.refresh_from_db)()
+        assert (game.ply, game.status, game.position.split("|")[0]) == (8, "active", "8")
+    finally:
+        await lean.close_loop_pool()
+
+
+@pytest.mark.asyncio
+async def test_an_expired_clock_is_left_to_the_general_path_which_enforces_it():
+    from datetime import timedelta
+
+    from asgiref.sync import sync_to_async
+    from django.utils import timezone
+
+    from caro.games.services import lean
+
+    game, x, o = await sync_to_async(started_game)()
+    try:
+        assert await services.play_move_on_loop(game.pk, x, "H8", 1, uuid.uuid4()) is not None
+        await sync_to_async(lambda: Game.objects.filter(pk=game.pk).update(
+            deadline=timezone.now() - timedelta(seconds=1)))()
+        assert await services.play_move_on_loop(game.pk, o, "H9", 2, uuid.uuid4()) is None
+        with pytest.raises(GameError) as late:
+            await sync_to_async(services.play_move)(game.pk, o, "H9", 2, uuid.uuid4())
+        assert late.value.code == "timeout"
+        await sync_to_async(game.refresh_from_db)()
+        assert game.is_over and game.ply == 1
+    finally:
+        await lean.close_loop_pool()

@@ -17,7 +17,7 @@ from caro.games.services.computer import apply_bot_move, bot_turn, stalled_bot_t
 from caro.games.services.opening import apply_bot_step, bot_opening_turn
 from caro.games.services.opening import step as opening_step
 from caro.games.services.offers import answer_draw, answer_undo, create_rematch, offer_draw, request_undo
-from caro.games.services.play import MoveResult, leave, play_move, resign
+from caro.games.services.play import MoveResult, leave, play_move, play_move_on_loop, resign
 from caro.games.services.presence import decide_absence
 from caro.games.services.seating import create_game, take_seat
 from caro.games.services.time import enforce_deadline, expired_game_ids
@@ -25,5 +25,5 @@ from caro.games.services.time import enforce_deadline, expired_game_ids
 __all__ = [
     "MoveResult", "answer_draw", "apply_bot_step", "bot_opening_turn", "opening_step", "answer_undo", "apply_bot_move", "bot_turn", "create_game",
     "create_rematch", "decide_absence", "enforce_deadline", "expired_game_ids", "leave", "offer_draw",
-    "play_move", "request_undo", "resign", "stalled_bot_turns", "take_seat", "undo",
+    "play_move", "play_move_on_loop", "request_undo", "resign", "stalled_bot_turns", "take_seat", "undo",
 ]

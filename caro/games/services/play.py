@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime
 
+import psycopg
 from django.db import IntegrityError
 from django.utils import timezone
 
@@ -12,11 +15,11 @@ from caro.engine.errors import IllegalMove
 from caro.games import clock, outbox, state
 from caro.games.errors import GameError
 from caro.games.finish import finish
-from caro.games.kinds import kind_of
+from caro.games.kinds import Played, kind_of
 from caro.games.models import Game, Move
-from caro.games.services import opening
-from caro.games.services.locking import player_action
-from caro.games.snapshot import board_now, keep_position, move_event
+from caro.games.services import lean, opening
+from caro.games.services.locking import player_action, refuse_banned
+from caro.games.snapshot import board_now, keep_position, move_event, position_stored
 
 #: Engine reason codes mapped to the service's error codes (see docs/protocol.md).
 ENGINE_CODES = {
@@ -70,7 +73,82 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
             return MoveResult(game=game, move=placed, events=events)
         return apply_move(game, game.side_of(seat), square, client_id)
 
+    if lean.usable():
+        result = _lean_move(game_id, user, square, ply, client_id)
+        if result is not None:
+            return result
     return player_action(game_id, user, move, first=repeated)
+
+
+async def play_move_on_loop(game_id: int, user, square: str, ply: int,
+                            client_id: uuid.UUID | str) -> MoveResult | None:
+    """`play_move` on the event loop, without a thread: the lean path's two statements through
+    the loop's own connections (`lean.LoopTransaction`), then the broadcast handed to the loop.
+
+    Takes the same moves as the lean path except those of a game with the computer (its move is
+    asked for through the broker) and of a game whose position must be rebuilt from its moves;
+    returns None for every other case, having changed nothing (the lock rolled back), and the
+    caller then runs `play_move` in a thread. Raises `GameError` as `play_move` does for a move
+    the engine refuses (`ENGINE_CODES`) or a move id used before in this game (`stale`), `banned`
+    for a user under a ban; each changes nothing.
+
+    Shielded from the caller's cancellation (a socket closing mid-move): a move that commits is
+    always broadcast, as it is when a pool thread plays it."""
+    client_id = uuid.UUID(str(client_id))
+    refuse_banned(user)
+    return await asyncio.shield(_move_on_loop(game_id, user, square, ply, client_id))
+
+
+async def _move_on_loop(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
+    async with lean.LoopTransaction() as tx:
+        game = await tx.lock(game_id)
+        seat = game.seat_of(user) if game is not None else None
+        if (seat is None or not state.is_active(game) or ply != game.ply + 1 or game.bot_seat
+                or state.opening_running(game) or state.deadline_passed(game, timezone.now())
+                or not position_stored(game)):
+            return None
+        step = advance(game, game.side_of(seat), square, client_id)
+        if step.played.finished:  # the ending goes through `finish`, on the general path
+            return None
+        event = move_event(game, step.move, step.played, step.board, step.now)
+        try:
+            await tx.store_and_commit(game, step.move, step.changed())
+        except psycopg.IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+            raise GameError("stale") from None
+    outbox.publish_committed(game, [event])
+    return MoveResult(game=game, move=step.move, events=[event])
+
+
+def _lean_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
+    """`play_move` in two statements (`services.lean`) for the common case: a seated player's
+    next move (`ply` = the game's ply + 1) in an active game whose clock has not run out, outside
+    an opening procedure, that does not end the game. Returns None for anything else, having
+    changed nothing (the row lock is released), so that the general path answers it: repeats,
+    stale plies, errors of seat and status, an expired clock to enforce, an ending through
+    `finish`. Raises `GameError` for a move the engine refuses (`ENGINE_CODES`) and `stale` for
+    a move id used before in this game; both change nothing, like the general path."""
+    refuse_banned(user)
+    try:
+        game = lean.begin_and_lock(game_id)
+        seat = game.seat_of(user) if game is not None else None
+        if (seat is None or not state.is_active(game) or ply != game.ply + 1
+                or state.opening_running(game) or state.deadline_passed(game, timezone.now())):
+            lean.rollback()
+            return None
+        step = advance(game, game.side_of(seat), square, client_id)
+        if step.played.finished:  # the ending goes through `finish`, on the general path
+            lean.rollback()
+            return None
+        event = move_event(game, step.move, step.played, step.board, step.now)
+        try:
+            lean.store_and_commit(game, step.move, step.changed())
+        except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+            raise GameError("stale") from None
+    except BaseException:
+        lean.rollback()
+        raise
+    outbox.publish(game, [event])  # committed: sent now (no transaction of Django's is open)
+    return MoveResult(game=game, move=step.move, events=[event])
 
 
 #: The columns of a game a move that does not end it may change; the UPDATE writes those that did.
@@ -84,12 +162,54 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
     through `finish` when the move ends it, and publish the events after commit.
 
     Plays on the position stored with the game (`snapshot.board_now`: no read of the moves) and
-    stores the new one in the same UPDATE, which writes only the columns the move changed, so a
-    move is one INSERT and one UPDATE after the row lock (tests/integration/test_move_queries.py).
+    stores the new one in the same UPDATE, which writes only the columns the move changed (a
+    person's move takes the leaner path of `services.lean`, the same steps in two statements).
 
     Raises `GameError` with the engine's refusal mapped by `ENGINE_CODES` (nothing changes), or
     `stale` when `client_id` was already used for an earlier move (the INSERT fails; the caller's
     transaction rolls back, so nothing changes either)."""
+    step = advance(game, side, square, client_id)
+    move, played = step.move, step.played
+    try:  # no savepoint: a failed INSERT is the last statement of a transaction that rolls back
+        move.save(force_insert=True)
+    except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+        raise GameError("stale") from None
+    event = move_event(game, move, played, step.board, step.now)
+    if played.finished:
+        over = finish(game, winner=played.winner, termination=played.termination, line=played.line,
+                      before=[event])
+        return MoveResult(game=game, move=move, events=[event, over])
+    game.save(update_fields=step.changed())
+    outbox.publish(game, [event])
+    return MoveResult(game=game, move=move, events=[event])
+
+
+@dataclass
+class Step:
+    """A move applied in memory by `advance`: the unsaved `move`, the engine's answer, the board
+    after it, the moment it was played and the game's MOVE_FIELDS before it."""
+
+    game: Game
+    move: Move
+    played: Played
+    board: object
+    now: datetime
+    before: dict
+
+    def changed(self) -> list[str]:
+        """The MOVE_FIELDS the move changed: the columns its UPDATE writes."""
+        return [name for name in MOVE_FIELDS if getattr(self.game, name) != self.before[name]]
+
+
+def advance(game: Game, side: str, square: str, client_id: uuid.UUID) -> Step:
+    """Apply `square` for `side` to the locked, active `game` in memory, storing nothing: the
+    engine validates it on the position stored with the game (`snapshot.board_now`), the mover's
+    clock is charged, the ply, side to move, event version and position advance, a pending draw
+    offer to the mover and a take-back request lapse, and the next turn's clock starts unless the
+    move ends the game. Returns the `Step` with the unsaved move (its `think_ms` charged).
+
+    Raises `GameError` with the engine's refusal mapped by `ENGINE_CODES`; then `game` is as it
+    was (the engine refuses before anything changes)."""
     kind = kind_of(game)
     board = board_now(game)
     try:
@@ -99,13 +219,8 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
     before = {name: getattr(game, name) for name in MOVE_FIELDS}
     now = timezone.now()
     seat = game.seat_playing(side)
-    try:  # no savepoint: a failed INSERT is the last statement of a transaction that rolls back
-        move = Move.objects.create(
-            game=game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
-            think_ms=clock.charge(game, seat, now),
-        )
-    except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
-        raise GameError("stale") from None
+    move = Move(game=game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
+                think_ms=clock.charge(game, seat, now))
     game.ply += 1
     game.to_move = kind.turn(board)
     game.event_version += 1
@@ -117,14 +232,7 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
         game.lapsed_seat = ""
     if not played.finished:
         clock.start_turn(game, now)
-    event = move_event(game, move, played, board, now)
-    if played.finished:
-        over = finish(game, winner=played.winner, termination=played.termination, line=played.line,
-                      before=[event])
-        return MoveResult(game=game, move=move, events=[event, over])
-    game.save(update_fields=[name for name in MOVE_FIELDS if getattr(game, name) != before[name]])
-    outbox.publish(game, [event])
-    return MoveResult(game=game, move=move, events=[event])
+    return Step(game=game, move=move, played=played, board=board, now=now, before=before)
 
 
 def leave(game_id: int, user) -> None:
