@@ -1,5 +1,11 @@
 """Search for Reversi Hard: fast move generation, a tuned evaluation, negascout and an exact
-endgame solver, all on Python-int bitboards (pure Python, no compiled code).
+endgame solver on Python-int bitboards, and the move choice.
+
+The bot's move choice (:func:`choose`) runs the compiled twins of :class:`Search` and
+:class:`Endgame` in :mod:`caro.bots.reversi_nb` (numba; the same evaluation, weights and
+algorithms, about 70 times as many nodes per second). The pure-Python versions here are the
+reference the tests compare the compiled ones with, and what ``bench/reversi_tune.py`` plays its
+self-play games with.
 
 Bit ``row * 8 + col`` is a square (a1 = bit 0, h1 = bit 7, a8 = bit 56), as in
 :mod:`caro.engine.reversi`. Every score is from the side to move's view.
@@ -30,6 +36,7 @@ raising :class:`Timeout`; callers keep the result of the last finished iteration
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -606,16 +613,16 @@ MIDGAME_SHARE_BEFORE_SOLVE = 0.2  # part of the planned time for a midgame searc
 MIDGAME_DEPTH_BEFORE_SOLVE = 10  # its deepest iteration (it only orders the solve and is the fallback)
 SOLVE_SHARE_END = 0.85  # a solve not finished by this part of the planned time gives way to the midgame
 
-_CONTEXT = None  # the compiled search's arrays, made on first use and reused by later moves
+_LOCAL = threading.local()  # per thread: the compiled search's arrays, reused by later moves
 
 
 def _context():
-    global _CONTEXT
-    if _CONTEXT is None:
+    ctx = getattr(_LOCAL, "context", None)
+    if ctx is None:
         from . import reversi_nb
 
-        _CONTEXT = reversi_nb.Context()
-    return _CONTEXT
+        ctx = _LOCAL.context = reversi_nb.Context()
+    return ctx
 
 
 def choose(me: int, opp: int, budget_ms: int, max_nodes: int | None = None,
