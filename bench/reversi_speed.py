@@ -7,11 +7,14 @@ Usage (from the repository root)::
     python bench/reversi_speed.py --moves-only --procs 2     # two bots thinking at once
 
 Positions come from seeded random games (``--seed``) at spread game stages (8-44 discs played
-for the midgame, 12 empties for the endgame). Prints, per level: move generation speed
-(legal moves + every flip, per position), a fixed-depth midgame search (nodes, nodes per second,
-total time: the time shows what move ordering saves), an exact 12-empty solve, and the move time
-of ``choose_move(board, level, budget_ms)`` (mean, p50, p95, max in ms) with ``--procs``
-processes choosing at the same time. Prints the load average. Not part of the test suite.
+for the midgame; 12, 16 and 18 empties for the endgame). Prints, per level (``hard`` is the
+compiled search the bot uses, ``hard-py`` the same algorithms in pure Python): move generation
+speed (legal moves + every flip, per position; the compiled move generator is not timed here),
+a fixed-depth midgame search (nodes, nodes per second, total time: the time shows what move
+ordering saves; the compiled one also 4 plies deeper, where its nodes per second show), exact
+solves (the pure-Python solvers only at 12 empties), and the move time of
+``choose_move(board, level, budget_ms)`` (mean, p50, p95, max in ms) with ``--procs`` processes
+choosing at the same time. Prints the load average. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from caro.bots import choose_move  # noqa: E402
 from caro.bots import reversi_hard_v1 as v1  # noqa: E402
+from caro.bots import reversi_nb as nb  # noqa: E402
 from caro.bots import reversi_search as rs  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 
@@ -77,12 +81,21 @@ def movegen(boards, repeat=200):
         print(f"  movegen {label:<8} {per * 1e6:8.1f} us per position (legal moves + all flips)")
 
 
-def midgame(boards, depth):
-    for label in ("hard_v1", "hard"):
+def midgame(boards, depth, labels=("hard_v1", "hard-py", "hard")):
+    ctx = nb.Context()  # made once, as a worker process does (allocating it costs more than a small search)
+    for label in labels:
         nodes = 0
         t0 = time.perf_counter()
         for board in boards:
             me, opp = me_opp(board)
+            if label == "hard":  # the compiled search the bot uses
+                ctx.reset(float("inf"), None)
+                first = -1
+                for d in range(1, depth + 1):
+                    first = nb.root(nb.U(me), nb.U(opp), d, first, ctx.st, ctx.tm, rs._W_ARRAY, ctx.tk, ctx.tv,
+                                    ctx.hist, ctx.killers, ctx.buf, ctx.bb)
+                nodes += int(ctx.st[0])
+                continue
             if label == "hard_v1":
                 search = v1._Search(float("inf"), v1.hard_eval)
                 for d in range(1, depth + 1):  # iterative deepening, as the bot does
@@ -98,17 +111,26 @@ def midgame(boards, depth):
               f"({1000 * dt / len(boards):.0f} ms per position)")
 
 
-def endgame(boards):
-    for label, cls in (("hard_v1", v1.Endgame), ("hard", rs.Endgame)):
+def endgame(boards, empties):
+    ctx = nb.Context()
+    for label, cls in (("hard_v1", v1.Endgame), ("hard-py", rs.Endgame), ("hard", None)):
+        if cls is not None and empties > 12:
+            continue  # the pure-Python solvers take minutes from 14 empties
         nodes = 0
         t0 = time.perf_counter()
         for board in boards:
+            if cls is None:  # the compiled solver the bot uses
+                ctx.reset(float("inf"), None)
+                me, opp = me_opp(board)
+                nb.solve_root(nb.U(me), nb.U(opp), -1, -65, 65, ctx.st, ctx.tm, ctx.ek, ctx.ev, ctx.bb, ctx.buf)
+                nodes += int(ctx.st[0])
+                continue
             solver = cls(float("inf"))
             solver.root(*me_opp(board))
             nodes += solver.nodes
         dt = time.perf_counter() - t0
         print(f"  exact {label:<8} {nodes:>9} nodes  {nodes / dt:>8.0f} nodes/s  {dt:6.2f} s "
-              f"({1000 * dt / len(boards):.0f} ms per 12-empty solve)")
+              f"({1000 * dt / len(boards):.0f} ms per {empties}-empty solve)")
 
 
 def _move_times(job):
@@ -145,7 +167,9 @@ def main(argv=None):
         mid = positions(args.seed, args.positions, 8, 44)
         movegen(mid)
         midgame(mid, args.depth)
-        endgame(positions(args.seed, max(args.positions // 3, 4), 48, 48))
+        midgame(mid, args.depth + 4, ("hard",))  # the compiled search's usual depth at 1 s
+        for empties in (12, 16, 18):
+            endgame(positions(args.seed, max(args.positions // 3, 4), 60 - empties, 60 - empties), empties)
     for level in ("hard_v1", "hard"):
         move_times(level, args.seed, args.positions, args.budget, args.procs)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")

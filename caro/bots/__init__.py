@@ -92,7 +92,8 @@ def choose_move(board, level: str, budget_ms: int = 1000, rng: random.Random | i
 
 def warm_up() -> float:
     """Load (or, the first time on a machine, compile) the caro search's compiled functions and
-    fill the window tables of every preset by a short search on a small position of each.
+    fill the window tables of every preset by a short search on a small position of each; load
+    (or compile) Reversi Hard's compiled search.
 
     Returns the seconds it took (a second or less once the compiled functions are cached on
     disk; tens of seconds when numba compiles them). Never raises for a rule set: it only plays
@@ -106,4 +107,7 @@ def warm_up() -> float:
         for square in ("H8", "I9", "I8", "G8"):
             board.play(square)
         CaroHard().choose(board, budget_ms=60)
+    from . import reversi_nb
+
+    reversi_nb.warm_up()  # Reversi Hard's compiled search
     return time.perf_counter() - start

@@ -7,12 +7,12 @@ ends when neither side can move). Scores inside the search are from the side to 
 * **Easy**: greedy (most discs flipped plus a little square value) with random noise, and a
   random legal move 25 % of the time.
 * **Medium**: 3-ply alpha-beta; evaluation = mobility and corners.
-* **Hard** (:mod:`.reversi_search`): iterative-deepening negascout with a transposition table,
-  killer/history/mobility move ordering and an evaluation tuned on our own self-play (mobility,
-  potential mobility, corners, X/C squares, edges, stable edge discs, discs, parity, per game
-  phase), an exact endgame solve from 12 empties and a win/draw/loss solve from 14 at the
-  default 1000 ms budget (14 and 16 from 3000 ms); a solve that does not finish in time hands
-  the rest of the time back to the midgame search. The Hard of before issue 16 is frozen in :mod:`.reversi_hard_v1` for benchmarks.
+* **Hard** (:mod:`.reversi_search`, compiled in :mod:`.reversi_nb`): iterative-deepening
+  negascout with a transposition table, killer/history/mobility move ordering and an evaluation
+  tuned on our own self-play (mobility, potential mobility, corners, X/C squares, edges, stable
+  edge discs, discs, parity, per game phase), an exact endgame solve from 16 empties and a
+  win/draw/loss solve from 18 at the default 1000 ms budget (18 and 20 from 3000 ms); a solve
+  that does not finish in time hands the rest of the time back to the midgame search. The Hard of before issue 16 is frozen in :mod:`.reversi_hard_v1` for benchmarks.
 """
 
 from __future__ import annotations

@@ -1,5 +1,11 @@
 """Search for Reversi Hard: fast move generation, a tuned evaluation, negascout and an exact
-endgame solver, all on Python-int bitboards (pure Python, no compiled code).
+endgame solver on Python-int bitboards, and the move choice.
+
+The bot's move choice (:func:`choose`) runs the compiled twins of :class:`Search` and
+:class:`Endgame` in :mod:`caro.bots.reversi_nb` (numba; the same evaluation, weights and
+algorithms, about 70 times as many nodes per second). The pure-Python versions here are the
+reference the tests compare the compiled ones with, and what ``bench/reversi_tune.py`` plays its
+self-play games with.
 
 Bit ``row * 8 + col`` is a square (a1 = bit 0, h1 = bit 7, a8 = bit 56), as in
 :mod:`caro.engine.reversi`. Every score is from the side to move's view.
@@ -30,7 +36,10 @@ raising :class:`Timeout`; callers keep the result of the last finished iteration
 
 from __future__ import annotations
 
+import threading
 import time
+
+import numpy as np
 
 FULL = (1 << 64) - 1
 NOT_A = 0xFEFEFEFEFEFEFEFE  # every column but a (a left shift by 1, 9 must not wrap into a)
@@ -245,6 +254,7 @@ WEIGHTS = (
     (3.19, -1.23, -1.46, -3.67, -1.87, -1.07, 1.36, 0.61, 2.35),
 )
 _W = tuple(tuple(int(round(w * SCALE)) for w in row) for row in WEIGHTS)
+_W_ARRAY = np.array(_W, dtype=np.int64)  # the same, for the compiled search
 
 
 def evaluate(me: int, opp: int, my_moves: int, opp_moves: int) -> int:
@@ -595,24 +605,40 @@ class Endgame:
 
 # -- the Hard move choice ------------------------------------------------------------------------
 
-EXACT_EMPTIES = 12  # exact solve from this many empty squares at a 1000 ms budget
-WLD_EMPTIES = 14  # win/draw/loss solve (window -1..1) from this many
+EXACT_EMPTIES = 16  # exact solve (compiled) from this many empty squares at a 1000 ms budget
+WLD_EMPTIES = 18  # win/draw/loss solve (window -1..1) from this many
 SHARE = 0.7  # part of the budget Hard plans to use
 NEXT_DEPTH_SHARE = 0.35  # no new midgame iteration after this part of the planned time
-MIDGAME_SHARE_BEFORE_SOLVE = 0.25  # part of the planned time for a midgame search before a solve
-MIDGAME_DEPTH_BEFORE_SOLVE = 8  # its deepest iteration (it only orders the solve and is the fallback)
-SOLVE_SHARE_END = 0.8  # a solve not finished by this part of the planned time gives way to the midgame
+MIDGAME_SHARE_BEFORE_SOLVE = 0.2  # part of the planned time for a midgame search before a solve
+MIDGAME_DEPTH_BEFORE_SOLVE = 10  # its deepest iteration (it only orders the solve and is the fallback)
+SOLVE_SHARE_END = 0.85  # a solve not finished by this part of the planned time gives way to the midgame
+
+_LOCAL = threading.local()  # per thread: the compiled search's arrays, reused by later moves
+
+
+def _context():
+    ctx = getattr(_LOCAL, "context", None)
+    if ctx is None:
+        from . import reversi_nb
+
+        ctx = _LOCAL.context = reversi_nb.Context()
+    return ctx
 
 
 def choose(me: int, opp: int, budget_ms: int, max_nodes: int | None = None,
            info: dict | None = None) -> int:
     """Bit index of Hard's move for ``me`` (who must have a legal move) against ``opp``.
 
-    ``budget_ms``: thinking time in ms (:data:`SHARE` of it is planned). ``max_nodes``: a node
-    limit per search (tests and benchmarks; None for none). ``info``, if given, receives
-    ``depth`` (last finished midgame depth, 0 if none), ``solved`` ("exact", "wld" or None),
-    ``empties``, ``nodes`` and ``score`` (evaluation units, or final disc difference when solved).
+    The searches are the compiled ones of :mod:`caro.bots.reversi_nb` (the same evaluation and
+    algorithms as :class:`Search` / :class:`Endgame` here). ``budget_ms``: thinking time in ms
+    (:data:`SHARE` of it is planned). ``max_nodes``: a node limit per search (the midgame search, the
+    solve, the midgame search after a solve that did not finish; tests and benchmarks; None for
+    none). ``info``, if given, receives ``depth`` (last finished midgame
+    depth, 0 if none), ``solved`` ("exact", "wld" or None), ``empties``, ``nodes`` and
+    ``score`` (evaluation units, or final disc difference when solved).
     """
+    from . import reversi_nb as nb
+
     t0 = time.perf_counter()
     planned = max(budget_ms, 50) / 1000 * SHARE
     legal = moves(me, opp)
@@ -625,44 +651,49 @@ def choose(me: int, opp: int, budget_ms: int, max_nodes: int | None = None,
     exact_from = EXACT_EMPTIES + (2 if budget_ms >= 3000 else 0)
     wld_from = WLD_EMPTIES + (2 if budget_ms >= 3000 else 0)
     solving = empties <= wld_from
-    search = Search(t0 + planned * (MIDGAME_SHARE_BEFORE_SOLVE if solving else 1.0), max_nodes)
+    ctx = _context()
+    ctx.reset(t0 + planned * (MIDGAME_SHARE_BEFORE_SOLVE if solving else 1.0), max_nodes)
+    w = _W_ARRAY
+    bme, bopp = nb.U(me), nb.U(opp)
     state = {"best": next(sq for sq in STATIC_ORDER if legal >> sq & 1), "depth": 1}
 
     def deepen(max_depth: int, stop_share: float) -> None:
         while state["depth"] <= max_depth:
-            done: list = []
-            try:
-                report["score"], state["best"] = search.root(me, opp, state["depth"], state["best"], done)
-                report["depth"] = state["depth"]
-            except Timeout:
-                if done and done[-1][1] != state["best"] and report["depth"]:
-                    state["best"] = done[-1][1]  # beat the old best move at the new depth
+            sq = nb.root(bme, bopp, state["depth"], state["best"], ctx.st, ctx.tm, w, ctx.tk, ctx.tv,
+                         ctx.hist, ctx.killers, ctx.buf, ctx.bb)
+            if ctx.st[3]:
+                # stopped: a partial iteration's move is used when it beat the old best
+                if ctx.st[6] and int(ctx.st[5]) != state["best"] and report["depth"]:
+                    state["best"] = int(ctx.st[5])
                 return
+            state["best"] = int(sq)
+            report["score"], report["depth"] = int(ctx.st[4]), state["depth"]
             state["depth"] += 1
             if time.perf_counter() - t0 > planned * stop_share:
                 return
 
     if not solving:
         deepen(empties, NEXT_DEPTH_SHARE)
-        report["nodes"] = search.nodes
     else:
         deepen(min(empties, MIDGAME_DEPTH_BEFORE_SOLVE), MIDGAME_SHARE_BEFORE_SOLVE)
-        solver = Endgame(t0 + planned * SOLVE_SHARE_END, max_nodes)
-        try:
-            if empties <= exact_from:
-                report["score"], state["best"] = solver.root(me, opp, state["best"])
-                report["solved"] = "exact"
-            else:
-                value, sq = solver.root(me, opp, state["best"], -1, 1)
+        ctx.restart(t0 + planned * SOLVE_SHARE_END, max_nodes)
+        if empties <= exact_from:
+            value, sq = nb.solve_root(bme, bopp, state["best"], -65, 65, ctx.st, ctx.tm, ctx.ek, ctx.ev,
+                                      ctx.bb, ctx.buf)
+            if not ctx.st[3]:
+                report["score"], report["solved"], state["best"] = int(value), "exact", int(sq)
+        else:
+            value, sq = nb.solve_root(bme, bopp, state["best"], -1, 1, ctx.st, ctx.tm, ctx.ek, ctx.ev,
+                                      ctx.bb, ctx.buf)
+            if not ctx.st[3]:
                 if value >= 0:  # keep the midgame move unless the solve found a better result
-                    state["best"] = sq
-                report["score"], report["solved"] = value, "wld"
-        except Timeout:
+                    state["best"] = int(sq)
+                report["score"], report["solved"] = int(value), "wld"
+        if ctx.st[3]:
             # not solved: the midgame search goes on (same table) for the rest of the time
-            search.deadline = t0 + planned
-            if search.nodes < search.max_nodes:
-                deepen(empties, 1.0)
-        report["nodes"] = search.nodes + solver.nodes
+            ctx.restart(t0 + planned, max_nodes)
+            deepen(empties, 1.0)
+    report["nodes"] = int(ctx.st[0])
     if info is not None:
         info.update(report)
     return state["best"]
