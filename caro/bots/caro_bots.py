@@ -24,6 +24,8 @@ import heapq
 import random
 import time
 
+import numpy as np
+
 from caro.engine.caro import Board
 
 from .fastboard import FIVE, FOUR, OPEN4, THREE, XS, FastBoard
@@ -209,6 +211,129 @@ class AlphaBeta:
         return out
 
 
+class HardSearch(AlphaBeta):
+    """Hard's alpha-beta: :class:`AlphaBeta` with a shape evaluation that knows whose move it is
+    and faster candidate ordering (numpy over the compiled board's arrays). Medium keeps the
+    plain :class:`AlphaBeta` (its character is part of the level).
+
+    Evaluation (:meth:`evaluate`, for the side to move ``me``; fives and unstoppable fours are
+    decided by the search before it is asked): the weighted potential of both sides (as
+    :class:`AlphaBeta`, weights :attr:`attack` / :attr:`defence` in tenths) plus threat terms
+    from :func:`threat_profile`: a double threat (four and open three, two open threes) or an
+    open three of the side to move is worth much more than the same shape of the side that just
+    moved, because the side to move plays it first; a double threat of the other side that the
+    side to move cannot answer with a four of its own is a heavy minus.
+    """
+
+    attack, defence = 10, 15
+    TT_LIMIT = 250_000  # entries of the shared transposition table before it is cleared
+
+    def __init__(self, fb: FastBoard, deadline: float, width: int = 10, force_defence: bool = False) -> None:
+        super().__init__(fb, deadline, width, force_defence)
+        # the table of the rule set, shared across searches and moves: every entry is a pure
+        # function of the position (same width, same evaluation), so the next move's search
+        # starts with the values and best moves of the previous ones
+        self.tt = fb.pat.search_tt.setdefault((type(self), width), {})
+        if len(self.tt) > self.TT_LIMIT:
+            self.tt.clear()
+
+    # threat terms (pattern units): side to move / other side
+    MY_OPEN3 = 1500      # side to move can make an open four (the other side has fours to counter)
+    MY_FOUR_THREE = 2500  # side to move has a four-three cell
+    MY_THREE_THREE = 1200  # side to move has a three-three cell
+    OPP_DOUBLE = 1500    # the other side has a double-threat cell (four-three or three-three)
+    OPP_OPEN3 = 300      # the other side has an open three (the side to move must answer)
+
+    def evaluate(self) -> int:
+        """Static score for the side to move (pattern units, positive = good for it)."""
+        fb = self.fb
+        me = fb.turn
+        opp = 3 - me
+        value = (int(fb.total[me]) * self.attack - int(fb.total[opp]) * self.defence) // 10
+        sets = fb.sets
+        opp_fours = bool(sets[opp][FOUR] or sets[opp][OPEN4])
+        if sets[me][OPEN4]:
+            value += self.MY_OPEN3
+        else:
+            ft, tt = double_threats(fb, me)
+            if ft:
+                value += self.MY_FOUR_THREE if not opp_fours else self.MY_FOUR_THREE // 3
+            elif tt and not opp_fours:
+                value += self.MY_THREE_THREE
+        my_fours = bool(sets[me][FOUR] or sets[me][OPEN4])
+        if sets[opp][OPEN4] and not my_fours:
+            value -= self.OPP_OPEN3
+        ft, tt = double_threats(fb, opp)
+        if (ft or tt) and not my_fours:
+            value -= self.OPP_DOUBLE
+        return value
+
+    def _children(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> tuple[int, int]:
+        """As :meth:`AlphaBeta._children`, as a principal-variation search: the first move with
+        the full window, the others with a null window first (re-searched when they beat it)."""
+        fb = self.fb
+        best, best_move = -WIN * 2, moves[0]
+        first = True
+        for q in moves:
+            fb.play(q)
+            try:
+                if first:
+                    value = -self.search(depth - 1, -beta, -alpha, ply + 1)
+                    first = False
+                else:
+                    value = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < value < beta:
+                        value = -self.search(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                fb.undo()
+            if value > best:
+                best, best_move = value, q
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best, best_move
+
+    def moves(self, me: int, limit: int) -> list[int]:
+        """Ordered candidates for ``me``: as :meth:`AlphaBeta.moves`, the quiet case by numpy."""
+        fb = self.fb
+        opp = 3 - me
+        if fb.sets[opp][OPEN4]:
+            return super().moves(me, limit)
+        nc = fb.geo.NC
+        idx = np.flatnonzero((fb._st[:nc] == 0) & (fb.nearc > 0))
+        if idx.size == 0:
+            return []
+        vals = fb.score[me][idx] * 10 + fb.score[opp][idx] * 9
+        k = limit + 6
+        if idx.size > k:
+            part = np.argpartition(-vals, k - 1)[:k]
+            idx, vals = idx[part], vals[part]
+        cands = idx[np.argsort(-vals, kind="stable")].tolist()
+        if me == XS and fb.renju:
+            cands = [q for q in cands if not fb.is_foul(q)]
+        return cands[:limit]
+
+
+def double_threats(fb: FastBoard, s: int) -> tuple[bool, bool]:
+    """Whether side ``s`` has a legal cell making a four and an open three on two lines
+    (four-three), and whether it has one making open threes on two lines (three-three).
+    Reads the board's per-line class counts; cost: the cells of ``s``'s four and three sets."""
+    cnt = fb.cnt[s]
+    c3, c4, c5 = cnt[THREE], cnt[FOUR], cnt[OPEN4]
+    ft = tt = False
+    st = fb.sets[s]
+    for q in st[FOUR] | st[OPEN4]:
+        if c3[q] and (s != XS or not fb.renju or not fb.is_foul(q)):
+            ft = True
+            break
+    for q in st[THREE]:
+        if c3[q] >= 2 and not c4[q] and not c5[q] and (s != XS or not fb.renju or not fb.is_foul(q)):
+            tt = True
+            break
+    return ft, tt
+
+
 class CaroBot:
     """Base class: ``choose(board, budget_ms=1000, rng=None) -> square name``."""
 
@@ -297,6 +422,7 @@ class CaroHard(CaroBot):
     threats, :attr:`opp_vct_depth` for the opponent's."""
 
     level = "hard"
+    search_class = HardSearch  # its alpha-beta (evaluation and ordering)
     share = 0.8  # part of the budget it plans to use
     vcf_depth = 16
     vct_depth = 12
@@ -352,7 +478,7 @@ class CaroHard(CaroBot):
         line = ThreatSearch(fb, t0 + budget * 0.4, shared=True).vct(depth=self.vct_depth)
         if line:
             return line[0]
-        ab = AlphaBeta(fb, end, width=10)
+        ab = self.search_class(fb, end, width=10)
         moves = ab.moves(me, 14)
         if not moves:
             return _any_legal(fb, me, rng)
