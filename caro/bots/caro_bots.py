@@ -13,8 +13,10 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
   of open threes), then for the opponent's VCF / VCT (as if the opponent moved now); under such
   a threat it keeps only replies after which the opponent has neither, and when none is proven
   safe it spends the rest of its time checking the undecided ones deeper and plays the one whose
-  check got deepest. Then iterative-deepening alpha-beta over
-  restricted candidates with the incremental pattern evaluation, and a check that the choice
+  check got deepest. Then iterative-deepening alpha-beta (:class:`HardSearch`: a principal-variation
+  search over restricted candidates, fewer the deeper it goes, a transposition table kept across
+  moves, and a shape evaluation that scores both sides' potential and threats with the side to
+  move in mind), and a check that the choice
   leaves the opponent no VCF (and, while time is left, no VCT). Default budget 1000 ms; it plans to use 0.8 of it.
 """
 
@@ -126,6 +128,10 @@ class AlphaBeta:
             cands = [q for q in cands if not fb.is_foul(q)]
         return cands[:limit]
 
+    def node_width(self, ply: int) -> int:
+        """Candidates searched at a node ``ply`` plies below the root (:attr:`width` at every ply)."""
+        return self.width
+
     def search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         fb = self.fb
         me = fb.turn
@@ -158,7 +164,7 @@ class AlphaBeta:
                     return value
                 if flag == -1 and value <= alpha:
                     return value
-        moves = self.moves(me, self.width)
+        moves = self.moves(me, self.node_width(ply))
         if not moves:
             if not fb.cand and fb.stones == 0:
                 return 0
@@ -226,6 +232,9 @@ class HardSearch(AlphaBeta):
     """
 
     attack, defence = 10, 15
+    #: candidates per node by ply below the root (the last entry from there on): the search
+    #: trusts the ordering more the deeper it is, and reaches further in the same time
+    schedule: tuple[int, ...] | None = (10, 10, 8, 7, 6)
     TT_LIMIT = 250_000  # entries of the shared transposition table before it is cleared
 
     def __init__(self, fb: FastBoard, deadline: float, width: int = 10, force_defence: bool = False) -> None:
@@ -267,6 +276,13 @@ class HardSearch(AlphaBeta):
         if (ft or tt) and not my_fours:
             value -= self.OPP_DOUBLE
         return value
+
+    def node_width(self, ply: int) -> int:
+        """:attr:`schedule` at ``ply`` (capped by :attr:`width`), or :attr:`width` without one."""
+        sched = self.schedule
+        if not sched:
+            return self.width
+        return min(self.width, sched[ply] if ply < len(sched) else sched[-1])
 
     def _children(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> tuple[int, int]:
         """As :meth:`AlphaBeta._children`, as a principal-variation search: the first move with

@@ -83,3 +83,14 @@ def test_hard_search_sees_a_win_by_an_open_four():
     # X to move with an open three: the search returns a win score at depth 1
     fb = _fb(["G8", "H8", "I8"], ["G9", "H10", "M3"], "X")
     assert HardSearch(fb, time.perf_counter() + 60).search(1, -WIN * 2, WIN * 2, 0) >= WIN - 10
+
+
+@pytest.mark.parametrize("preset", ("freestyle", "exact-five", "caro-vn"))
+def test_the_second_player_stops_a_coming_double_three(preset):
+    # X (G8 H8, J6 J7) would play J8: two open threes at once. O to move; at a small fixed
+    # depth Hard's search answers so that X has no double-threat cell left.
+    fb = _fb(["G8", "H8", "J6", "J7"], ["A1", "O15", "A15"], "O", preset)
+    ab = HardSearch(fb, FAR)
+    ranked = ab.root(ab.moves(fb.turn, 14), 2)
+    fb.play(ranked[0][1])
+    assert double_threats(fb, XS) == (False, False)
