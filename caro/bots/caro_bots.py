@@ -310,6 +310,36 @@ class HardSearch(AlphaBeta):
                         break
         return best, best_move
 
+    def root(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
+        """As :meth:`AlphaBeta.root`; the (score, cell) pairs scored so far are also kept in
+        :attr:`partial`, in search order, for :meth:`salvage` when the iteration times out."""
+        fb = self.fb
+        self.partial = out = []
+        alpha = -WIN * 2
+        for q in moves:
+            fb.play(q)
+            try:
+                value = -self.search(depth - 1, -WIN * 2, -alpha + 1, 1)
+            finally:
+                fb.undo()
+            out.append((value, q))
+            alpha = max(alpha, value)
+        return sorted(out, key=lambda t: -t[0])
+
+    def salvage(self, ranked: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``ranked`` (the last complete iteration, best first, whose order the timed-out one
+        followed) with the move of the timed-out iteration that beat ``ranked``'s first move at
+        the new depth put first, if there is one (a score above the first move's is exact: the
+        root window is open upwards)."""
+        part = getattr(self, "partial", [])
+        if len(part) < 2 or part[0][1] != ranked[0][1]:
+            return ranked
+        better = [t for t in part[1:] if t[0] > part[0][0]]
+        if not better:
+            return ranked
+        best = max(better, key=lambda t: t[0])
+        return [best] + [t for t in ranked if t[1] != best[1]]
+
     def moves(self, me: int, limit: int) -> list[int]:
         """Ordered candidates for ``me``: as :meth:`AlphaBeta.moves`, the quiet case by numpy."""
         fb = self.fb
@@ -541,6 +571,7 @@ class CaroHard(CaroBot):
             try:
                 ranked = ab.root([q for _, q in ranked], depth)
             except Timeout:
+                ranked = ab.salvage(ranked)  # a move the unfinished iteration found better
                 break
             if ranked[0][0] >= WIN - 100 or ranked[0][0] <= -(WIN - 100):
                 break

@@ -94,3 +94,19 @@ def test_the_second_player_stops_a_coming_double_three(preset):
     ranked = ab.root(ab.moves(fb.turn, 14), 2)
     fb.play(ranked[0][1])
     assert double_threats(fb, XS) == (False, False)
+
+
+def test_a_timed_out_iteration_keeps_a_move_that_beat_the_old_best():
+    board = Board(PRESETS["freestyle"].rules)
+    for m in "H8 I9 I8 G8 G9 I7".split():
+        board.play(m)
+    fb = FastBoard.from_engine(board)
+    ab = HardSearch(fb, FAR)
+    a, b, c = ab.moves(fb.turn, 3)
+    ranked = [(50, a), (40, b), (30, c)]
+    ab.partial = [(10, a), (20, c)]  # the new depth: c beats the old best a
+    assert [q for _, q in ab.salvage(ranked)] == [c, a, b]
+    ab.partial = [(10, a), (5, b)]  # nothing beat a: the complete iteration stands
+    assert ab.salvage(ranked) == ranked
+    ab.partial = [(10, a)]
+    assert ab.salvage(ranked) == ranked
