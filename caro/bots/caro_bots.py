@@ -225,7 +225,7 @@ class HardSearch(AlphaBeta):
     Evaluation (:meth:`evaluate`, for the side to move ``me``; fives and unstoppable fours are
     decided by the search before it is asked): the weighted potential of both sides (as
     :class:`AlphaBeta`, weights :attr:`attack` / :attr:`defence` in tenths) plus threat terms
-    from :func:`threat_profile`: a double threat (four and open three, two open threes) or an
+    from :func:`double_threats`: a double threat (four and open three, two open threes) or an
     open three of the side to move is worth much more than the same shape of the side that just
     moved, because the side to move plays it first; a double threat of the other side that the
     side to move cannot answer with a four of its own is a heavy minus.
