@@ -470,6 +470,11 @@ class CaroHard(CaroBot):
     level = "hard"
     search_class = HardSearch  # its alpha-beta (evaluation and ordering)
     share = 0.8  # part of the budget it plans to use
+    # quiet positions (no opponent threat): the alpha-beta stops by this part of the planned
+    # time, so the safety check of the chosen move always has the rest; it starts no new depth
+    # after :attr:`deepen_until` (an iteration cut off by the clock still counts, see salvage)
+    search_until = 0.8
+    deepen_until = 0.65
     vcf_depth = 16
     vct_depth = 12
     opp_vct_depth = 10
@@ -566,6 +571,7 @@ class CaroHard(CaroBot):
             if survivors:
                 moves = survivors
         ranked = [(0, q) for q in moves]
+        ab.deadline = end if threat else t0 + budget * self.search_until
         depth = 1
         while depth <= 12:
             try:
@@ -576,9 +582,9 @@ class CaroHard(CaroBot):
             if ranked[0][0] >= WIN - 100 or ranked[0][0] <= -(WIN - 100):
                 break
             depth += 1
-            # quiet positions stop deepening at 60 % of the budget; under an opponent threat
-            # (few survivors, sharp play) it deepens until the deadline
-            if time.perf_counter() - t0 > budget * (0.6 if not threat else 1.0):
+            # quiet positions stop deepening at deepen_until of the budget; under an opponent
+            # threat (few survivors, sharp play) it deepens until the deadline
+            if time.perf_counter() - t0 > budget * (self.deepen_until if not threat else 1.0):
                 break
         order = [q for _, q in ranked]
         if threat:
