@@ -37,6 +37,96 @@ def zone_offsets(width: int) -> frozenset[int]:
     return hit
 
 
+def _line_offsets(fb: FastBoard, t: int) -> dict[int, tuple[int, int]]:
+    """Empty cells on the four lines through ``t`` within the window reach ``H``: cell ->
+    (direction index, signed offset in steps from ``t``)."""
+    cells = fb.cells
+    out = {}
+    H = fb.pat.H
+    for k, step in enumerate(fb.geo.steps):
+        for sgn in (1, -1):
+            q = t
+            for off in range(1, H + 1):
+                q += sgn * step
+                if q < 0 or cells[q] == 3:
+                    break
+                if cells[q] == 0:
+                    out[q] = (k, sgn * off)
+    return out
+
+
+def three_defences(fb: FastBoard, a: int) -> list[int]:
+    """Every cell where the side not ``a`` stops all of ``a``'s open-four cells with one stone
+    (the full defence set against an open three, or two: empty when none stops them all).
+
+    Exact for each line: a defender stone at offset ``o`` from an open-four cell ``t`` changes
+    ``t``'s window key on that line only, so the cell's new class is the rule-aware pattern
+    table's verdict on the key with that stone added (far and broken-three cost squares,
+    blocked ends and exact five included). A cell that is an open four on two lines is stopped
+    only by a stone on it. Renju: X's foul open-four cells are no threat (X may not play them).
+    Cached per position in the rule set's table."""
+    cache = _defence_cache(fb)
+    key = (fb.hash, a)
+    hit = cache.get(key)
+    if hit is not None:
+        return list(hit)
+    shift = 0 if a == 1 else 3
+    d = 3 - a
+    threats = [t for t in fb.sets[a][OPEN4] if fb.legal(t, a)]
+    st, nc = fb._st, fb.geo.NC
+    o_keys = fb.geo.layout["keys"]
+    H = fb.pat.H
+    memo = fb.pat.memo
+    code_of = fb.pat.code
+    codes = fb.codes
+    cand: set[int] | None = None
+    info = []
+    for t in threats:
+        dirs = [k for k in range(4) if (codes[k][t] >> shift) & 7 == OPEN4]
+        lines = _line_offsets(fb, t)
+        if len(dirs) > 1:
+            mine = {t}
+        else:
+            mine = {q for q, (k, _o) in lines.items() if k == dirs[0]} | {t} if dirs else {t}
+        info.append((t, dirs, lines))
+        cand = mine if cand is None else cand & mine
+        if not cand:
+            break
+    out = []
+    for z in cand or ():
+        ok = True
+        for t, dirs, lines in info:
+            if z == t:
+                continue
+            if len(dirs) != 1:
+                ok = False
+                break
+            k, off = lines[z]
+            wkey = int(st[o_keys + k * nc + t]) | (d << (2 * (H + off)))
+            c = memo.get(wkey)
+            if c is None:
+                c = code_of(wkey)
+            if (c >> shift) & 7 >= OPEN4:
+                ok = False
+                break
+        if ok:
+            out.append(z)
+    if len(cache) > 400000:
+        cache.clear()
+    cache[key] = tuple(out)
+    return out
+
+
+_DEF_CACHES: dict = {}
+
+
+def _defence_cache(fb: FastBoard) -> dict:
+    table = _DEF_CACHES.get(fb.rules)
+    if table is None:
+        table = _DEF_CACHES[fb.rules] = {}
+    return table
+
+
 class Timeout(Exception):
     """The deadline passed inside a search."""
 
@@ -194,51 +284,19 @@ class ThreatSearch:
                 return [None]  # whatever the defender plays, the attacker makes five
             return self._every_reply_loses(replies, depth, three)
         # an open three (or a made open-four threat): defender chooses among defences
-        threats = fb.sets[a][OPEN4]
+        threats = [t for t in fb.sets[a][OPEN4] if fb.legal(t, a)]
         if not threats:
-            return None
+            return None  # no open-four cell (Renju: only fouls for X): not a threat
         if depth <= 0:
             return None
-        # the open-four cells, and the attacker's four cells on their lines (the far ends of
-        # a three); found from the threat cells, not from the last move, so a three that stands
-        # after a defender's four and the attacker's block is answered just the same
-        defences = set(threats)
-        fours = fb.sets[a][FOUR]
-        cells = fb.cells
-        steps = fb.geo.steps
-        reach = fb.pat.L
-        for t in threats:
-            for step in steps:
-                for sgn in (step, -step):
-                    q = t
-                    for _ in range(reach):
-                        q += sgn
-                        if cells[q] == 3:
-                            break
-                        if cells[q] == 0 and q in fours:
-                            defences.add(q)
-        if fb.rules.blocked != "none":
-            # blocked ends: a stone just beyond a would-be five can also spoil the open four, so
-            # every empty cell on the three's own line (the direction of the open four) counts
-            shift = 0 if a == 1 else 3
-            for t in threats:
-                for k, step in enumerate(steps):
-                    if (fb.codes[k][t] >> shift) & 7 != OPEN4:
-                        continue
-                    for sgn in (step, -step):
-                        q = t
-                        for _ in range(reach + 1):
-                            q += sgn
-                            if cells[q] == 3:
-                                break
-                            if cells[q] == 0:
-                                defences.add(q)
+        defences = three_defences(fb, a)
         # the replies most likely to refute first: the open-four cells, then the other
         # blocks, then the defender's counter-fours
         sd = fb.score[d]
         direct = set(threats)
         replies = sorted(defences, key=lambda q: (q not in direct, -sd[q]))
-        replies += [q for q in fb.four_moves(d) if q not in defences]
+        have = set(defences)
+        replies += [q for q in fb.four_moves(d) if q not in have]
         return self._every_reply_loses([q for q in replies if fb.legal(q, d)], depth, three)
 
     def _every_reply_loses(self, replies, depth, three):
