@@ -313,14 +313,15 @@ class CaroHard(CaroBot):
 
     def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> tuple[int, int]:
         """After ``q``: (2, depth) if the opponent has no VCF and no VCT the searches can find
-        (both completed), (1, depth) if unknown (a search ran out of time), (0, 0) if it has one;
-        ``depth``: the deepest VCT iteration (attacker moves) searched in full."""
+        (both completed; ``depth``: the VCT's depth cap in attacker moves), (1, pn) if unknown
+        (a search ran out of time; ``pn``: the proof number the opponent's VCT search had
+        reached, bigger = farther from a proof), (0, 0) if it has one."""
         fb.play(q)
         try:
             ts = ThreatSearch(fb, deadline, max_nodes=nodes, shared=True)
             if ts.vcf(depth=self.vcf_depth) is not None or ts.vct(depth=self.opp_vct_depth) is not None:
                 return 0, 0
-            return (1 if ts.timed_out else 2), ts.completed
+            return (1, ts.proof_number) if ts.timed_out else (2, ts.completed)
         finally:
             fb.undo()
 

@@ -22,6 +22,7 @@ import time
 from .fastboard import FIVE, FOUR, OPEN4, FastBoard
 
 
+INF = 10 ** 9  # proof / disproof number meaning "infinite"
 UNLIMITED = 99  # "threes left" meaning no limit but the depth
 THREE_WIDTH = 12  # open threes tried per attacker node, best shape first
 _ZONES: dict[int, frozenset[int]] = {}
@@ -118,6 +119,8 @@ def three_defences(fb: FastBoard, a: int) -> list[int]:
 
 
 _DEF_CACHES: dict = {}
+# df-pn tables per rule set: transposition tables of attacker X and O, children lists of X and O
+_DFPN_TABLES: dict = {}
 
 
 def _defence_cache(fb: FastBoard) -> dict:
@@ -149,6 +152,7 @@ class ThreatSearch:
         # missed win, never a false one.
         # Moves that won before, per (hash, side, tag): tried first (ordering only, so sharing
         # them is always sound).
+        self.shared = shared
         if shared:
             self.fail = fb.pat.fail_cache
             self.win = fb.pat.win_cache
@@ -184,9 +188,13 @@ class ThreatSearch:
             return None
 
     def vct(self, depth: int = 8, threes: int | None = None) -> list[int] | None:
-        """A VCT for the side to move (fours and open threes; at most ``threes`` threes when
-        given, else as many as ``depth`` allows), or None. ``depth`` counts attacker moves."""
-        three = UNLIMITED if threes is None else threes
+        """A VCT for the side to move (fours and open threes), or None. ``depth`` counts
+        attacker moves. Without ``threes`` it is :meth:`dfpn` (proof-number search); with
+        ``threes`` (at most that many open threes on a line) the depth-first search below,
+        iterative deepening with the failure and win tables."""
+        if threes is None:
+            return self.dfpn(depth)
+        three = threes
         try:
             for d in range(2, depth + 1):  # iterative deepening: short wins are found fast
                 line = self._or(d, three=three)
@@ -197,6 +205,228 @@ class ThreatSearch:
         except Timeout:
             self.timed_out = True
             return None
+
+    def dfpn(self, depth: int = 14) -> list[int] | None:
+        """A VCT for the side to move found by depth-first proof-number search (df-pn) with a
+        transposition table, or None. ``depth`` caps the attacker moves of a line (a five-threat
+        block by the attacker does not count). The result has the shape of :meth:`vct`'s.
+
+        Nodes: the attacker (OR) plays its fours, and with at least two moves left open threes
+        (zone-restricted as in :meth:`vct`, :data:`THREE_WIDTH` best); the defender (AND) answers
+        a five-threat with the blocks, an open three with :func:`three_defences` plus its own
+        fours. A proof is a proof of the position whatever the path; a disproof holds for the
+        depth it was searched with (re-searched when met with more depth left). With ``shared``
+        the tables of the rule set are kept across searches (bounded)."""
+        self.att = self.fb.turn
+        if self.shared:
+            tables = _DFPN_TABLES.setdefault(self.fb.rules, ({}, {}, {}, {}))
+            self.tt = tables[self.att - 1]
+            self.kids = tables[self.att + 1]
+            if len(self.tt) > 1500000:
+                self.tt.clear()
+            if len(self.kids) > 300000:
+                self.kids.clear()
+        else:
+            self.tt, self.kids = {}, {}
+        self.proof_number = 0
+        try:
+            pn, dn = self._mid(INF, INF, depth)
+        except Timeout:
+            self.timed_out = True
+            entry = self.tt.get((self.fb.hash, self.fb.turn))
+            self.proof_number = entry[0] if entry else 1
+            return None
+        if pn != 0:
+            self.completed = depth
+            return None
+        return self._proof_line()
+
+    def _children(self, depth: int):
+        """(kind, moves, inits) of the node to move, cached: kind 0 = open node, 1 = proven
+        (attacker wins), 2 = disproven; ``inits`` the starting (pn, dn) of each child."""
+        fb = self.fb
+        me = fb.turn
+        opp = 3 - me
+        dcls = depth if depth < 2 else 2
+        key = (fb.hash, me, dcls)
+        hit = self.kids.get(key)
+        if hit is not None:
+            return hit
+        if me == self.att:
+            if fb.sets[me][FIVE]:
+                out = (1, [next(iter(fb.sets[me][FIVE]))], None)
+            elif fb.sets[opp][FIVE]:
+                moves = []
+                for z in fb.defences(opp):
+                    if not fb.legal(z, me):
+                        continue
+                    fb.put(z, me)
+                    keep = fb.sets[me][FIVE] or any(fb.legal(t, me) for t in fb.sets[me][OPEN4])
+                    fb.remove(z)
+                    if keep:
+                        moves.append(z)
+                out = (0, moves, [(1, 1)] * len(moves)) if moves else (2, [], None)
+            elif depth <= 0:
+                out = (2, [], None)
+            else:
+                sc = fb.score[me]
+                so = fb.score[opp]
+                fours = fb.four_moves(me)
+                c4, c5 = fb.cnt[me][FOUR], fb.cnt[me][OPEN4]
+                fours.sort(key=lambda q: -(sc[q] + 10000 * (c5[q] > 0 or c4[q] + c5[q] > 1)))
+                inits = [(1, 1)] * len(fours)
+                moves = fours
+                if depth > 1:
+                    threes = fb.three_moves(me)
+                    if self.path:
+                        zone = zone_offsets(fb.geo.W)
+                        recent = self.path[-2:]
+                        threes = [q for q in threes if any((q - r) in zone for r in recent)]
+                    threes.sort(key=lambda q: -(sc[q] * 2 + so[q]))
+                    threes = threes[:THREE_WIDTH]
+                    moves = fours + threes
+                    inits = inits + [(3, 1)] * len(threes)
+                out = (0, moves, inits) if moves else (2, [], None)
+        else:
+            a = opp
+            if fb.sets[me][FIVE]:
+                out = (2, [], None)
+            elif fb.sets[a][FIVE]:
+                replies = [z for z in fb.defences(a) if fb.legal(z, me)]
+                out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
+            elif depth <= 0 or not any(fb.legal(t, a) for t in fb.sets[a][OPEN4]):
+                out = (2, [], None)
+            else:
+                defences = three_defences(fb, a)
+                sd = fb.score[me]
+                direct = fb.sets[a][OPEN4]
+                replies = sorted(defences, key=lambda q: (q not in direct, -sd[q]))
+                have = set(defences)
+                replies += [q for q in fb.four_moves(me) if q not in have]
+                replies = [q for q in replies if fb.legal(q, me)]
+                out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
+        self.kids[key] = out
+        return out
+
+    def _mid(self, thpn: int, thdn: int, depth: int) -> tuple[int, int]:
+        """df-pn's multiple iterative deepening at the node to move: search until its proof
+        number reaches ``thpn`` or its disproof number ``thdn``; returns (pn, dn), stored."""
+        self._tick()
+        fb = self.fb
+        me = fb.turn
+        key = (fb.hash, me)
+        kind, moves, inits = self._children(depth)
+        tt = self.tt
+        if kind == 1:
+            tt[key] = (0, INF, depth)
+            return 0, INF
+        if kind == 2:
+            tt[key] = (INF, 0, depth)
+            return INF, 0
+        is_or = me == self.att
+        zob = fb.zob[me]
+        h = fb.hash
+        other = 3 - me
+        cdepth = depth - 1 if is_or and not fb.sets[other][FIVE] else depth
+        path = self.path
+        pns = []
+        dns = []
+        for q, init in zip(moves, inits):
+            e = tt.get((h ^ zob[q], other))
+            if e is None:
+                pns.append(init[0])
+                dns.append(init[1])
+            elif e[0] == 0:
+                pns.append(0)
+                dns.append(INF)
+            elif e[1] == 0:
+                if e[2] >= cdepth:
+                    pns.append(INF)
+                    dns.append(0)
+                else:
+                    pns.append(1)
+                    dns.append(1)
+            else:
+                pns.append(e[0])
+                dns.append(e[1])
+        n = len(moves)
+        while True:
+            if is_or:
+                pn = min(pns)
+                dn = sum(dns)
+                if dn > INF:
+                    dn = INF
+                if pn >= thpn or dn >= thdn:
+                    break
+                best = pns.index(pn)
+                second = INF
+                for j in range(n):
+                    if j != best and pns[j] < second:
+                        second = pns[j]
+                cth_pn = min(thpn, second + 1 + second // 4)
+                cth_dn = min(INF, thdn - dn + dns[best])
+            else:
+                dn = min(dns)
+                pn = sum(pns)
+                if pn > INF:
+                    pn = INF
+                if pn >= thpn or dn >= thdn:
+                    break
+                best = dns.index(dn)
+                second = INF
+                for j in range(n):
+                    if j != best and dns[j] < second:
+                        second = dns[j]
+                cth_dn = min(thdn, second + 1 + second // 4)
+                cth_pn = min(INF, thpn - pn + pns[best])
+            q = moves[best]
+            fb.play(q)
+            if is_or:
+                path.append(q)
+            try:
+                cpn, cdn = self._mid(cth_pn, cth_dn, cdepth)
+            finally:
+                if is_or:
+                    path.pop()
+                fb.undo()
+            pns[best] = cpn
+            dns[best] = cdn
+        tt[key] = (pn, dn, depth)
+        return pn, dn
+
+    def _proof_line(self) -> list[int] | None:
+        """The main line of a proven root (attacker and defender cells alternating; a final
+        None: any reply loses to a five). Read from the proofs in the table, whatever depth
+        each was proven with."""
+        fb = self.fb
+        line: list[int] = []
+        played = 0
+        try:
+            while len(line) < 80:
+                kind, moves, _inits = self._children(99)
+                if kind == 1:
+                    line.append(moves[0])
+                    break
+                me = fb.turn
+                zob = fb.zob[me]
+                pick = None
+                if me == self.att:
+                    for q in moves:
+                        e = self.tt.get((fb.hash ^ zob[q], 3 - me))
+                        if e is not None and e[0] == 0:
+                            pick = q
+                            break
+                else:
+                    pick = moves[0] if moves else None
+                if pick is None:
+                    break
+                line.append(pick)
+                fb.play(pick)
+                played += 1
+        finally:
+            for _ in range(played):
+                fb.undo()
+        return line or None
 
     # -- AND-OR search --------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from caro.bots.threats import ThreatSearch
 from caro.bots.enginecheck import stopping_replies, winning_cells
 from caro.engine.caro import PRESETS, Board, Rules
 from caro.engine.coords import parse_square, square_name
+from caro.engine.errors import IllegalMove
 
 PUZZLES = Path(__file__).resolve().parents[3] / ".." / "shared" / "cases" / "gomoku-puzzles.json"
 SLUGS = ["caro-vn", "caro-exact", "caro-edge-open", "freestyle", "exact-five", "renju"]
@@ -118,7 +119,44 @@ def test_the_threat_search_finds_long_puzzle_wins_from_the_shared_file(rule):
                 break
         if board.outcome is not None:
             assert board.outcome.winner == attacker, puzzle["id"]
+        elif winning_cells(board, attacker):
+            assert board.turn != attacker and not stopping_replies(board), puzzle["id"]
         else:
-            assert board.turn != attacker and winning_cells(board, attacker), puzzle["id"]
-            assert not stopping_replies(board), puzzle["id"]
+            # the line ends in threes no single stone stops (and no counter-four): whatever the
+            # defender plays, the attacker then makes an unstoppable five-threat
+            assert board.turn != attacker and _every_reply_loses_at_once(board, fb), puzzle["id"]
     assert agreed * 3 >= len(puzzles), (agreed, len(puzzles))
+
+
+def _every_reply_loses_at_once(board: Board, fb: FastBoard) -> bool:
+    """Engine judgement: after every legal reply of the side to move, the other side has a
+    move (tried: the cells the bot's table calls open-four cells, and every cell next to its
+    stones) after which it threatens a five that no reply stops."""
+    attacker = "O" if board.turn == "X" else "X"
+    tried = set()
+    for name, owner in board.stones().items():
+        if owner == attacker:
+            col, row = parse_square(name, 15)
+            tried.update(square_name(c, r) for c in range(col - 2, col + 3) for r in range(row - 2, row + 3)
+                         if 0 <= c < 15 and 0 <= r < 15)
+    for reply in [square_name(c, r) for c in range(15) for r in range(15)]:
+        line = board.copy()
+        if line.stone_at(reply) is not None:
+            continue
+        try:
+            if line.play(reply) is not None or winning_cells(line, board.turn):
+                return False  # the reply wins or makes a four
+        except IllegalMove:
+            continue
+        if not any(_unstoppable(line, m) for m in sorted(tried) if line.stone_at(m) is None):
+            return False
+    return True
+
+
+def _unstoppable(board: Board, move: str) -> bool:
+    trial = board.copy()
+    try:
+        trial.play(move)
+    except IllegalMove:
+        return False
+    return bool(winning_cells(trial, "O" if trial.turn == "X" else "X")) and not stopping_replies(trial)
