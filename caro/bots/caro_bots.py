@@ -301,6 +301,7 @@ class CaroHard(CaroBot):
     vcf_depth = 16
     vct_depth = 12
     opp_vct_depth = 10
+    deep_checks = False  # undecided replies: deeper checks ranked by proof number (else alpha-beta)
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
@@ -332,9 +333,12 @@ class CaroHard(CaroBot):
         line = [c for c in threat if c is not None and fb.cells[c] == 0]
         opp_cells = set(fb.sets[opp][OPEN4]) | set(fb.sets[opp][FOUR]) | set(fb.sets[opp][THREE])
         opp_cells = sorted(opp_cells, key=lambda c: -(so[c] + sm[c]))
-        mine = sorted(set(fb.four_moves(me)) | set(fb.three_moves(me)), key=lambda c: -(sm[c] + so[c]))
+        # own fours early: a four gains a tempo (the block is forced) and often breaks the
+        # opponent's sequence; then the best candidates, the rest of the line, its shape cells
+        fours = sorted(fb.four_moves(me), key=lambda c: -(sm[c] + so[c]))
+        mine = sorted(fb.three_moves(me), key=lambda c: -(sm[c] + so[c]))
         order = []
-        for c in line[:1] + moves[:4] + line[1:] + opp_cells + mine + moves + ab.moves(me, 24):
+        for c in line[:1] + fours + moves[:4] + line[1:] + opp_cells + mine + moves + ab.moves(me, 24):
             if c not in order and fb.cells[c] == 0 and fb.legal(c, me):
                 order.append(c)
         return order
@@ -373,7 +377,7 @@ class CaroHard(CaroBot):
                     proven.append(c)
                 elif verdict == 1:
                     unknown.append(c)
-            if not proven and len(unknown) > 1:
+            if not proven and len(unknown) > 1 and self.deep_checks:
                 # undecided replies: the rest of the time on deeper checks of the first few; the
                 # reply after which the opponent's search got deepest without a win is chosen
                 # (the alpha-beta does not see these threats)

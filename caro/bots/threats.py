@@ -2,19 +2,22 @@
 
 VCF (victory by continuous fours): the attacker plays only fours; the defender must block each
 one, and the attacker wins when it gets two winning cells at once (or a five). VCT (victory by
-continuous threats) also allows open threes; the defender then may answer on the cells that stop
-the three or with fours of its own. Both searches are AND-OR searches with a node budget and a
+continuous threats) also allows open threes; the defender then may answer on any cell that stops
+the three (:func:`three_defences`, exact) or with fours of its own. VCF is a depth-first AND-OR
+search (fours are few); VCT is a depth-first proof-number search (df-pn, :meth:`ThreatSearch.dfpn`)
+with a transposition table kept per rule set across searches. Both have a node budget and a
 deadline; a result of ``None`` means "no win found" (not "no win exists").
 
 Soundness notes: fours, fives and blocks are judged by the rule-aware pattern table, so blocked
-ends, exact five and Renju (X may not play a foul, not even a forced block) are honoured. The
-defence set against a three is an approximation (the attacker's open-four cells, its four cells
-on their lines, under blocked ends every empty cell of the three's line, plus the defender's
-fours), as in most threat-space searchers. Pruning (incomplete, never unsound): after the first
-attacker move, open threes are tried only on the lines through the attacker's last two moves
-(within four cells), at most :data:`THREE_WIDTH` per node, best shape first.
+ends, exact five and Renju (X may not play a foul, not even a forced block; X's foul open-four
+cells are no threat, so O may leave them) are honoured. Against a five-threat the defender's
+replies are the blocks (:meth:`FastBoard.defences`); against an open three every cell that
+leaves the attacker no open-four cell, plus the defender's fours (each must then be blocked, and
+the attacker goes on only if its threat still stands). Pruning (incomplete, never unsound): after
+the first attacker move, open threes are tried only on the lines through the attacker's last
+two moves (within four cells), at most :data:`THREE_WIDTH` per node, best shape first; moves
+that are neither fours nor open threes (a quiet move preparing a double four) are not tried.
 """
-
 from __future__ import annotations
 
 import time
@@ -25,6 +28,8 @@ from .fastboard import FIVE, FOUR, OPEN4, FastBoard
 INF = 10 ** 9  # proof / disproof number meaning "infinite"
 UNLIMITED = 99  # "threes left" meaning no limit but the depth
 THREE_WIDTH = 12  # open threes tried per attacker node, best shape first
+TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
+KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
 _ZONES: dict[int, frozenset[int]] = {}
 
 
@@ -222,19 +227,18 @@ class ThreatSearch:
             tables = _DFPN_TABLES.setdefault(self.fb.rules, ({}, {}, {}, {}))
             self.tt = tables[self.att - 1]
             self.kids = tables[self.att + 1]
-            if len(self.tt) > 1500000:
+            if len(self.tt) > TT_LIMIT:
                 self.tt.clear()
-            if len(self.kids) > 300000:
+            if len(self.kids) > KIDS_LIMIT:
                 self.kids.clear()
         else:
             self.tt, self.kids = {}, {}
         self.proof_number = 0
+        self.root_key = (self.fb.hash, self.fb.turn)
         try:
             pn, dn = self._mid(INF, INF, depth)
         except Timeout:
             self.timed_out = True
-            entry = self.tt.get((self.fb.hash, self.fb.turn))
-            self.proof_number = entry[0] if entry else 1
             return None
         if pn != 0:
             self.completed = depth
@@ -379,6 +383,8 @@ class ThreatSearch:
                         second = dns[j]
                 cth_dn = min(thdn, second + 1 + second // 4)
                 cth_pn = min(INF, thpn - pn + pns[best])
+            if key == self.root_key:
+                self.proof_number = pn  # how far the root is from a proof (read on a timeout)
             q = moves[best]
             fb.play(q)
             if is_or:
