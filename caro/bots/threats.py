@@ -43,21 +43,21 @@ def zone_offsets(width: int) -> frozenset[int]:
     return hit
 
 
-def _line_offsets(fb: FastBoard, t: int) -> dict[int, tuple[int, int]]:
-    """Empty cells on the four lines through ``t`` within the window reach ``H``: cell ->
-    (direction index, signed offset in steps from ``t``)."""
+def _line_offsets(fb: FastBoard, t: int, k: int) -> dict[int, int]:
+    """Empty cells on line ``k`` (index into the board's steps) through ``t`` within the window
+    reach ``H``: cell -> signed offset in steps from ``t``."""
     cells = fb.cells
     out = {}
     H = fb.pat.H
-    for k, step in enumerate(fb.geo.steps):
-        for sgn in (1, -1):
-            q = t
-            for off in range(1, H + 1):
-                q += sgn * step
-                if q < 0 or cells[q] == 3:
-                    break
-                if cells[q] == 0:
-                    out[q] = (k, sgn * off)
+    step = fb.geo.steps[k]
+    for sgn in (1, -1):
+        q = t
+        for off in range(1, H + 1):
+            q += sgn * step
+            if q < 0 or cells[q] == 3:
+                break
+            if cells[q] == 0:
+                out[q] = sgn * off
     return out
 
 
@@ -89,11 +89,13 @@ def three_defences(fb: FastBoard, a: int) -> list[int]:
     info = []
     for t in threats:
         dirs = [k for k in range(4) if (codes[k][t] >> shift) & 7 == OPEN4]
-        lines = _line_offsets(fb, t)
-        if len(dirs) > 1:
+        if len(dirs) == 1:
+            lines = _line_offsets(fb, t, dirs[0])
+            mine = set(lines)
+            mine.add(t)
+        else:  # open four on two lines: only a stone on the cell itself stops it
+            lines = {}
             mine = {t}
-        else:
-            mine = {q for q, (k, _o) in lines.items() if k == dirs[0]} | {t} if dirs else {t}
         info.append((t, dirs, lines))
         cand = mine if cand is None else cand & mine
         if not cand:
@@ -107,7 +109,8 @@ def three_defences(fb: FastBoard, a: int) -> list[int]:
             if len(dirs) != 1:
                 ok = False
                 break
-            k, off = lines[z]
+            k = dirs[0]
+            off = lines[z]
             wkey = int(st[o_keys + k * nc + t]) | (d << (2 * (H + off)))
             c = memo.get(wkey)
             if c is None:
