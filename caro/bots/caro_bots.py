@@ -300,6 +300,7 @@ class CaroHard(CaroBot):
     vcf_depth = 16
     vct_depth = 12
     opp_vct_depth = 10
+    vct_share_quiet, vct_share_threat = 0.5, 0.25  # parts of the budget for its own VCT
     deep_checks = False  # undecided replies: deeper checks ranked by proof number (else alpha-beta)
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
@@ -353,7 +354,10 @@ class CaroHard(CaroBot):
         line = ThreatSearch(fb, t0 + budget * 0.12, shared=True, min_nodes=2500).vcf(depth=self.vcf_depth)
         if line:
             return line[0]
-        line = ThreatSearch(fb, t0 + budget * 0.4, shared=True).vct(depth=self.vct_depth)
+        # own VCT: a larger share when the opponent has no open three (then our threes are
+        # real threats and there is no defence to check)
+        share = self.vct_share_quiet if not fb.sets[3 - me][OPEN4] else self.vct_share_threat
+        line = ThreatSearch(fb, t0 + budget * share, shared=True).vct(depth=self.vct_depth)
         if line:
             return line[0]
         ab = AlphaBeta(fb, end, width=10)
