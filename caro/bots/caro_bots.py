@@ -301,7 +301,7 @@ class CaroHard(CaroBot):
     vct_depth = 12
     opp_vct_depth = 10
     vct_share_quiet, vct_share_threat = 0.5, 0.25  # parts of the budget for its own VCT
-    deep_checks = False  # undecided replies: deeper checks ranked by proof number (else alpha-beta)
+    recheck_until = 0.7  # part of the budget by which rechecks of undecided replies stop
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
@@ -380,22 +380,25 @@ class CaroHard(CaroBot):
                     proven.append(c)
                 elif verdict == 1:
                     unknown.append(c)
-            if not proven and len(unknown) > 1 and self.deep_checks:
-                # undecided replies: the rest of the time on deeper checks of the first few; the
-                # reply after which the opponent's search got deepest without a win is chosen
-                # (the alpha-beta does not see these threats)
+            if not proven and len(unknown) > 1:
+                # undecided replies: time left before the recheck mark goes to checking the
+                # first few again (the shared tables let each check resume where it stopped);
+                # one proven safe is played, one proven lost is dropped, the rest go to the
+                # alpha-beta
                 kept = unknown[:4]
-                stop = t0 + budget * 0.95
-                scored = []
+                stop = t0 + budget * self.recheck_until
+                still = []
                 for k, c in enumerate(kept):
                     share = (stop - time.perf_counter()) / (len(kept) - k)
-                    verdict, reached = self._safe(fb, c, time.perf_counter() + max(share, 0.0), 400000)
+                    if share < budget * 0.03:
+                        still.extend(kept[k:])
+                        break
+                    verdict, _ = self._safe(fb, c, time.perf_counter() + share, 400000)
                     if verdict == 2:
                         return c
                     if verdict == 1:
-                        scored.append((-reached, k, c))
-                if scored:
-                    return min(scored)[2]
+                        still.append(c)
+                unknown = still or unknown
             survivors = proven or unknown
             if len(survivors) == 1:
                 return survivors[0]
