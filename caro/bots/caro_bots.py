@@ -285,10 +285,11 @@ class CaroMedium(CaroBot):
 
 class CaroHard(CaroBot):
     """Hard: fives and blocks; its own VCF, then its own VCT (fours and any number of open
-    threes, iterative deepening, shared failure and win tables); then the opponent's threats
+    threes, proof-number search with tables shared across moves); then the opponent's threats
     (the VCF / VCT the opponent would have if it moved now): when there is one, only replies
-    after which the opponent has neither are searched (the threat line's squares, our fours and
-    threes, the opponent's threat squares and the best candidates are tried); finally
+    after which the opponent has neither are searched (the threat line's first square, our
+    fours, the best candidates, the rest of the line, the opponent's threat squares and our
+    threes are tried; undecided ones are rechecked while time is left); finally
     iterative-deepening alpha-beta over the restricted candidates, and a check that the chosen
     move leaves the opponent no VCF (nor, while time is left, a VCT).
 

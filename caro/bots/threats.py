@@ -28,6 +28,7 @@ from .fastboard import FIVE, FOUR, OPEN4, FastBoard
 INF = 10 ** 9  # proof / disproof number meaning "infinite"
 UNLIMITED = 99  # "threes left" meaning no limit but the depth
 THREE_WIDTH = 12  # open threes tried per attacker node, best shape first
+DFPN_STEPS = (4,)  # depth caps searched before the full one (iterative deepening of df-pn)
 TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
 KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
 _ZONES: dict[int, frozenset[int]] = {}
@@ -239,6 +240,11 @@ class ThreatSearch:
         self.proof_number = 0
         self.root_key = (self.fb.hash, self.fb.turn)
         try:
+            for d in DFPN_STEPS:
+                if d < depth:
+                    pn, dn = self._mid(INF, INF, d)  # short wins first (the table is kept)
+                    if pn == 0:
+                        return self._proof_line()
             pn, dn = self._mid(INF, INF, depth)
         except Timeout:
             self.timed_out = True
