@@ -291,6 +291,11 @@ class ThreatSearch:
                 moves = fours
                 if depth > 1:
                     threes = fb.three_moves(me)
+                    if any(fb.legal(t, opp) for t in fb.sets[opp][OPEN4]):
+                        # the defender has an open three of its own: a three that does not
+                        # stop it is answered by an open four
+                        stops = set(three_defences(fb, opp))
+                        threes = [q for q in threes if q in stops]
                     if self.path:
                         zone = zone_offsets(fb.geo.W)
                         recent = self.path[-2:]
