@@ -261,7 +261,8 @@ class ThreatSearch:
         me = fb.turn
         opp = 3 - me
         dcls = depth if depth < 2 else 2
-        key = (fb.hash, me, dcls)
+        # the attacker's threes depend on its last two moves (the zone): part of its key
+        key = (fb.hash, me, dcls, tuple(self.path[-2:]) if me == self.att else ())
         hit = self.kids.get(key)
         if hit is not None:
             return hit
@@ -441,11 +442,14 @@ class ThreatSearch:
                 if pick is None:
                     break
                 line.append(pick)
+                if me == self.att:
+                    self.path.append(pick)
                 fb.play(pick)
                 played += 1
         finally:
             for _ in range(played):
                 fb.undo()
+            del self.path[:]
         return line or None
 
     # -- AND-OR search --------------------------------------------------------------------------
