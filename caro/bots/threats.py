@@ -178,7 +178,7 @@ class ThreatSearch:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 127 == 0 and (self.nodes > self.max_nodes or (
+        if self.nodes & 31 == 0 and (self.nodes > self.max_nodes or (
                 self.nodes > self.min_nodes and time.perf_counter() > self.deadline)):
             raise Timeout
 
