@@ -11,12 +11,12 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
   2-ply alpha-beta over the best candidates.
 * **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT (any number
   of open threes), then for the opponent's VCF / VCT (as if the opponent moved now); under such
-  a threat it keeps only replies after which the opponent has neither, and when none is proven
-  safe it spends the rest of its time checking the undecided ones deeper and plays the one whose
-  check got deepest. Then iterative-deepening alpha-beta (:class:`HardSearch`: a principal-variation
-  search over restricted candidates, fewer the deeper it goes, a transposition table kept across
-  moves, and a shape evaluation that scores both sides' potential and threats with the side to
-  move in mind), and a check that the choice
+  a threat it keeps only replies after which the opponent has neither (its own fours are tried
+  early), and when none is proven safe the alpha-beta chooses among the undecided ones. Then
+  iterative-deepening alpha-beta (:class:`HardSearch`: a principal-variation search over
+  restricted candidates, fewer the deeper it goes, a transposition table kept across moves, and a
+  shape evaluation that scores both sides' potential and threats with the side to move in mind),
+  and a check that the choice
   leaves the opponent no VCF (and, while time is left, no VCT). Default budget 1000 ms; it plans to use 0.8 of it.
 """
 
@@ -457,10 +457,11 @@ class CaroMedium(CaroBot):
 
 class CaroHard(CaroBot):
     """Hard: fives and blocks; its own VCF, then its own VCT (fours and any number of open
-    threes, iterative deepening, shared failure and win tables); then the opponent's threats
+    threes, proof-number search with tables shared across moves); then the opponent's threats
     (the VCF / VCT the opponent would have if it moved now): when there is one, only replies
-    after which the opponent has neither are searched (the threat line's squares, our fours and
-    threes, the opponent's threat squares and the best candidates are tried); finally
+    after which the opponent has neither are searched (the threat line's first square, our
+    fours, the best candidates, the rest of the line, the opponent's threat squares and our
+    threes are tried; undecided ones are rechecked while time is left); finally
     iterative-deepening alpha-beta over the restricted candidates, and a check that the chosen
     move leaves the opponent no VCF (nor, while time is left, a VCT).
 
@@ -478,6 +479,8 @@ class CaroHard(CaroBot):
     vcf_depth = 16
     vct_depth = 12
     opp_vct_depth = 10
+    vct_share_quiet, vct_share_threat = 0.5, 0.25  # parts of the budget for its own VCT
+    recheck_until = 0.7  # part of the budget by which rechecks of undecided replies stop
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
@@ -490,14 +493,15 @@ class CaroHard(CaroBot):
 
     def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> tuple[int, int]:
         """After ``q``: (2, depth) if the opponent has no VCF and no VCT the searches can find
-        (both completed), (1, depth) if unknown (a search ran out of time), (0, 0) if it has one;
-        ``depth``: the deepest VCT iteration (attacker moves) searched in full."""
+        (both completed; ``depth``: the VCT's depth cap in attacker moves), (1, pn) if unknown
+        (a search ran out of time; ``pn``: the proof number the opponent's VCT search had
+        reached, bigger = farther from a proof), (0, 0) if it has one."""
         fb.play(q)
         try:
             ts = ThreatSearch(fb, deadline, max_nodes=nodes, shared=True)
             if ts.vcf(depth=self.vcf_depth) is not None or ts.vct(depth=self.opp_vct_depth) is not None:
                 return 0, 0
-            return (1 if ts.timed_out else 2), ts.completed
+            return (1, ts.proof_number) if ts.timed_out else (2, ts.completed)
         finally:
             fb.undo()
 
@@ -508,9 +512,12 @@ class CaroHard(CaroBot):
         line = [c for c in threat if c is not None and fb.cells[c] == 0]
         opp_cells = set(fb.sets[opp][OPEN4]) | set(fb.sets[opp][FOUR]) | set(fb.sets[opp][THREE])
         opp_cells = sorted(opp_cells, key=lambda c: -(so[c] + sm[c]))
-        mine = sorted(set(fb.four_moves(me)) | set(fb.three_moves(me)), key=lambda c: -(sm[c] + so[c]))
+        # own fours early: a four gains a tempo (the block is forced) and often breaks the
+        # opponent's sequence; then the best candidates, the rest of the line, its shape cells
+        fours = sorted(fb.four_moves(me), key=lambda c: -(sm[c] + so[c]))
+        mine = sorted(fb.three_moves(me), key=lambda c: -(sm[c] + so[c]))
         order = []
-        for c in line[:1] + moves[:4] + line[1:] + opp_cells + mine + moves + ab.moves(me, 24):
+        for c in line[:1] + fours + moves[:4] + line[1:] + opp_cells + mine + moves + ab.moves(me, 24):
             if c not in order and fb.cells[c] == 0 and fb.legal(c, me):
                 order.append(c)
         return order
@@ -526,7 +533,10 @@ class CaroHard(CaroBot):
         line = ThreatSearch(fb, t0 + budget * 0.12, shared=True, min_nodes=2500).vcf(depth=self.vcf_depth)
         if line:
             return line[0]
-        line = ThreatSearch(fb, t0 + budget * 0.4, shared=True).vct(depth=self.vct_depth)
+        # own VCT: a larger share when the opponent has no open three (then our threes are
+        # real threats and there is no defence to check)
+        share = self.vct_share_quiet if not fb.sets[3 - me][OPEN4] else self.vct_share_threat
+        line = ThreatSearch(fb, t0 + budget * share, shared=True).vct(depth=self.vct_depth)
         if line:
             return line[0]
         ab = self.search_class(fb, end, width=10)
@@ -550,21 +560,24 @@ class CaroHard(CaroBot):
                 elif verdict == 1:
                     unknown.append(c)
             if not proven and len(unknown) > 1:
-                # undecided replies: the rest of the time on deeper checks of the first few; the
-                # reply after which the opponent's search got deepest without a win is chosen
-                # (the alpha-beta does not see these threats)
+                # undecided replies: time left before the recheck mark goes to checking the
+                # first few again (the shared tables let each check resume where it stopped);
+                # one proven safe is played, one proven lost is dropped, the rest go to the
+                # alpha-beta
                 kept = unknown[:4]
-                stop = t0 + budget * 0.95
-                scored = []
+                stop = t0 + budget * self.recheck_until
+                still = []
                 for k, c in enumerate(kept):
                     share = (stop - time.perf_counter()) / (len(kept) - k)
-                    verdict, reached = self._safe(fb, c, time.perf_counter() + max(share, 0.0), 400000)
+                    if share < budget * 0.03:
+                        still.extend(kept[k:])
+                        break
+                    verdict, _ = self._safe(fb, c, time.perf_counter() + share, 400000)
                     if verdict == 2:
                         return c
                     if verdict == 1:
-                        scored.append((-reached, k, c))
-                if scored:
-                    return min(scored)[2]
+                        still.append(c)
+                unknown = still or unknown
             survivors = proven or unknown
             if len(survivors) == 1:
                 return survivors[0]
