@@ -197,6 +197,7 @@ def main(argv=None):
     parser.add_argument("--a", default="hard", help="level under test")
     parser.add_argument("--b", default="medium", help="opponent level")
     parser.add_argument("--openings", type=int, default=8, help="number of openings (each played twice)")
+    parser.add_argument("--start", type=int, default=0, help="caro/reversi: skip this many openings of the set first")
     parser.add_argument("--budget", type=int, default=1000, help="per-move budget in ms")
     parser.add_argument("--max-ply", type=int, default=225, help="caro: stop (draw) after this many plies")
     parser.add_argument("--seed", type=int, default=1)
@@ -226,7 +227,7 @@ def main(argv=None):
     print(f"{args.game} {args.preset + ' ' + args.opening_set + '-stone' if args.game == 'caro' else ''} "
           f"{args.a} vs {args.b}, "
           f"{args.openings} openings x 2 colours, budget {args.budget} ms, load {os.getloadavg()[0]:.2f}")
-    for k, opening in enumerate(openings[:args.openings]):
+    for k, opening in enumerate(openings[args.start:args.start + args.openings], start=args.start):
         for a_first in (True, False):
             first, second = (args.a, args.b) if a_first else (args.b, args.a)
             seed = args.seed * 1000 + 2 * k + (0 if a_first else 1)

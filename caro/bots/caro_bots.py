@@ -11,10 +11,12 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
   2-ply alpha-beta over the best candidates.
 * **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT (any number
   of open threes), then for the opponent's VCF / VCT (as if the opponent moved now); under such
-  a threat it keeps only replies after which the opponent has neither, and when none is proven
-  safe it spends the rest of its time checking the undecided ones deeper and plays the one whose
-  check got deepest. Then iterative-deepening alpha-beta over
-  restricted candidates with the incremental pattern evaluation, and a check that the choice
+  a threat it keeps only replies after which the opponent has neither (its own fours are tried
+  early), and when none is proven safe the alpha-beta chooses among the undecided ones. Then
+  iterative-deepening alpha-beta (:class:`HardSearch`: a principal-variation search over
+  restricted candidates, fewer the deeper it goes, a transposition table kept across moves, and a
+  shape evaluation that scores both sides' potential and threats with the side to move in mind),
+  and a check that the choice
   leaves the opponent no VCF (and, while time is left, no VCT). Default budget 1000 ms; it plans to use 0.8 of it.
 """
 
@@ -23,6 +25,8 @@ from __future__ import annotations
 import heapq
 import random
 import time
+
+import numpy as np
 
 from caro.engine.caro import Board
 
@@ -124,6 +128,10 @@ class AlphaBeta:
             cands = [q for q in cands if not fb.is_foul(q)]
         return cands[:limit]
 
+    def node_width(self, ply: int) -> int:
+        """Candidates searched at a node ``ply`` plies below the root (:attr:`width` at every ply)."""
+        return self.width
+
     def search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         fb = self.fb
         me = fb.turn
@@ -156,7 +164,7 @@ class AlphaBeta:
                     return value
                 if flag == -1 and value <= alpha:
                     return value
-        moves = self.moves(me, self.width)
+        moves = self.moves(me, self.node_width(ply))
         if not moves:
             if not fb.cand and fb.stones == 0:
                 return 0
@@ -207,6 +215,169 @@ class AlphaBeta:
             alpha = max(alpha, value)
         out.sort(key=lambda t: -t[0])
         return out
+
+
+class HardSearch(AlphaBeta):
+    """Hard's alpha-beta: :class:`AlphaBeta` with a shape evaluation that knows whose move it is
+    and faster candidate ordering (numpy over the compiled board's arrays). Medium keeps the
+    plain :class:`AlphaBeta` (its character is part of the level).
+
+    Evaluation (:meth:`evaluate`, for the side to move ``me``; fives and unstoppable fours are
+    decided by the search before it is asked): the weighted potential of both sides (as
+    :class:`AlphaBeta`, weights :attr:`attack` / :attr:`defence` in tenths) plus threat terms
+    from :func:`double_threats`: a double threat (four and open three, two open threes) or an
+    open three of the side to move is worth much more than the same shape of the side that just
+    moved, because the side to move plays it first; a double threat of the other side that the
+    side to move cannot answer with a four of its own is a heavy minus.
+    """
+
+    attack, defence = 10, 15
+    #: candidates per node by ply below the root (the last entry from there on): the search
+    #: trusts the ordering more the deeper it is, and reaches further in the same time
+    schedule: tuple[int, ...] | None = (10, 10, 8, 7, 6)
+    TT_LIMIT = 250_000  # entries of the shared transposition table before it is cleared
+
+    def __init__(self, fb: FastBoard, deadline: float, width: int = 10, force_defence: bool = False) -> None:
+        super().__init__(fb, deadline, width, force_defence)
+        # the table of the rule set, shared across searches and moves: every entry is a pure
+        # function of the position (same width, same evaluation), so the next move's search
+        # starts with the values and best moves of the previous ones
+        self.tt = fb.pat.search_tt.setdefault((type(self), width), {})
+        if len(self.tt) > self.TT_LIMIT:
+            self.tt.clear()
+
+    # threat terms (pattern units): side to move / other side
+    MY_OPEN3 = 1500      # side to move can make an open four (the other side has fours to counter)
+    MY_FOUR_THREE = 2500  # side to move has a four-three cell
+    MY_THREE_THREE = 1200  # side to move has a three-three cell
+    OPP_DOUBLE = 1500    # the other side has a double-threat cell (four-three or three-three)
+    OPP_OPEN3 = 300      # the other side has an open three (the side to move must answer)
+
+    def evaluate(self) -> int:
+        """Static score for the side to move (pattern units, positive = good for it)."""
+        fb = self.fb
+        me = fb.turn
+        opp = 3 - me
+        value = (int(fb.total[me]) * self.attack - int(fb.total[opp]) * self.defence) // 10
+        sets = fb.sets
+        opp_fours = bool(sets[opp][FOUR] or sets[opp][OPEN4])
+        if sets[me][OPEN4]:
+            value += self.MY_OPEN3
+        else:
+            ft, tt = double_threats(fb, me)
+            if ft:
+                value += self.MY_FOUR_THREE if not opp_fours else self.MY_FOUR_THREE // 3
+            elif tt and not opp_fours:
+                value += self.MY_THREE_THREE
+        my_fours = bool(sets[me][FOUR] or sets[me][OPEN4])
+        if sets[opp][OPEN4] and not my_fours:
+            value -= self.OPP_OPEN3
+        ft, tt = double_threats(fb, opp)
+        if (ft or tt) and not my_fours:
+            value -= self.OPP_DOUBLE
+        return value
+
+    def node_width(self, ply: int) -> int:
+        """:attr:`schedule` at ``ply`` (capped by :attr:`width`), or :attr:`width` without one."""
+        sched = self.schedule
+        if not sched:
+            return self.width
+        return min(self.width, sched[ply] if ply < len(sched) else sched[-1])
+
+    def _children(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> tuple[int, int]:
+        """As :meth:`AlphaBeta._children`, as a principal-variation search: the first move with
+        the full window, the others with a null window first (re-searched when they beat it)."""
+        fb = self.fb
+        best, best_move = -WIN * 2, moves[0]
+        first = True
+        for q in moves:
+            fb.play(q)
+            try:
+                if first:
+                    value = -self.search(depth - 1, -beta, -alpha, ply + 1)
+                    first = False
+                else:
+                    value = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < value < beta:
+                        value = -self.search(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                fb.undo()
+            if value > best:
+                best, best_move = value, q
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best, best_move
+
+    def root(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
+        """As :meth:`AlphaBeta.root`; the (score, cell) pairs scored so far are also kept in
+        :attr:`partial`, in search order, for :meth:`salvage` when the iteration times out."""
+        fb = self.fb
+        self.partial = out = []
+        alpha = -WIN * 2
+        for q in moves:
+            fb.play(q)
+            try:
+                value = -self.search(depth - 1, -WIN * 2, -alpha + 1, 1)
+            finally:
+                fb.undo()
+            out.append((value, q))
+            alpha = max(alpha, value)
+        return sorted(out, key=lambda t: -t[0])
+
+    def salvage(self, ranked: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``ranked`` (the last complete iteration, best first, whose order the timed-out one
+        followed) with the move of the timed-out iteration that beat ``ranked``'s first move at
+        the new depth put first, if there is one (a score above the first move's is exact: the
+        root window is open upwards)."""
+        part = getattr(self, "partial", [])
+        if len(part) < 2 or part[0][1] != ranked[0][1]:
+            return ranked
+        better = [t for t in part[1:] if t[0] > part[0][0]]
+        if not better:
+            return ranked
+        best = max(better, key=lambda t: t[0])
+        return [best] + [t for t in ranked if t[1] != best[1]]
+
+    def moves(self, me: int, limit: int) -> list[int]:
+        """Ordered candidates for ``me``: as :meth:`AlphaBeta.moves`, the quiet case by numpy."""
+        fb = self.fb
+        opp = 3 - me
+        if fb.sets[opp][OPEN4]:
+            return super().moves(me, limit)
+        nc = fb.geo.NC
+        idx = np.flatnonzero((fb._st[:nc] == 0) & (fb.nearc > 0))
+        if idx.size == 0:
+            return []
+        vals = fb.score[me][idx] * 10 + fb.score[opp][idx] * 9
+        k = limit + 6
+        if idx.size > k:
+            part = np.argpartition(-vals, k - 1)[:k]
+            idx, vals = idx[part], vals[part]
+        cands = idx[np.argsort(-vals, kind="stable")].tolist()
+        if me == XS and fb.renju:
+            cands = [q for q in cands if not fb.is_foul(q)]
+        return cands[:limit]
+
+
+def double_threats(fb: FastBoard, s: int) -> tuple[bool, bool]:
+    """Whether side ``s`` has a legal cell making a four and an open three on two lines
+    (four-three), and whether it has one making open threes on two lines (three-three).
+    Reads the board's per-line class counts; cost: the cells of ``s``'s four and three sets."""
+    cnt = fb.cnt[s]
+    c3, c4, c5 = cnt[THREE], cnt[FOUR], cnt[OPEN4]
+    ft = tt = False
+    st = fb.sets[s]
+    for q in st[FOUR] | st[OPEN4]:
+        if c3[q] and (s != XS or not fb.renju or not fb.is_foul(q)):
+            ft = True
+            break
+    for q in st[THREE]:
+        if c3[q] >= 2 and not c4[q] and not c5[q] and (s != XS or not fb.renju or not fb.is_foul(q)):
+            tt = True
+            break
+    return ft, tt
 
 
 class CaroBot:
@@ -286,10 +457,11 @@ class CaroMedium(CaroBot):
 
 class CaroHard(CaroBot):
     """Hard: fives and blocks; its own VCF, then its own VCT (fours and any number of open
-    threes, iterative deepening, shared failure and win tables); then the opponent's threats
+    threes, proof-number search with tables shared across moves); then the opponent's threats
     (the VCF / VCT the opponent would have if it moved now): when there is one, only replies
-    after which the opponent has neither are searched (the threat line's squares, our fours and
-    threes, the opponent's threat squares and the best candidates are tried); finally
+    after which the opponent has neither are searched (the threat line's first square, our
+    fours, the best candidates, the rest of the line, the opponent's threat squares and our
+    threes are tried; undecided ones are rechecked while time is left); finally
     iterative-deepening alpha-beta over the restricted candidates, and a check that the chosen
     move leaves the opponent no VCF (nor, while time is left, a VCT).
 
@@ -297,10 +469,18 @@ class CaroHard(CaroBot):
     threats, :attr:`opp_vct_depth` for the opponent's."""
 
     level = "hard"
+    search_class = HardSearch  # its alpha-beta (evaluation and ordering)
     share = 0.8  # part of the budget it plans to use
+    # quiet positions (no opponent threat): the alpha-beta stops by this part of the planned
+    # time, so the safety check of the chosen move always has the rest; it starts no new depth
+    # after :attr:`deepen_until` (an iteration cut off by the clock still counts, see salvage)
+    search_until = 0.8
+    deepen_until = 0.65
     vcf_depth = 16
     vct_depth = 12
     opp_vct_depth = 10
+    vct_share_quiet, vct_share_threat = 0.5, 0.25  # parts of the budget for its own VCT
+    recheck_until = 0.7  # part of the budget by which rechecks of undecided replies stop
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
@@ -313,14 +493,15 @@ class CaroHard(CaroBot):
 
     def _safe(self, fb: FastBoard, q: int, deadline: float, nodes: int) -> tuple[int, int]:
         """After ``q``: (2, depth) if the opponent has no VCF and no VCT the searches can find
-        (both completed), (1, depth) if unknown (a search ran out of time), (0, 0) if it has one;
-        ``depth``: the deepest VCT iteration (attacker moves) searched in full."""
+        (both completed; ``depth``: the VCT's depth cap in attacker moves), (1, pn) if unknown
+        (a search ran out of time; ``pn``: the proof number the opponent's VCT search had
+        reached, bigger = farther from a proof), (0, 0) if it has one."""
         fb.play(q)
         try:
             ts = ThreatSearch(fb, deadline, max_nodes=nodes, shared=True)
             if ts.vcf(depth=self.vcf_depth) is not None or ts.vct(depth=self.opp_vct_depth) is not None:
                 return 0, 0
-            return (1 if ts.timed_out else 2), ts.completed
+            return (1, ts.proof_number) if ts.timed_out else (2, ts.completed)
         finally:
             fb.undo()
 
@@ -331,9 +512,12 @@ class CaroHard(CaroBot):
         line = [c for c in threat if c is not None and fb.cells[c] == 0]
         opp_cells = set(fb.sets[opp][OPEN4]) | set(fb.sets[opp][FOUR]) | set(fb.sets[opp][THREE])
         opp_cells = sorted(opp_cells, key=lambda c: -(so[c] + sm[c]))
-        mine = sorted(set(fb.four_moves(me)) | set(fb.three_moves(me)), key=lambda c: -(sm[c] + so[c]))
+        # own fours early: a four gains a tempo (the block is forced) and often breaks the
+        # opponent's sequence; then the best candidates, the rest of the line, its shape cells
+        fours = sorted(fb.four_moves(me), key=lambda c: -(sm[c] + so[c]))
+        mine = sorted(fb.three_moves(me), key=lambda c: -(sm[c] + so[c]))
         order = []
-        for c in line[:1] + moves[:4] + line[1:] + opp_cells + mine + moves + ab.moves(me, 24):
+        for c in line[:1] + fours + moves[:4] + line[1:] + opp_cells + mine + moves + ab.moves(me, 24):
             if c not in order and fb.cells[c] == 0 and fb.legal(c, me):
                 order.append(c)
         return order
@@ -349,10 +533,13 @@ class CaroHard(CaroBot):
         line = ThreatSearch(fb, t0 + budget * 0.12, shared=True, min_nodes=2500).vcf(depth=self.vcf_depth)
         if line:
             return line[0]
-        line = ThreatSearch(fb, t0 + budget * 0.4, shared=True).vct(depth=self.vct_depth)
+        # own VCT: a larger share when the opponent has no open three (then our threes are
+        # real threats and there is no defence to check)
+        share = self.vct_share_quiet if not fb.sets[3 - me][OPEN4] else self.vct_share_threat
+        line = ThreatSearch(fb, t0 + budget * share, shared=True).vct(depth=self.vct_depth)
         if line:
             return line[0]
-        ab = AlphaBeta(fb, end, width=10)
+        ab = self.search_class(fb, end, width=10)
         moves = ab.moves(me, 14)
         if not moves:
             return _any_legal(fb, me, rng)
@@ -373,39 +560,44 @@ class CaroHard(CaroBot):
                 elif verdict == 1:
                     unknown.append(c)
             if not proven and len(unknown) > 1:
-                # undecided replies: the rest of the time on deeper checks of the first few; the
-                # reply after which the opponent's search got deepest without a win is chosen
-                # (the alpha-beta does not see these threats)
+                # undecided replies: time left before the recheck mark goes to checking the
+                # first few again (the shared tables let each check resume where it stopped);
+                # one proven safe is played, one proven lost is dropped, the rest go to the
+                # alpha-beta
                 kept = unknown[:4]
-                stop = t0 + budget * 0.95
-                scored = []
+                stop = t0 + budget * self.recheck_until
+                still = []
                 for k, c in enumerate(kept):
                     share = (stop - time.perf_counter()) / (len(kept) - k)
-                    verdict, reached = self._safe(fb, c, time.perf_counter() + max(share, 0.0), 400000)
+                    if share < budget * 0.03:
+                        still.extend(kept[k:])
+                        break
+                    verdict, _ = self._safe(fb, c, time.perf_counter() + share, 400000)
                     if verdict == 2:
                         return c
                     if verdict == 1:
-                        scored.append((-reached, k, c))
-                if scored:
-                    return min(scored)[2]
+                        still.append(c)
+                unknown = still or unknown
             survivors = proven or unknown
             if len(survivors) == 1:
                 return survivors[0]
             if survivors:
                 moves = survivors
         ranked = [(0, q) for q in moves]
+        ab.deadline = end if threat else t0 + budget * self.search_until
         depth = 1
         while depth <= 12:
             try:
                 ranked = ab.root([q for _, q in ranked], depth)
             except Timeout:
+                ranked = ab.salvage(ranked)  # a move the unfinished iteration found better
                 break
             if ranked[0][0] >= WIN - 100 or ranked[0][0] <= -(WIN - 100):
                 break
             depth += 1
-            # quiet positions stop deepening at 60 % of the budget; under an opponent threat
-            # (few survivors, sharp play) it deepens until the deadline
-            if time.perf_counter() - t0 > budget * (0.6 if not threat else 1.0):
+            # quiet positions stop deepening at deepen_until of the budget; under an opponent
+            # threat (few survivors, sharp play) it deepens until the deadline
+            if time.perf_counter() - t0 > budget * (self.deepen_until if not threat else 1.0):
                 break
         order = [q for _, q in ranked]
         if threat:

@@ -131,6 +131,10 @@ class _Patterns:
         self.def_cache: dict[tuple[int, int], tuple[int, ...]] = {}
         self.fail_cache: dict[tuple, int] = {}
         self.win_cache: dict[tuple, int] = {}
+        # Hard's alpha-beta transposition table, kept across its searches and moves (see
+        # caro_bots.HardSearch), one table per search class and width:
+        # (hash, side to move) -> (depth, bound flag, value, best move)
+        self.search_tt: dict[tuple, dict[tuple[int, int], tuple[int, int, int, int]]] = {}
         # the compiled kernel's copy of ``memo`` (open addressing, see nbcore), grown 4x when half full
         self.mkeys = np.full(1 << 16, nbcore.EMPTY_KEY, dtype=np.int64)
         self.mvals = np.zeros(1 << 16, dtype=np.int64)

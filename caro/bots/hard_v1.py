@@ -5,18 +5,190 @@
 It is the old code unchanged: :class:`CaroHardV1` (own VCF, own VCT with at most three open
 threes, the opponent's VCF/VCT by a null move, iterative-deepening alpha-beta, a VCF/VCT safety
 check) over :class:`ThreatSearchV1` (depth-first AND-OR search, a failure table, no proof
-numbers). It keeps the pure-Python board of that time (:mod:`.fastboard_v1`, frozen with it) and
-shares the alpha-beta code with the other levels.
+numbers). It keeps the pure-Python board of that time (:mod:`.fastboard_v1`, frozen with it).
+
+The duplication is deliberate: the alpha-beta (:class:`AlphaBetaV1`), the tactical prelude, the
+timeout exception and the win score are COPIES of what :mod:`.caro_bots` and :mod:`.threats` had
+at that time, so that work on the live levels cannot change the old level and spoil the
+comparison. This module imports only :mod:`.fastboard_v1` (itself frozen); do not make it
+import the live bot modules again, and do not "fix" it: it is a measuring stick.
 """
 
 from __future__ import annotations
 
+import heapq
 import random
 import time
 
-from .caro_bots import WIN, AlphaBeta, CaroBot, _any_legal, _tactical_prelude
-from .fastboard_v1 import FIVE, FOUR, OPEN4, FastBoard
-from .threats import Timeout
+from .fastboard_v1 import FIVE, FOUR, OPEN4, XS, FastBoard
+
+WIN = 10_000_000
+
+
+class Timeout(Exception):
+    """A search of the old level ran past its deadline or node limit."""
+
+
+def _exact_fives(fb: FastBoard, s: int) -> list[int]:
+    """Cells where side ``s`` completes a winning run, decided exactly (not from the table)."""
+    return sorted(q for q in fb.candidates() if fb.cells[q] == 0 and fb.wins_at(q, s))
+
+
+def _any_legal(fb: FastBoard, s: int, rng: random.Random) -> int:
+    """A legal cell near the stones (or anywhere) for ``s``; raises ValueError if none."""
+    cells = sorted(fb.candidates(), key=lambda q: -(fb.score[1][q] + fb.score[2][q]))
+    for q in cells:
+        if fb.cells[q] == 0 and fb.legal(q, s):
+            return q
+    rest = [q for q in fb.geo.reals if fb.cells[q] == 0 and fb.legal(q, s)]
+    if not rest:
+        raise ValueError("no legal move")
+    return rest[rng.randrange(len(rest))]
+
+
+def _tactical_prelude(fb: FastBoard, rng: random.Random, block: bool = True) -> int | None:
+    """Own five; else (``block``) a reply that stops every five-threat of the opponent."""
+    me, opp = fb.turn, 3 - fb.turn
+    mine = _exact_fives(fb, me)
+    if mine:
+        return mine[0]
+    if block and _exact_fives(fb, opp):
+        replies = [q for q in fb.defences(opp) if fb.legal(q, me)]
+        if replies:
+            return max(replies, key=lambda q: (fb.score[me][q], -q))
+        # lost anyway (two threats, or Renju: X may not block on a foul): block one
+        legal = [q for q in _exact_fives(fb, opp) if fb.legal(q, me)]
+        return legal[0] if legal else _any_legal(fb, me, rng)
+    return None
+
+
+class AlphaBetaV1:
+    """Negamax alpha-beta with a transposition table over restricted candidates.
+
+    ``width``: candidates per node; ``deadline``: perf_counter seconds (raises :class:`Timeout`).
+    ``force_defence``: when the opponent has an open three, only the defences are tried (no
+    counter-fours) - Medium's rule.
+    """
+
+    def __init__(self, fb: FastBoard, deadline: float, width: int = 10, force_defence: bool = False) -> None:
+        self.fb = fb
+        self.deadline = deadline
+        self.width = width
+        self.nodes = 0
+        self.tt: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self.force_defence = force_defence
+
+    attack, defence = 10, 15  # weights (tenths) of the side to move's and the other side's totals
+
+    def evaluate(self) -> int:
+        """Static score for the side to move: its weighted pattern total minus the other's."""
+        fb = self.fb
+        me = fb.turn
+        return (fb.total[me] * self.attack - fb.total[3 - me] * self.defence) // 10
+
+    def moves(self, me: int, limit: int) -> list[int]:
+        """Ordered candidate moves for ``me`` (the side to move)."""
+        fb = self.fb
+        opp = 3 - me
+        sets = fb.sets
+        sm, so = fb.score[me], fb.score[opp]
+        if sets[opp][OPEN4]:
+            # opponent has an open three: defend, or counter with fours
+            defence = set(sets[opp][OPEN4])
+            defence.update(heapq.nlargest(4, sets[opp][FOUR], key=so.__getitem__))
+            if not self.force_defence:
+                defence.update(fb.four_moves(me))
+            moves = [q for q in defence if fb.legal(q, me)]
+            moves.sort(key=lambda q: -(sm[q] + so[q]))
+            return moves
+        cands = heapq.nlargest(limit + 6, fb.cand, key=lambda q: sm[q] + so[q] * 9 // 10)
+        if me == XS and fb.renju:
+            cands = [q for q in cands if not fb.is_foul(q)]
+        return cands[:limit]
+
+    def search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        fb = self.fb
+        me = fb.turn
+        opp = 3 - me
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
+            raise Timeout
+        if fb.sets[me][FIVE]:
+            return WIN - ply
+        if fb.sets[opp][FIVE]:
+            replies = [z for z in fb.defences(opp) if fb.legal(z, me)]
+            if not replies:
+                return -(WIN - ply - 1)
+            if ply > 40:
+                return self.evaluate()
+            return self._children(replies, depth, alpha, beta, ply)[0]
+        if not fb.sets[opp][FOUR] and not fb.sets[opp][OPEN4] and fb.winning_four_moves(me):
+            return WIN - ply - 2
+        if depth <= 0:
+            return self.evaluate()
+        key = (fb.hash, me)
+        entry = self.tt.get(key)
+        first = None
+        if entry is not None:
+            e_depth, flag, value, first = entry
+            if e_depth >= depth:
+                if flag == 0:
+                    return value
+                if flag == 1 and value >= beta:
+                    return value
+                if flag == -1 and value <= alpha:
+                    return value
+        moves = self.moves(me, self.width)
+        if not moves:
+            if not fb.cand and fb.stones == 0:
+                return 0
+            legal = [q for q in fb.geo.reals if fb.cells[q] == 0 and fb.legal(q, me)]
+            if not legal:
+                return 0  # board full (draw) or no legal move
+            moves = legal[:1]
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        a0 = alpha
+        best, best_move = self._children(moves, depth, alpha, beta, ply)
+        flag = 1 if best >= beta else (-1 if best <= a0 else 0)
+        self.tt[key] = (depth, flag, best, best_move)
+        return best
+
+    def _children(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> tuple[int, int]:
+        """Negamax over `moves` (non-empty) with alpha-beta cut-offs: (best value, its move)."""
+        fb = self.fb
+        best, best_move = -WIN * 2, moves[0]
+        for q in moves:
+            fb.play(q)
+            try:
+                value = -self.search(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                fb.undo()
+            if value > best:
+                best, best_move = value, q
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best, best_move
+
+    def root(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
+        """Score every root move at ``depth`` (full window on the first, then null windows are
+        not used: plain alpha-beta). Returns (score, cell) best first."""
+        fb = self.fb
+        out = []
+        alpha = -WIN * 2
+        for q in moves:
+            fb.play(q)
+            try:
+                value = -self.search(depth - 1, -WIN * 2, -alpha + 1, 1)
+            finally:
+                fb.undo()
+            out.append((value, q))
+            alpha = max(alpha, value)
+        out.sort(key=lambda t: -t[0])
+        return out
 
 
 class ThreatSearchV1:
@@ -175,7 +347,7 @@ class ThreatSearchV1:
         return line
 
 
-class CaroHardV1(CaroBot):
+class CaroHardV1:
     """Hard: fives and blocks; its own VCF, then its own VCT; then the opponent's threats (the
     VCF / VCT the opponent would have if it moved now): when there is one, only replies after
     which the opponent has neither are searched; finally iterative-deepening alpha-beta over the
@@ -228,7 +400,7 @@ class CaroHardV1(CaroBot):
         line = ThreatSearchV1(fb, t0 + budget * 0.35, shared=True).vct(depth=8, threes=3)
         if line:
             return line[0]
-        ab = AlphaBeta(fb, end, width=10)
+        ab = AlphaBetaV1(fb, end, width=10)
         moves = ab.moves(me, 14)
         if not moves:
             return _any_legal(fb, me, rng)

@@ -2,19 +2,22 @@
 
 VCF (victory by continuous fours): the attacker plays only fours; the defender must block each
 one, and the attacker wins when it gets two winning cells at once (or a five). VCT (victory by
-continuous threats) also allows open threes; the defender then may answer on the cells that stop
-the three or with fours of its own. Both searches are AND-OR searches with a node budget and a
+continuous threats) also allows open threes; the defender then may answer on any cell that stops
+the three (:func:`three_defences`, exact) or with fours of its own. VCF is a depth-first AND-OR
+search (fours are few); VCT is a depth-first proof-number search (df-pn, :meth:`ThreatSearch.dfpn`)
+with a transposition table kept per rule set across searches. Both have a node budget and a
 deadline; a result of ``None`` means "no win found" (not "no win exists").
 
 Soundness notes: fours, fives and blocks are judged by the rule-aware pattern table, so blocked
-ends, exact five and Renju (X may not play a foul, not even a forced block) are honoured. The
-defence set against a three is an approximation (the attacker's open-four cells, its four cells
-on their lines, under blocked ends every empty cell of the three's line, plus the defender's
-fours), as in most threat-space searchers. Pruning (incomplete, never unsound): after the first
-attacker move, open threes are tried only on the lines through the attacker's last two moves
-(within four cells), at most :data:`THREE_WIDTH` per node, best shape first.
+ends, exact five and Renju (X may not play a foul, not even a forced block; X's foul open-four
+cells are no threat, so O may leave them) are honoured. Against a five-threat the defender's
+replies are the blocks (:meth:`FastBoard.defences`); against an open three every cell that
+leaves the attacker no open-four cell, plus the defender's fours (each must then be blocked, and
+the attacker goes on only if its threat still stands). Pruning (incomplete, never unsound): after
+the first attacker move, open threes are tried only on the lines through the attacker's last
+two moves (within four cells), at most :data:`THREE_WIDTH` per node, best shape first; moves
+that are neither fours nor open threes (a quiet move preparing a double four) are not tried.
 """
-
 from __future__ import annotations
 
 import time
@@ -22,8 +25,12 @@ import time
 from .fastboard import FIVE, FOUR, OPEN4, FastBoard
 
 
+INF = 10 ** 9  # proof / disproof number meaning "infinite"
 UNLIMITED = 99  # "threes left" meaning no limit but the depth
 THREE_WIDTH = 12  # open threes tried per attacker node, best shape first
+DFPN_STEPS = (4,)  # depth caps searched before the full one (iterative deepening of df-pn)
+TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
+KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
 _ZONES: dict[int, frozenset[int]] = {}
 
 
@@ -35,6 +42,101 @@ def zone_offsets(width: int) -> frozenset[int]:
         steps = (1, width, width + 1, 1 - width)
         hit = _ZONES[width] = frozenset(sgn * k * s for s in steps for k in range(1, 5) for sgn in (1, -1))
     return hit
+
+
+def _line_offsets(fb: FastBoard, t: int, k: int) -> dict[int, int]:
+    """Empty cells on line ``k`` (index into the board's steps) through ``t`` within the window
+    reach ``H``: cell -> signed offset in steps from ``t``."""
+    cells = fb.cells
+    out = {}
+    H = fb.pat.H
+    step = fb.geo.steps[k]
+    for sgn in (1, -1):
+        q = t
+        for off in range(1, H + 1):
+            q += sgn * step
+            if q < 0 or cells[q] == 3:
+                break
+            if cells[q] == 0:
+                out[q] = sgn * off
+    return out
+
+
+def three_defences(fb: FastBoard, a: int) -> list[int]:
+    """Every cell where the side not ``a`` stops all of ``a``'s open-four cells with one stone
+    (the full defence set against an open three, or two: empty when none stops them all).
+
+    Exact for each line: a defender stone at offset ``o`` from an open-four cell ``t`` changes
+    ``t``'s window key on that line only, so the cell's new class is the rule-aware pattern
+    table's verdict on the key with that stone added (far and broken-three cost squares,
+    blocked ends and exact five included). A cell that is an open four on two lines is stopped
+    only by a stone on it. Renju: X's foul open-four cells are no threat (X may not play them).
+    Cached per position in the rule set's table."""
+    cache = _defence_cache(fb)
+    key = (fb.hash, a)
+    hit = cache.get(key)
+    if hit is not None:
+        return list(hit)
+    shift = 0 if a == 1 else 3
+    d = 3 - a
+    threats = [t for t in fb.sets[a][OPEN4] if fb.legal(t, a)]
+    st, nc = fb._st, fb.geo.NC
+    o_keys = fb.geo.layout["keys"]
+    H = fb.pat.H
+    memo = fb.pat.memo
+    code_of = fb.pat.code
+    codes = fb.codes
+    cand: set[int] | None = None
+    info = []
+    for t in threats:
+        dirs = [k for k in range(4) if (codes[k][t] >> shift) & 7 == OPEN4]
+        if len(dirs) == 1:
+            lines = _line_offsets(fb, t, dirs[0])
+            mine = set(lines)
+            mine.add(t)
+        else:  # open four on two lines: only a stone on the cell itself stops it
+            lines = {}
+            mine = {t}
+        info.append((t, dirs, lines))
+        cand = mine if cand is None else cand & mine
+        if not cand:
+            break
+    out = []
+    for z in cand or ():
+        ok = True
+        for t, dirs, lines in info:
+            if z == t:
+                continue
+            if len(dirs) != 1:
+                ok = False
+                break
+            k = dirs[0]
+            off = lines[z]
+            wkey = int(st[o_keys + k * nc + t]) | (d << (2 * (H + off)))
+            c = memo.get(wkey)
+            if c is None:
+                c = code_of(wkey)
+            if (c >> shift) & 7 >= OPEN4:
+                ok = False
+                break
+        if ok:
+            out.append(z)
+    if len(cache) > 400000:
+        cache.clear()
+    cache[key] = tuple(out)
+    return out
+
+
+_DEF_CACHES: dict = {}
+# df-pn tables per rule set: transposition tables of attacker X and O, children lists of X and O
+_DFPN_TABLES: dict = {}
+
+
+def _defence_cache(fb: FastBoard) -> dict:
+    table = _DEF_CACHES.get(fb.rules)
+    if table is None:
+        table = _DEF_CACHES[fb.rules] = {}
+    return table
 
 
 class Timeout(Exception):
@@ -59,6 +161,7 @@ class ThreatSearch:
         # missed win, never a false one.
         # Moves that won before, per (hash, side, tag): tried first (ordering only, so sharing
         # them is always sound).
+        self.shared = shared
         if shared:
             self.fail = fb.pat.fail_cache
             self.win = fb.pat.win_cache
@@ -75,7 +178,7 @@ class ThreatSearch:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 127 == 0 and (self.nodes > self.max_nodes or (
+        if self.nodes & 31 == 0 and (self.nodes > self.max_nodes or (
                 self.nodes > self.min_nodes and time.perf_counter() > self.deadline)):
             raise Timeout
 
@@ -94,9 +197,13 @@ class ThreatSearch:
             return None
 
     def vct(self, depth: int = 8, threes: int | None = None) -> list[int] | None:
-        """A VCT for the side to move (fours and open threes; at most ``threes`` threes when
-        given, else as many as ``depth`` allows), or None. ``depth`` counts attacker moves."""
-        three = UNLIMITED if threes is None else threes
+        """A VCT for the side to move (fours and open threes), or None. ``depth`` counts
+        attacker moves. Without ``threes`` it is :meth:`dfpn` (proof-number search); with
+        ``threes`` (at most that many open threes on a line) the depth-first search below,
+        iterative deepening with the failure and win tables."""
+        if threes is None:
+            return self.dfpn(depth)
+        three = threes
         try:
             for d in range(2, depth + 1):  # iterative deepening: short wins are found fast
                 line = self._or(d, three=three)
@@ -107,6 +214,243 @@ class ThreatSearch:
         except Timeout:
             self.timed_out = True
             return None
+
+    def dfpn(self, depth: int = 14) -> list[int] | None:
+        """A VCT for the side to move found by depth-first proof-number search (df-pn) with a
+        transposition table, or None. ``depth`` caps the attacker moves of a line (a five-threat
+        block by the attacker does not count). The result has the shape of :meth:`vct`'s.
+
+        Nodes: the attacker (OR) plays its fours, and with at least two moves left open threes
+        (zone-restricted as in :meth:`vct`, :data:`THREE_WIDTH` best); the defender (AND) answers
+        a five-threat with the blocks, an open three with :func:`three_defences` plus its own
+        fours. A proof is a proof of the position whatever the path; a disproof holds for the
+        depth it was searched with (re-searched when met with more depth left). With ``shared``
+        the tables of the rule set are kept across searches (bounded)."""
+        self.att = self.fb.turn
+        if self.shared:
+            tables = _DFPN_TABLES.setdefault(self.fb.rules, ({}, {}, {}, {}))
+            self.tt = tables[self.att - 1]
+            self.kids = tables[self.att + 1]
+            if len(self.tt) > TT_LIMIT:
+                self.tt.clear()
+            if len(self.kids) > KIDS_LIMIT:
+                self.kids.clear()
+        else:
+            self.tt, self.kids = {}, {}
+        self.proof_number = 0
+        self.root_key = (self.fb.hash, self.fb.turn)
+        try:
+            for d in DFPN_STEPS:
+                if d < depth:
+                    pn, dn = self._mid(INF, INF, d)  # short wins first (the table is kept)
+                    if pn == 0:
+                        return self._proof_line()
+            pn, dn = self._mid(INF, INF, depth)
+        except Timeout:
+            self.timed_out = True
+            return None
+        if pn != 0:
+            self.completed = depth
+            return None
+        return self._proof_line()
+
+    def _children(self, depth: int):
+        """(kind, moves, inits) of the node to move, cached: kind 0 = open node, 1 = proven
+        (attacker wins), 2 = disproven; ``inits`` the starting (pn, dn) of each child."""
+        fb = self.fb
+        me = fb.turn
+        opp = 3 - me
+        dcls = depth if depth < 2 else 2
+        # the attacker's threes depend on its last two moves (the zone): part of its key
+        key = (fb.hash, me, dcls, tuple(self.path[-2:]) if me == self.att else ())
+        hit = self.kids.get(key)
+        if hit is not None:
+            return hit
+        if me == self.att:
+            if fb.sets[me][FIVE]:
+                out = (1, [next(iter(fb.sets[me][FIVE]))], None)
+            elif fb.sets[opp][FIVE]:
+                moves = []
+                for z in fb.defences(opp):
+                    if not fb.legal(z, me):
+                        continue
+                    fb.put(z, me)
+                    keep = fb.sets[me][FIVE] or any(fb.legal(t, me) for t in fb.sets[me][OPEN4])
+                    fb.remove(z)
+                    if keep:
+                        moves.append(z)
+                out = (0, moves, [(1, 1)] * len(moves)) if moves else (2, [], None)
+            elif depth <= 0:
+                out = (2, [], None)
+            else:
+                sc = fb.score[me]
+                so = fb.score[opp]
+                fours = fb.four_moves(me)
+                c4, c5 = fb.cnt[me][FOUR], fb.cnt[me][OPEN4]
+                fours.sort(key=lambda q: -(sc[q] + 10000 * (c5[q] > 0 or c4[q] + c5[q] > 1)))
+                inits = [(1, 1)] * len(fours)
+                moves = fours
+                if depth > 1:
+                    threes = fb.three_moves(me)
+                    if any(fb.legal(t, opp) for t in fb.sets[opp][OPEN4]):
+                        # the defender has an open three of its own: a three that does not
+                        # stop it is answered by an open four
+                        stops = set(three_defences(fb, opp))
+                        threes = [q for q in threes if q in stops]
+                    if self.path:
+                        zone = zone_offsets(fb.geo.W)
+                        recent = self.path[-2:]
+                        threes = [q for q in threes if any((q - r) in zone for r in recent)]
+                    threes.sort(key=lambda q: -(sc[q] * 2 + so[q]))
+                    threes = threes[:THREE_WIDTH]
+                    moves = fours + threes
+                    inits = inits + [(3, 1)] * len(threes)
+                out = (0, moves, inits) if moves else (2, [], None)
+        else:
+            a = opp
+            if fb.sets[me][FIVE]:
+                out = (2, [], None)
+            elif fb.sets[a][FIVE]:
+                replies = [z for z in fb.defences(a) if fb.legal(z, me)]
+                out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
+            elif depth <= 0 or not any(fb.legal(t, a) for t in fb.sets[a][OPEN4]):
+                out = (2, [], None)
+            else:
+                defences = three_defences(fb, a)
+                sd = fb.score[me]
+                direct = fb.sets[a][OPEN4]
+                replies = sorted(defences, key=lambda q: (q not in direct, -sd[q]))
+                have = set(defences)
+                replies += [q for q in fb.four_moves(me) if q not in have]
+                replies = [q for q in replies if fb.legal(q, me)]
+                out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
+        self.kids[key] = out
+        return out
+
+    def _mid(self, thpn: int, thdn: int, depth: int) -> tuple[int, int]:
+        """df-pn's multiple iterative deepening at the node to move: search until its proof
+        number reaches ``thpn`` or its disproof number ``thdn``; returns (pn, dn), stored."""
+        self._tick()
+        fb = self.fb
+        me = fb.turn
+        key = (fb.hash, me)
+        kind, moves, inits = self._children(depth)
+        tt = self.tt
+        if kind == 1:
+            tt[key] = (0, INF, depth)
+            return 0, INF
+        if kind == 2:
+            tt[key] = (INF, 0, depth)
+            return INF, 0
+        is_or = me == self.att
+        zob = fb.zob[me]
+        h = fb.hash
+        other = 3 - me
+        cdepth = depth - 1 if is_or and not fb.sets[other][FIVE] else depth
+        path = self.path
+        pns = []
+        dns = []
+        for q, init in zip(moves, inits):
+            e = tt.get((h ^ zob[q], other))
+            if e is None:
+                pns.append(init[0])
+                dns.append(init[1])
+            elif e[0] == 0:
+                pns.append(0)
+                dns.append(INF)
+            elif e[1] == 0:
+                if e[2] >= cdepth:
+                    pns.append(INF)
+                    dns.append(0)
+                else:
+                    pns.append(1)
+                    dns.append(1)
+            else:
+                pns.append(e[0])
+                dns.append(e[1])
+        n = len(moves)
+        while True:
+            if is_or:
+                pn = min(pns)
+                dn = sum(dns)
+                if dn > INF:
+                    dn = INF
+                if pn >= thpn or dn >= thdn:
+                    break
+                best = pns.index(pn)
+                second = INF
+                for j in range(n):
+                    if j != best and pns[j] < second:
+                        second = pns[j]
+                cth_pn = min(thpn, second + 1 + second // 4)
+                cth_dn = min(INF, thdn - dn + dns[best])
+            else:
+                dn = min(dns)
+                pn = sum(pns)
+                if pn > INF:
+                    pn = INF
+                if pn >= thpn or dn >= thdn:
+                    break
+                best = dns.index(dn)
+                second = INF
+                for j in range(n):
+                    if j != best and dns[j] < second:
+                        second = dns[j]
+                cth_dn = min(thdn, second + 1 + second // 4)
+                cth_pn = min(INF, thpn - pn + pns[best])
+            if key == self.root_key:
+                self.proof_number = pn  # how far the root is from a proof (read on a timeout)
+            q = moves[best]
+            fb.play(q)
+            if is_or:
+                path.append(q)
+            try:
+                cpn, cdn = self._mid(cth_pn, cth_dn, cdepth)
+            finally:
+                if is_or:
+                    path.pop()
+                fb.undo()
+            pns[best] = cpn
+            dns[best] = cdn
+        tt[key] = (pn, dn, depth)
+        return pn, dn
+
+    def _proof_line(self) -> list[int] | None:
+        """The main line of a proven root (attacker and defender cells alternating; a final
+        None: any reply loses to a five). Read from the proofs in the table, whatever depth
+        each was proven with."""
+        fb = self.fb
+        line: list[int] = []
+        played = 0
+        try:
+            while len(line) < 80:
+                kind, moves, _inits = self._children(99)
+                if kind == 1:
+                    line.append(moves[0])
+                    break
+                me = fb.turn
+                zob = fb.zob[me]
+                pick = None
+                if me == self.att:
+                    for q in moves:
+                        e = self.tt.get((fb.hash ^ zob[q], 3 - me))
+                        if e is not None and e[0] == 0:
+                            pick = q
+                            break
+                else:
+                    pick = moves[0] if moves else None
+                if pick is None:
+                    break
+                line.append(pick)
+                if me == self.att:
+                    self.path.append(pick)
+                fb.play(pick)
+                played += 1
+        finally:
+            for _ in range(played):
+                fb.undo()
+            del self.path[:]
+        return line or None
 
     # -- AND-OR search --------------------------------------------------------------------------
 
@@ -194,51 +538,19 @@ class ThreatSearch:
                 return [None]  # whatever the defender plays, the attacker makes five
             return self._every_reply_loses(replies, depth, three)
         # an open three (or a made open-four threat): defender chooses among defences
-        threats = fb.sets[a][OPEN4]
+        threats = [t for t in fb.sets[a][OPEN4] if fb.legal(t, a)]
         if not threats:
-            return None
+            return None  # no open-four cell (Renju: only fouls for X): not a threat
         if depth <= 0:
             return None
-        # the open-four cells, and the attacker's four cells on their lines (the far ends of
-        # a three); found from the threat cells, not from the last move, so a three that stands
-        # after a defender's four and the attacker's block is answered just the same
-        defences = set(threats)
-        fours = fb.sets[a][FOUR]
-        cells = fb.cells
-        steps = fb.geo.steps
-        reach = fb.pat.L
-        for t in threats:
-            for step in steps:
-                for sgn in (step, -step):
-                    q = t
-                    for _ in range(reach):
-                        q += sgn
-                        if cells[q] == 3:
-                            break
-                        if cells[q] == 0 and q in fours:
-                            defences.add(q)
-        if fb.rules.blocked != "none":
-            # blocked ends: a stone just beyond a would-be five can also spoil the open four, so
-            # every empty cell on the three's own line (the direction of the open four) counts
-            shift = 0 if a == 1 else 3
-            for t in threats:
-                for k, step in enumerate(steps):
-                    if (fb.codes[k][t] >> shift) & 7 != OPEN4:
-                        continue
-                    for sgn in (step, -step):
-                        q = t
-                        for _ in range(reach + 1):
-                            q += sgn
-                            if cells[q] == 3:
-                                break
-                            if cells[q] == 0:
-                                defences.add(q)
+        defences = three_defences(fb, a)
         # the replies most likely to refute first: the open-four cells, then the other
         # blocks, then the defender's counter-fours
         sd = fb.score[d]
         direct = set(threats)
         replies = sorted(defences, key=lambda q: (q not in direct, -sd[q]))
-        replies += [q for q in fb.four_moves(d) if q not in defences]
+        have = set(defences)
+        replies += [q for q in fb.four_moves(d) if q not in have]
         return self._every_reply_loses([q for q in replies if fb.legal(q, d)], depth, three)
 
     def _every_reply_loses(self, replies, depth, three):
