@@ -12,8 +12,8 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
 * **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT (any number
   of open threes), then for the opponent's VCF / VCT (as if the opponent moved now); under such
   a threat it keeps only replies after which the opponent has neither (its own fours are tried
-  early), and when none is proven safe the alpha-beta chooses among the undecided ones. Then iterative-deepening alpha-beta over
-  restricted candidates with the incremental pattern evaluation, and a check that the choice
+  early), and when none is proven safe the alpha-beta chooses among the undecided ones. Then
+  iterative-deepening alpha-beta over restricted candidates with the incremental pattern evaluation, and a check that the choice
   leaves the opponent no VCF (and, while time is left, no VCT). Default budget 1000 ms; it plans to use 0.8 of it.
 """
 
