@@ -97,8 +97,10 @@ def warm_up() -> float:
 
     Returns the seconds it took (a second or less once the compiled functions are cached on
     disk; tens of seconds when numba compiles them). Never raises for a rule set: it only plays
-    on the bots' own boards.
+    on the bots' own boards. Ends with :func:`gc.freeze` (objects alive now are never scanned
+    by the garbage collector again).
     """
+    import gc
     import time
 
     start = time.perf_counter()
@@ -110,4 +112,9 @@ def warm_up() -> float:
     from . import reversi_nb
 
     reversi_nb.warm_up()  # Reversi Hard's compiled search
+    # the search tables made above (window classes, threat-search tables: dicts that grow to
+    # hundreds of thousands of entries) and everything loaded so far are moved out of the
+    # garbage collector's view: a full collection traversing them took ~0.2 s, in the middle
+    # of a move; the entries added later are tuples of ints, which it stops tracking
+    gc.freeze()
     return time.perf_counter() - start

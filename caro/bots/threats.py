@@ -255,8 +255,9 @@ class ThreatSearch:
         return self._proof_line()
 
     def _children(self, depth: int):
-        """(kind, moves, inits) of the node to move, cached: kind 0 = open node, 1 = proven
-        (attacker wins), 2 = disproven; ``inits`` the starting (pn, dn) of each child."""
+        """(kind, moves, inits) of the node to move, cached: kind 0 = open node (``moves`` and
+        ``inits``, the starting (pn, dn) of each child, are tuples), 1 = proven (attacker wins),
+        2 = disproven."""
         fb = self.fb
         me = fb.turn
         opp = 3 - me
@@ -324,6 +325,10 @@ class ThreatSearch:
                 replies += [q for q in fb.four_moves(me) if q not in have]
                 replies = [q for q in replies if fb.legal(q, me)]
                 out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
+        if out[0] == 0:
+            # tuples of ints: the garbage collector stops tracking them, so a big table does
+            # not slow its passes (lists would be traversed on every full collection)
+            out = (0, tuple(out[1]), tuple(out[2]))
         self.kids[key] = out
         return out
 
