@@ -156,6 +156,8 @@ def rollback(alias: str = DEFAULT_DB_ALIAS) -> None:
 LOOP_POOL_MAX = 10
 #: Seconds a move on the loop waits for a free connection before giving up (`PoolTimeout`).
 LOOP_POOL_TIMEOUT_S = 10.0
+#: Statement 1 runs at most this often: once more after a connection PostgreSQL had dropped.
+LOCK_ATTEMPTS = 2
 
 _loop_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncConnectionPool]" = weakref.WeakKeyDictionary()
 
@@ -229,14 +231,29 @@ class LoopTransaction:
             await self.pool.putconn(self.conn)
 
     async def lock(self, game_id: int) -> Game | None:
-        """Statement 1 (`begin_and_lock`) on the loop: the locked game, or None."""
+        """Statement 1 (`begin_and_lock`) on the loop: the locked game, or None.
+
+        A connection PostgreSQL dropped (a restart, an idle kill) fails here, before anything is
+        written: it is given back (the pool discards a broken one), the pool tests its other idle
+        connections (`AsyncConnectionPool.check`, replacing the dead) and the statement runs once
+        more on a fresh one, so the move is not refused. Raises `psycopg.OperationalError` when
+        that fails too."""
         connection = loop_wrapper(self.alias)
         _connection, sql, _names, _compiler = _lock_statement(connection)
-        async with self.conn.cursor() as cursor:
-            await cursor.execute(sql, (game_id,))
-            cursor.nextset()  # the first result is the BEGIN's
-            rows = await cursor.fetchall()
-        return _game_of(rows, connection)
+        for attempt in range(LOCK_ATTEMPTS):
+            try:
+                async with self.conn.cursor() as cursor:
+                    await cursor.execute(sql, (game_id,))
+                    cursor.nextset()  # the first result is the BEGIN's
+                    rows = await cursor.fetchall()
+                return _game_of(rows, connection)
+            except psycopg.OperationalError:
+                if attempt + 1 == LOCK_ATTEMPTS or not self.conn.broken:
+                    raise
+                await self.pool.putconn(self.conn)
+                await self.pool.check()
+                self.conn = await self.pool.getconn()
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def store_and_commit(self, game: Game, move: Move, fields: list[str]) -> None:
         """Statement 2 (`store_and_commit`) on the loop. Raises `psycopg.IntegrityError` when the
