@@ -5,7 +5,7 @@ Options:
 Always: compile translations when GNU gettext's `msgfmt` is installed (skipped with a note
 otherwise: compiled .mo files are committed), and `collectstatic --noinput` when settings.DEBUG
 is off and STATIC_ROOT is set (the manifest storage needs it); and build the bots' compiled search
-functions (`caro.bots.warm_up`: numba, cached on disk), so that on a fresh checkout the compiling
+functions (`manage.py warm_bots`: numba, cached on disk), so that on a fresh checkout the compiling
 (a minute or more) happens once here and not in every Celery worker that starts (a test's worker
 must answer a ping within 120 s). Exit status non-zero on failure.
 """
@@ -50,21 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         call_command("compilemessages", ignore_patterns=IGNORED_DIRS, verbosity=0)
     if not settings.DEBUG and getattr(settings, "STATIC_ROOT", None):
         call_command("collectstatic", interactive=False, verbosity=0)
-    warm_bots()
+    call_command("warm_bots", verbosity=1)
     return 0
-
-
-def warm_bots() -> None:
-    """Compile (first run) or load (later runs, ~1-2 s) the bots' search functions."""
-    import time
-
-    from caro.bots import warm_up
-
-    t0 = time.monotonic()
-    warm_up()
-    spent = time.monotonic() - t0
-    if spent > 10:
-        print(f"dev: compiled the computer players' search in {spent:.0f} s (cached from now on)", flush=True)
 
 
 if __name__ == "__main__":
