@@ -4,6 +4,7 @@ Usage (from the repository root)::
 
     python bench/match.py --game caro --preset caro-vn --a hard --b medium --openings 12
     python bench/match.py --preset freestyle --a hard --b hard_v1 --opening-set all --openings 24
+    python bench/match.py --preset exact --a hard --b hard_v1 --opening-set all --openings 24 --cpu-clock
     python bench/match.py --game reversi --a medium --b easy --openings 8 --budget 1000
     python bench/match.py --procedure swap2 --a hard --b medium --openings 20 --budget 300
     python bench/match.py --procedure rif --a hard --b medium --openings 20 --budget 300
@@ -207,7 +208,13 @@ def main(argv=None):
                              "(the 16 four-stone ones, then the 16 three-stone ones: up to 64 games)")
     parser.add_argument("--procedure", choices=["swap2", "rif"], default=None,
                         help="caro: play through this opening procedure (preset swap2 / renju-rif)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="the bots' clock is this process's CPU time (time.process_time): the "
+                             "budgets and the printed move times are CPU ms, so a loaded machine "
+                             "does not change the result")
     args = parser.parse_args(argv)
+    if args.cpu_clock:
+        time.perf_counter = time.process_time  # the bots read the clock through the time module
     if args.procedure:
         return main_procedure(args)
     global VERBOSE
@@ -226,7 +233,8 @@ def main(argv=None):
     rules = PRESETS[args.preset].rules
     print(f"{args.game} {args.preset + ' ' + args.opening_set + '-stone' if args.game == 'caro' else ''} "
           f"{args.a} vs {args.b}, "
-          f"{args.openings} openings x 2 colours, budget {args.budget} ms, load {os.getloadavg()[0]:.2f}")
+          f"{args.openings} openings x 2 colours, budget {args.budget} ms"
+          f"{' (CPU time)' if args.cpu_clock else ''}, load {os.getloadavg()[0]:.2f}")
     for k, opening in enumerate(openings[args.start:args.start + args.openings], start=args.start):
         for a_first in (True, False):
             first, second = (args.a, args.b) if a_first else (args.b, args.a)
