@@ -30,7 +30,9 @@ import numpy as np
 
 from caro.engine.caro import Board
 
+from . import nbsearch
 from .fastboard import FIVE, FOUR, OPEN4, THREE, XS, FastBoard
+from .nbcore import OUT_MISS
 from .threats import ThreatSearch, Timeout
 
 WIN = 10_000_000
@@ -341,24 +343,116 @@ class HardSearch(AlphaBeta):
         return [best] + [t for t in ranked if t[1] != best[1]]
 
     def moves(self, me: int, limit: int) -> list[int]:
-        """Ordered candidates for ``me``: as :meth:`AlphaBeta.moves`, the quiet case by numpy."""
+        """Ordered candidates for ``me``, as :meth:`AlphaBeta.moves` but with every tie going to
+        the lower cell (so the compiled search, :mod:`.nbsearch`, orders exactly alike). Under
+        an open three of the other side: its open-four cells, its four best four cells and
+        (unless ``force_defence``) our four cells, by both sides' scores; else the ``limit``
+        best candidates by ``10 * own score + 9 * other's``."""
         fb = self.fb
         opp = 3 - me
+        sm, so = fb.score[me], fb.score[opp]
         if fb.sets[opp][OPEN4]:
-            return super().moves(me, limit)
+            defence = set(fb.sets[opp][OPEN4])
+            defence.update(sorted(fb.sets[opp][FOUR], key=lambda q: (-so[q], q))[:4])
+            if not self.force_defence:
+                defence.update(fb.four_moves(me))
+            moves = [q for q in defence if fb.legal(q, me)]
+            moves.sort(key=lambda q: (-(sm[q] + so[q]), q))
+            return moves
         nc = fb.geo.NC
         idx = np.flatnonzero((fb._st[:nc] == 0) & (fb.nearc > 0))
         if idx.size == 0:
             return []
-        vals = fb.score[me][idx] * 10 + fb.score[opp][idx] * 9
-        k = limit + 6
-        if idx.size > k:
-            part = np.argpartition(-vals, k - 1)[:k]
-            idx, vals = idx[part], vals[part]
-        cands = idx[np.argsort(-vals, kind="stable")].tolist()
+        vals = sm[idx] * 10 + so[idx] * 9
+        cands = idx[np.lexsort((idx, -vals))].tolist()
         if me == XS and fb.renju:
-            cands = [q for q in cands if not fb.is_foul(q)]
+            cands = [q for q in cands[:limit + 6] if not fb.is_foul(q)]
         return cands[:limit]
+
+
+_ZOB_ARRAYS: dict[int, np.ndarray] = {}
+
+
+class CompiledSearch(HardSearch):
+    """:class:`HardSearch` whose :meth:`root` runs the compiled search (:mod:`.nbsearch`, the
+    same algorithm over the board's compiled state, about 20x the nodes per second), with a
+    transposition table of its own kept across moves per rule set and width. Renju boards
+    use :class:`HardSearch` itself (the foul test is the engine's, in Python)."""
+
+    def __init__(self, fb: FastBoard, deadline: float, width: int = 10, force_defence: bool = False,
+                 use_tt: bool = True) -> None:
+        super().__init__(fb, deadline, width, force_defence)
+        self.compiled = not fb.renju
+        if not self.compiled:
+            return
+        pat = fb.pat
+        if use_tt:
+            key = (type(self), width)
+            self.tables = pat.nb_search.get(key)
+            if self.tables is None:
+                self.tables = pat.nb_search[key] = nbsearch.new_tables()
+        else:
+            self.tables = nbsearch.new_tables(4)
+        nc = fb.geo.NC
+        zob = _ZOB_ARRAYS.get(nc)
+        if zob is None:
+            zob = _ZOB_ARRAYS[nc] = np.array([[nbsearch.signed(x) for x in row] for row in fb.zob],
+                                             dtype=np.int64)
+        self._zob = zob
+        sched = self.schedule or (width,)
+        prm = np.zeros(nbsearch.PRM_LEN, dtype=np.int64)
+        prm[nbsearch.P_NC] = nc
+        prm[nbsearch.P_BLOCKED] = fb.rules.blocked != "none"
+        prm[nbsearch.P_WIN_LENGTH] = fb.rules.win_length
+        prm[nbsearch.P_WIDTH] = width
+        prm[nbsearch.P_SCHED:nbsearch.P_SCHED + len(sched)] = sched
+        prm[nbsearch.P_NSCHED] = len(sched)
+        prm[nbsearch.P_ATTACK] = self.attack
+        prm[nbsearch.P_DEFENCE] = self.defence
+        prm[nbsearch.P_MY_OPEN3] = self.MY_OPEN3
+        prm[nbsearch.P_MY_FOUR_THREE] = self.MY_FOUR_THREE
+        prm[nbsearch.P_MY_THREE_THREE] = self.MY_THREE_THREE
+        prm[nbsearch.P_OPP_DOUBLE] = self.OPP_DOUBLE
+        prm[nbsearch.P_OPP_OPEN3] = self.OPP_OPEN3
+        prm[nbsearch.P_TT_MASK] = len(self.tables[0]) - 1
+        prm[nbsearch.P_USE_TT] = use_tt
+        prm[nbsearch.P_FORCE_DEFENCE] = force_defence
+        self._prm = prm
+        self._cnts = np.zeros(24, dtype=np.int64)
+        self._ctl = nbsearch.new_ctl()
+        self._tm = np.zeros(1, dtype=np.float64)
+        self._mv = np.zeros((nbsearch.PLIES, nbsearch.MAXMOVES), dtype=np.int64)
+
+    def root(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
+        """As :meth:`HardSearch.root` (raises :class:`Timeout` at the deadline, the moves
+        scored so far in :attr:`partial`), compiled."""
+        if not self.compiled:
+            return super().root(moves, depth)
+        fb = self.fb
+        pat = fb.pat
+        arr = np.array(moves, dtype=np.int64)
+        scores = np.zeros(len(moves), dtype=np.int64)
+        ctl, tm = self._ctl, self._tm
+        tkeys, tdata = self.tables
+        while True:
+            nbsearch.count_sets(fb._st, fb.geo.NC, self._cnts)
+            ctl[:] = 0
+            ctl[nbsearch.MAX_NODES] = 1 << 60
+            ctl[nbsearch.NEXT_CHECK] = nbsearch.CHECK_EVERY
+            tm[0] = self.deadline
+            done = nbsearch.root(fb.turn, arr, len(moves), depth, nbsearch.signed(fb.hash), scores, fb._st,
+                                 fb.geo.arr, pat.mkeys, pat.mvals, fb._out, self._cnts, self._zob, tkeys,
+                                 tdata, self._prm, ctl, tm, self._mv)
+            self.nodes += int(ctl[nbsearch.NODES])
+            if ctl[nbsearch.STOP] != nbsearch.STOP_MISS:
+                break
+            # a window the table had not classified yet: classify it, search again (the
+            # finished subtrees are in the table)
+            pat.fill(fb._out[OUT_MISS:OUT_MISS + int(ctl[nbsearch.NMISS])].tolist())
+        self.partial = [(int(scores[i]), moves[i]) for i in range(done)]
+        if ctl[nbsearch.STOP] == nbsearch.STOP_TIME:
+            raise Timeout
+        return sorted(self.partial, key=lambda t: -t[0])
 
 
 def double_threats(fb: FastBoard, s: int) -> tuple[bool, bool]:
@@ -469,7 +563,7 @@ class CaroHard(CaroBot):
     threats, :attr:`opp_vct_depth` for the opponent's."""
 
     level = "hard"
-    search_class = HardSearch  # its alpha-beta (evaluation and ordering)
+    search_class = CompiledSearch  # its alpha-beta (HardSearch's, compiled; Renju: in Python)
     share = 0.8  # part of the budget it plans to use
     # quiet positions (no opponent threat): the alpha-beta stops by this part of the planned
     # time, so the safety check of the chosen move always has the rest; it starts no new depth
@@ -481,6 +575,7 @@ class CaroHard(CaroBot):
     opp_vct_depth = 10
     vct_share_quiet, vct_share_threat = 0.5, 0.25  # parts of the budget for its own VCT
     recheck_until = 0.7  # part of the budget by which rechecks of undecided replies stop
+    min_checked = 3  # with no reply proven safe, at least this many are checked (time allowing)
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
@@ -551,9 +646,11 @@ class CaroHard(CaroBot):
             proven, unknown = [], []
             stop = t0 + budget * 0.6
             for c in order:
-                if time.perf_counter() > stop or len(proven) >= 5:
+                if len(proven) >= 5 or (time.perf_counter() > stop and (
+                        proven or len(unknown) >= self.min_checked or time.perf_counter() > end)):
                     break
-                per = min(stop, time.perf_counter() + budget * 0.08)
+                now = time.perf_counter()
+                per = min(stop if now < stop else end, now + budget * 0.08)
                 verdict, _ = self._safe(fb, c, per, 2 * NODE_CAP)
                 if verdict == 2:
                     proven.append(c)

@@ -135,6 +135,9 @@ class _Patterns:
         # caro_bots.HardSearch), one table per search class and width:
         # (hash, side to move) -> (depth, bound flag, value, best move)
         self.search_tt: dict[tuple, dict[tuple[int, int], tuple[int, int, int, int]]] = {}
+        # the compiled alpha-beta's transposition tables (caro_bots.CompiledSearch), per search
+        # class and width: (keys, packed entries) arrays
+        self.nb_search: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         # the compiled kernel's copy of ``memo`` (open addressing, see nbcore), grown 4x when half full
         self.mkeys = np.full(1 << 16, nbcore.EMPTY_KEY, dtype=np.int64)
         self.mvals = np.zeros(1 << 16, dtype=np.int64)
@@ -517,6 +520,7 @@ class FastBoard:
             if not self.sets[a][FIVE]:
                 out.append(c)
             self.remove(c)
+        out.sort()  # cell order: the searches try the replies alike (the compiled one too)
         cache[key] = tuple(out)
         return out
 
