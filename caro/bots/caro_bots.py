@@ -371,6 +371,7 @@ class HardSearch(AlphaBeta):
 
 
 _ZOB_ARRAYS: dict[int, np.ndarray] = {}
+TABLE_ROOM = 1 << 15  # window keys the compiled search may add to the table without it growing
 
 
 class CompiledSearch(HardSearch):
@@ -417,6 +418,7 @@ class CompiledSearch(HardSearch):
         prm[nbsearch.P_TT_MASK] = len(self.tables[0]) - 1
         prm[nbsearch.P_USE_TT] = use_tt
         prm[nbsearch.P_FORCE_DEFENCE] = force_defence
+        prm[nbsearch.P_TABLE] = nbsearch.register(pat)
         self._prm = prm
         self._cnts = np.zeros(24, dtype=np.int64)
         self._ctl = nbsearch.new_ctl()
@@ -435,6 +437,7 @@ class CompiledSearch(HardSearch):
         ctl, tm = self._ctl, self._tm
         tkeys, tdata = self.tables
         while True:
+            pat.reserve(TABLE_ROOM)
             nbsearch.count_sets(fb._st, fb.geo.NC, self._cnts)
             ctl[:] = 0
             ctl[nbsearch.MAX_NODES] = 1 << 60

@@ -157,6 +157,24 @@ class _Patterns:
             self.stored = len(keys)
         nbcore.memo_put(self.mkeys, self.mvals, np.array(keys, dtype=np.int64), np.array(vals, dtype=np.int64))
 
+    def fits(self, n: int) -> bool:
+        """Whether ``n`` more keys fit in the compiled table without it growing (growing
+        replaces its arrays: see :meth:`fill`)."""
+        return (self.stored + n) * 2 <= len(self.mkeys)
+
+    def reserve(self, n: int) -> None:
+        """Grow the compiled table now, if need be, so that ``n`` more keys fit without growing
+        (the compiled alpha-beta classifies the windows it meets into it, see :mod:`.nbsearch`)."""
+        size = len(self.mkeys)
+        while (self.stored + n) * 2 > size:
+            size *= 4
+        if size != len(self.mkeys):
+            self.mkeys = np.full(size, nbcore.EMPTY_KEY, dtype=np.int64)
+            self.mvals = np.zeros(size, dtype=np.int64)
+            keys, vals = list(self.memo), list(self.memo.values())
+            self.stored = len(keys)
+            nbcore.memo_put(self.mkeys, self.mvals, np.array(keys, dtype=np.int64), np.array(vals, dtype=np.int64))
+
     def code(self, key: int) -> int:
         """Packed classes: bits 0-2 class for X, 3-5 class for O, 6-9 X stones within R."""
         n, H, R = self.n, self.H, self.R

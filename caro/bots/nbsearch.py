@@ -9,10 +9,13 @@ Every rule set but Renju: Renju's foul test asks the engine in Python, so Renju 
 Python search.
 
 The rules stay written once: a stone is placed and the windows around it re-classified by
-:func:`caro.bots.nbcore.move`, whose classes come from the rule-aware pattern table. When a
-window is missing from the table the search stops (``ctl[STOP] == STOP_MISS``, the missing keys
-in ``out[OUT_MISS:OUT_MISS + ctl[NMISS]]``), every move on the way is taken back, and the caller
-classifies the keys and searches again (the transposition table keeps the finished subtrees).
+:func:`caro.bots.nbcore.move`, whose classes come from the rule-aware pattern table. A window
+missing from the table is classified on the spot by the table's Python classifier (through
+``numba.objmode``) when the table has room (the caller reserves it, see
+``fastboard._Patterns.reserve``); else the search stops (``ctl[STOP] == STOP_MISS``, the missing
+keys in ``out[OUT_MISS:OUT_MISS + ctl[NMISS]]``), every move on the way is taken back, and the
+caller classifies the keys and searches again (the transposition table keeps the finished
+subtrees).
 
 Arrays shared by one search (all ``int64`` but ``tm``):
 
@@ -58,8 +61,8 @@ STOP_NONE, STOP_TIME, STOP_MISS = 0, 1, 2
 # prm
 (P_NC, P_BLOCKED, P_WIN_LENGTH, P_WIDTH, P_SCHED, P_NSCHED, P_ATTACK, P_DEFENCE, P_MY_OPEN3,
  P_MY_FOUR_THREE, P_MY_THREE_THREE, P_OPP_DOUBLE, P_OPP_OPEN3, P_TT_MASK, P_USE_TT,
- P_FORCE_DEFENCE) = (0, 1, 2, 3, 4, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)
-PRM_LEN = 20
+ P_FORCE_DEFENCE, P_TABLE) = (0, 1, 2, 3, 4, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
+PRM_LEN = 21
 SIDE_KEY = np.int64(0x5BD1E9955BD1E995)  # xor-ed into the key when O is to move
 
 
@@ -106,15 +109,49 @@ def _apply(out, cnts, ns):
             cnts[e >> 11] -= 1
 
 
+_TABLES: list = []  # the pattern tables the compiled search may fill, by P_TABLE (see register)
+
+
+def register(pat) -> int:
+    """The index of pattern table ``pat`` (a ``fastboard._Patterns``) for ``prm[P_TABLE]``."""
+    for i, known in enumerate(_TABLES):
+        if known is pat:
+            return i
+    _TABLES.append(pat)
+    return len(_TABLES) - 1
+
+
+def _fill_py(table: int, keys: np.ndarray) -> int:
+    """Classify the missed window ``keys`` into table ``table`` in place: 1, or 0 when it would
+    have to grow (its arrays would be replaced under the running search)."""
+    pat = _TABLES[table]
+    if not pat.fits(len(keys)):
+        return 0
+    pat.fill(keys.tolist())
+    return 1
+
+
 @njit(cache=True)
-def _put(st, geo, mkeys, mvals, out, cnts, ctl, q, s):
-    """Place ``s`` on ``q``; False (the board unchanged, ``ctl`` says MISS) on a table miss."""
+def _fill(table, keys):
+    with numba.objmode(ok="int64"):
+        ok = _fill_py(table, keys)
+    return ok
+
+
+@njit(cache=True)
+def _put(st, geo, mkeys, mvals, out, cnts, ctl, prm, q, s):
+    """Place ``s`` on ``q``. Windows missing from the table are classified on the spot (the
+    rule-aware Python classifier, through ``objmode``), as ``FastBoard._apply`` does; False
+    (the board unchanged, ``ctl`` says MISS) only when the table would have to grow."""
     r = move(st, geo, mkeys, mvals, out, q, s)
-    if r >> 48:
-        ctl[NMISS] = r >> 48
-        ctl[STOP] = STOP_MISS
-        move(st, geo, mkeys, mvals, out, q, 0)  # no class had changed: nothing to take back
-        return False
+    while r >> 48:
+        nmiss = r >> 48
+        if not _fill(prm[P_TABLE], out[OUT_MISS:OUT_MISS + nmiss]):
+            ctl[NMISS] = nmiss
+            ctl[STOP] = STOP_MISS
+            move(st, geo, mkeys, mvals, out, q, 0)  # no class had changed: nothing to take back
+            return False
+        r = move(st, geo, mkeys, mvals, out, q, -1)
     _apply(out, cnts, r & 0xFFFF)
     return True
 
@@ -164,7 +201,7 @@ def defences(a, st, geo, mkeys, mvals, out, cnts, ctl, prm, buf):
     n = 0
     for c in range(nc):
         if cand[c]:
-            if not _put(st, geo, mkeys, mvals, out, cnts, ctl, c, 3 - a):
+            if not _put(st, geo, mkeys, mvals, out, cnts, ctl, prm, c, 3 - a):
                 return -1
             ok = cnts[a * 8 + FIVE] == 0
             _take(st, geo, mkeys, mvals, out, cnts, c)
@@ -185,7 +222,7 @@ def winning_four(s, st, geo, mkeys, mvals, out, cnts, ctl, prm, buf):
     o5 = 8 * nc + 8 + (s * 8 + OPEN4) * nc
     for q in range(nc):
         if st[q] == 0 and (st[o5 + q] > 0 or st[o4 + q] >= 2):
-            if not _put(st, geo, mkeys, mvals, out, cnts, ctl, q, s):
+            if not _put(st, geo, mkeys, mvals, out, cnts, ctl, prm, q, s):
                 return -1
             n = defences(s, st, geo, mkeys, mvals, out, cnts, ctl, prm, buf)
             _take(st, geo, mkeys, mvals, out, cnts, q)
@@ -413,7 +450,7 @@ def search(me, depth, alpha, beta, ply, hsh, st, geo, mkeys, mvals, out, cnts, z
     best_move = buf[0]
     for i in range(n):
         q = buf[i]
-        if not _put(st, geo, mkeys, mvals, out, cnts, ctl, q, me):
+        if not _put(st, geo, mkeys, mvals, out, cnts, ctl, prm, q, me):
             return 0
         h = hsh ^ zob[me, q]
         if i == 0:
@@ -451,7 +488,7 @@ def root(me, moves, nmoves, depth, hsh, scores, st, geo, mkeys, mvals, out, cnts
     alpha = -WIN * 2
     for i in range(nmoves):
         q = moves[i]
-        if not _put(st, geo, mkeys, mvals, out, cnts, ctl, q, me):
+        if not _put(st, geo, mkeys, mvals, out, cnts, ctl, prm, q, me):
             return i
         value = -search(3 - me, depth - 1, -WIN * 2, -alpha + 1, 1, hsh ^ zob[me, q], st, geo, mkeys,
                         mvals, out, cnts, zob, tkeys, tdata, prm, ctl, tm, mv)
