@@ -90,10 +90,25 @@ def choose_move(board, level: str, budget_ms: int = 1000, rng: random.Random | i
     return get_bot(game, level).choose(board, budget_ms=budget_ms, rng=rng)
 
 
+def _warm_compiled_search() -> None:
+    """Run Hard's compiled alpha-beta once to its end on a small position (the 60 ms searches
+    above may stop before it is called)."""
+    import time
+
+    from .caro_bots import CompiledSearch, _root
+
+    board = _caro.Board(_caro.PRESETS["caro-vn"].rules)
+    for square in ("H8", "I9", "I8", "G8", "J8"):
+        board.play(square)
+    fb = _root(board)
+    search = CompiledSearch(fb, time.perf_counter() + 3600)
+    search.root(search.moves(fb.turn, 6), 2)
+
+
 def warm_up() -> float:
-    """Load (or, the first time on a machine, compile) the caro search's compiled functions and
-    fill the window tables of every preset by a short search on a small position of each; load
-    (or compile) Reversi Hard's compiled search.
+    """Load (or, the first time on a machine, compile) the caro search's compiled functions
+    (the board's kernel and Hard's alpha-beta) and fill the window tables of every preset by a
+    short search on a small position of each; load (or compile) Reversi Hard's compiled search.
 
     Returns the seconds it took (a second or less once the compiled functions are cached on
     disk; tens of seconds when numba compiles them). Never raises for a rule set: it only plays
@@ -109,6 +124,7 @@ def warm_up() -> float:
         for square in ("H8", "I9", "I8", "G8"):
             board.play(square)
         CaroHard().choose(board, budget_ms=60)
+    _warm_compiled_search()
     from . import reversi_nb
 
     reversi_nb.warm_up()  # Reversi Hard's compiled search

@@ -579,6 +579,7 @@ class CaroHard(CaroBot):
     vct_share_quiet, vct_share_threat = 0.5, 0.25  # parts of the budget for its own VCT
     recheck_until = 0.7  # part of the budget by which rechecks of undecided replies stop
     min_checked = 3  # with no reply proven safe, at least this many are checked (time allowing)
+    max_depth = 16  # plies of the deepest alpha-beta iteration (the compiled search reaches 12 often)
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
@@ -686,7 +687,7 @@ class CaroHard(CaroBot):
         ranked = [(0, q) for q in moves]
         ab.deadline = end if threat else t0 + budget * self.search_until
         depth = 1
-        while depth <= 12:
+        while depth <= self.max_depth:
             try:
                 ranked = ab.root([q for _, q in ranked], depth)
             except Timeout:
