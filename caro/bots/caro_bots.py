@@ -15,7 +15,8 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
   early), and when none is proven safe the alpha-beta chooses among the undecided ones. Then
   iterative-deepening alpha-beta (:class:`HardSearch`: a principal-variation search over
   restricted candidates, fewer the deeper it goes, a transposition table kept across moves, and a
-  shape evaluation that scores both sides' potential and threats with the side to move in mind),
+  shape evaluation that scores both sides' potential and threats with the side to move in mind;
+  compiled, :class:`CompiledSearch`, except on Renju boards),
   and a check that the choice
   leaves the opponent no VCF (and, while time is left, no VCT). Default budget 1000 ms; it plans to use 0.8 of it.
 """
