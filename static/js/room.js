@@ -972,5 +972,21 @@ function moveFocus(sq, focus = true) {
   if (focus) btn.focus();
 }
 
+// Tabs of this browser: every room page says, on BroadcastChannel "caro.visitor", which visitor it
+// was drawn for (the user id, "" for a visitor without a name yet) and whether that visitor is
+// seated here. A page of the same room that only watches, drawn for someone else, is out of date:
+// taking the seat in another tab gave this browser a guest name (a new session), which this page's
+// socket and header do not know. It reloads, and comes back as the player. (A tab of the same
+// session needs none of this: the server sends each of its sockets its new seat.)
+const visitor = root.dataset.visitor || "";
+if ("BroadcastChannel" in window) {
+  const tabs = new BroadcastChannel("caro.visitor");
+  tabs.addEventListener("message", (e) => {
+    const m = e.data || {};
+    if (m.code === root.dataset.code && m.seated && m.visitor !== visitor && !state.you) location.reload();
+  });
+  tabs.postMessage({ code: root.dataset.code, visitor, seated: Boolean(state.you) });
+}
+
 render();
 connect();
