@@ -139,6 +139,10 @@ class Caro:
         """Squares to mark as playable (none for caro: every empty square is)."""
         return []
 
+    def legal_flips(self, board: caro_engine.Board) -> dict[str, list[str]]:
+        """What each playable square would turn over (nothing in caro)."""
+        return {}
+
     def fouls(self, board: caro_engine.Board) -> dict[str, str]:
         """Renju foul points of the side to move (`caro.engine.explain.foul_points`)."""
         return foul_points(board)
@@ -290,11 +294,18 @@ class Reversi:
     def legal_hints(self, board: reversi_engine.Board) -> list[str]:
         return board.legal_moves() if board.outcome is None else []
 
+    def legal_flips(self, board: reversi_engine.Board) -> dict[str, list[str]]:
+        """`{square: [the discs a move there would flip, a1..h8 order]}` for each legal square of the
+        side to move (`reversi_engine.Board.flips`); the page's two-tap preview marks them."""
+        return {square: board.flips(square) for square in self.legal_hints(board)}
+
     def fouls(self, board: reversi_engine.Board) -> dict[str, str]:
         return {}
 
     def after_move(self, board: reversi_engine.Board, square: str) -> dict:
-        return {}
+        """Extra fields of a `move` event that did not end the game: what each legal square of
+        the side to move now would flip (`legal_flips`)."""
+        return {"legal_flips": self.legal_flips(board)}
 
     def undo_allowed(self, bot_level: str) -> bool:
         """Take back is allowed at every level: Reversi positions are hard to read for beginners."""

@@ -98,6 +98,7 @@ def public_state(game: Game) -> dict:
         "moves": [[m.square, m.side] for m in moves],
         "stones": kind.stones(board),
         "legal": kind.legal_hints(board) if active else [],
+        "legal_flips": kind.legal_flips(board) if active else {},
         "ply": game.ply,
         "turn": game.turn if active else None,
         "players": {side: seat_info(game, game.seat_playing(side)) for side in (Side.X, Side.O)},

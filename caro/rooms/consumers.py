@@ -352,7 +352,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if event.get("game_id") != self.game_id:
             return
         if event.get("type") in ("seated", "state_changed"):
-            return await self.send_state()
+            watching = self.side is None
+            await self.send_state()
+            if event["type"] == "seated" and watching and self.side is not None:
+                # This socket's own visitor took the seat (from another tab): it is theirs now.
+                await db(presence.seated)(self.game_id, self.channel_name, self.user)
+            return
         if "choices" in event:  # one list per side: this socket gets its own side's (none to watch)
             event = {**event, "choices": event["choices"].get(self.side, []) if self.side else []}
         await self.send_json(event)

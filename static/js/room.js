@@ -171,6 +171,7 @@ function onFrame(f) {
       state.stones[f.square] = f.side;
       for (const sq of f.flips || []) state.stones[sq] = f.side;
       state.legal = f.legal || [];
+      state.legal_flips = f.legal_flips || {};
       lastFlips = new Set(f.flips || []);
       note(f.passed ? fmt(gettext("%(side)s has no legal move and passes."), { side: sideName(f.passed) }) : "");
       state.ply = f.ply;
@@ -191,7 +192,7 @@ function onFrame(f) {
     case "game_over":
       if (!inOrder(f)) return;
       Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
-        line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [],
+        line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [], legal_flips: {},
         left: f.left ?? null, absent: f.absent ?? null, choices: [], absence: null,
         draw_offer: null, undo_request: null, ratings: f.ratings ?? null });
       pending = null;
@@ -258,11 +259,18 @@ function render() {
   const last = state.moves.length ? state.moves[state.moves.length - 1][0] : null;
   const line = new Set(state.line || []);
   const dir = lineDirection(state.line || []);
+  // The previewed move (first of two taps, or sent and not confirmed yet) and, in Reversi, the
+  // discs it would flip (the server's `legal_flips`, docs/protocol.md).
+  const previewSq = [ghost, pending && pending.square].find((sq) => sq && !stones.get(sq)) || null;
+  const flipping = new Set(previewSq && reversi ? (state.legal_flips || {})[previewSq] || [] : []);
   for (const [sq, btn] of squares) {
     const side = stones.get(sq) || "";
-    const preview = !side && (sq === ghost || (pending && pending.square === sq));
+    const preview = sq === previewSq;
     btn.dataset.stone = side ? markOf(side) : "";
-    btn.textContent = side ? markOf(side) : (preview ? markOf(me()) : "");
+    btn.textContent = side ? markOf(side) : (preview && !reversi ? markOf(me()) : "");
+    if (preview && reversi) btn.dataset.preview = me(); else delete btn.dataset.preview;
+    btn.classList.toggle("will-flip", flipping.has(sq));
+    if (flipping.has(sq)) btn.dataset.flipTo = me(); else delete btn.dataset.flipTo;
     btn.classList.toggle("last", sq === last);
     btn.classList.toggle("win", line.has(sq));
     if (line.has(sq)) btn.dataset.win = dir; else delete btn.dataset.win;
@@ -280,6 +288,8 @@ function render() {
     if (line.has(sq)) label += `, ${gettext("winning line")}`;
     if (foul) label += `, ${fmt(gettext("foul point for X (%(kind)s)"), { kind: foulKind(foul) })}`;
     if (legal.has(sq)) label += `, ${gettext("legal move")}`;
+    if (preview && reversi) label += `, ${previewWords(flipping.size)}`;
+    if (flipping.has(sq)) label += `, ${fmt(gettext("flips to %(colour)s if %(square)s is played"), { colour: colourWord(me()), square: previewSq })}`;
     btn.setAttribute("aria-label", label);
     btn.setAttribute("aria-disabled", side || !myTurn() || (reversi && !legal.has(sq)) ? "true" : "false");
   }
@@ -314,6 +324,7 @@ function render() {
   renderRatings();
   $("undo").hidden = !(seated && state.can_undo);
   $("confirm").hidden = !ghost;
+  renderPreviewNote(previewSq, flipping);
   for (const el of document.querySelectorAll("[data-show-when-waiting]")) {
     el.hidden = state.status !== "waiting" || (el.dataset.showWhenWaiting === "seated") !== seated;
   }
@@ -322,6 +333,28 @@ function render() {
   renderTitle();
   renderZoom();
   tickClocks();
+}
+
+// Reversi: "black"/"white" inside a sentence.
+function colourWord(side) {
+  return side === "X" ? gettext("black") : gettext("white");
+}
+
+// The previewed Reversi move in words: "preview: a black disc here flips 3 discs".
+function previewWords(n) {
+  return fmt(ngettext("preview: a %(colour)s disc here flips %(n)s disc", "preview: a %(colour)s disc here flips %(n)s discs", n),
+    { colour: colourWord(me()), n });
+}
+
+// Under the board while a Reversi move is previewed: what it does and how to play it (also read
+// out: the element is a polite live region).
+function renderPreviewNote(sq, flipping) {
+  const el = $("preview-note");
+  const text = reversi && sq && sq === ghost ? fmt(ngettext(
+    "%(square)s: a %(colour)s disc here flips %(n)s disc (%(discs)s). Tap the square again, or “Play here”, to play.",
+    "%(square)s: a %(colour)s disc here flips %(n)s discs (%(discs)s). Tap the square again, or “Play here”, to play.",
+    flipping.size), { square: sq, colour: colourWord(me()), n: flipping.size, discs: [...flipping].join(", ") }) : "";
+  if (el.textContent !== text) el.textContent = text;
 }
 
 // The moves as entries {side, square} in order, with a pass ({side, square: null}) wherever a side
@@ -970,6 +1003,22 @@ function moveFocus(sq, focus = true) {
   const btn = squares.get(sq);
   btn.tabIndex = 0;
   if (focus) btn.focus();
+}
+
+// Tabs of this browser: every room page says, on BroadcastChannel "caro.visitor", which visitor it
+// was drawn for (the user id, "" for a visitor without a name yet) and whether that visitor is
+// seated here. A page of the same room that only watches, drawn for someone else, is out of date:
+// taking the seat in another tab gave this browser a guest name (a new session), which this page's
+// socket and header do not know. It reloads, and comes back as the player. (A tab of the same
+// session needs none of this: the server sends each of its sockets its new seat.)
+const visitor = root.dataset.visitor || "";
+if ("BroadcastChannel" in window) {
+  const tabs = new BroadcastChannel("caro.visitor");
+  tabs.addEventListener("message", (e) => {
+    const m = e.data || {};
+    if (m.code === root.dataset.code && m.seated && m.visitor !== visitor && !state.you) location.reload();
+  });
+  tabs.postMessage({ code: root.dataset.code, visitor, seated: Boolean(state.you) });
 }
 
 render();

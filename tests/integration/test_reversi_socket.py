@@ -1,5 +1,6 @@
 """Reversi over the room websocket (Channels' WebsocketCommunicator, real Redis and PostgreSQL): the
-`state` frame and each `move` event carry the side to move's legal squares, which the page marks;
+`state` frame and each `move` event carry the side to move's legal squares, which the page marks,
+and what each would flip (the page's two-tap preview);
 a move frame forged for a square that flips nothing (the page never sends one) is refused with the
 translated `no_flip` error and changes nothing."""
 
@@ -34,6 +35,9 @@ async def test_the_legal_squares_come_with_the_state_and_each_move_and_a_forged_
     try:
         board = Board()
         assert sorted(state["legal"]) == sorted(board.legal_moves()) == ["c4", "d3", "e6", "f5"]
+        # What each legal square would flip, for the page's two-tap preview.
+        assert state["legal_flips"] == {sq: board.flips(sq) for sq in board.legal_moves()}
+        assert state["legal_flips"]["d3"] == ["d4"]
         before = await _snapshot(room)
         await comm.send_json_to({"type": "move", "square": "a1", "ply": 1, "id": str(uuid.uuid4())})
         error = await _expect_error(comm, "no_flip")
@@ -44,5 +48,6 @@ async def test_the_legal_squares_come_with_the_state_and_each_move_and_a_forged_
         board.play("d3")
         assert move["type"] == "move" and move["square"] == "d3" and move["turn"] == "O"
         assert sorted(move["legal"]) == sorted(board.legal_moves())
+        assert move["legal_flips"] == {sq: board.flips(sq) for sq in board.legal_moves()}
     finally:
         await comm.disconnect()

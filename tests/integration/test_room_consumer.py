@@ -328,3 +328,47 @@ async def test_pong_carries_the_server_clock_for_client_clocks():
         assert "t" not in await x.receive_json_from(timeout=5)
     finally:
         await x.disconnect()
+
+
+@sync_to_async
+def _waiting_room_and_visitor():
+    host, visitor = create_guest(), create_guest()
+    room = rooms.create_room(host)
+    return room, host, visitor, {"host": session_cookie(host), "visitor": session_cookie(visitor)}
+
+
+async def _next_state(comm):
+    while True:
+        frame = await comm.receive_json_from(timeout=5)
+        if frame["type"] == "state":
+            return frame
+
+
+async def test_every_socket_of_the_visitor_who_takes_a_seat_becomes_that_seat():
+    """Two tabs of one session watch a waiting room; the visitor takes the free seat (over HTTP, as
+    the page's button does): both open sockets are told they hold that seat and count as the
+    player's for presence, so closing one of them leaves the player present, not away."""
+    room, host, visitor, cookies = await _waiting_room_and_visitor()
+    h, _ = await _connect(room, cookies["host"])
+    a, sa = await _connect(room, cookies["visitor"])
+    b, sb = await _connect(room, cookies["visitor"])
+    try:
+        assert (sa["you"], sb["you"], sa["status"]) == (None, None, "waiting")
+        await sync_to_async(rooms.join)(room, visitor)
+        state_a, state_b = await _next_state(a), await _next_state(b)
+        await _next_state(h)  # the host's own state after the seat was taken
+        seat = state_a["you"]
+        assert seat in ("X", "O") and state_b["you"] == seat and state_b["status"] == "active"
+        assert state_b["players"][seat]["name"] == visitor.public_name
+        # The server, too, now takes socket b for the player's: a player's frame is accepted.
+        await b.send_json_to({"type": "offer_draw"})
+        frame = await b.receive_json_from(timeout=5)
+        assert (frame["type"], frame.get("by")) == ("draw_offer", seat), frame
+        # One tab closes: the player is still here (tab b), not away.
+        await a.disconnect()
+        await h.send_json_to({"type": "sync"})
+        state_h = await _next_state(h)
+        assert state_h["presence"][seat] is True and state_h["absence"] is None, state_h
+    finally:
+        for comm in (h, b):
+            await comm.disconnect()

@@ -66,6 +66,16 @@ def connect(game_id: int, channel: str, user, max_spectators: int | None = None)
     return seat
 
 
+def seated(game_id: int, channel: str, user) -> str:
+    """The socket `channel` watched game `game_id` as a spectator and its `user` has just taken a
+    seat (from another tab of the same session): count it in that seat from now on, so the player
+    is present while it stays open, and count one spectator less. Returns the seat, as `connect`."""
+    seat = connect(game_id, channel, user)
+    if seat:
+        outbox.crowd_changed(game_id)
+    return seat
+
+
 def disconnect(channel: str) -> None:
     """The socket `channel` closed (or went stale): forget it, and start the absence of its player
     if that was their last socket in a game between two people in progress."""
