@@ -105,6 +105,32 @@ async def test_a_repeated_move_frame_is_acknowledged_not_applied():
         await x.disconnect()
 
 
+async def test_a_move_reusing_the_opponents_move_id_is_stale_and_changes_nothing():
+    """The id of the opponent's stored move is no repeat of one's own: `stale` (as the lean paths
+    answer an id reused with the next ply), never `not_a_player` for a seated player, and a state."""
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    o, _ = await _connect(room, cookies["o"])
+    try:
+        x_id = str(uuid.uuid4())
+        await x.send_json_to({"type": "move", "square": "H8", "ply": 1, "id": x_id})
+        for comm in (x, o):
+            assert (await comm.receive_json_from(timeout=5))["type"] == "move"
+        before = await _snapshot(room)
+        for ply in (1, 2):  # the id with its own ply (the general path) and with the next (the loop's)
+            await o.send_json_to({"type": "move", "square": "H9", "ply": ply, "id": x_id})
+            refused = await _expect_error(o, "stale")
+            assert refused["ref"] == x_id
+            state = await o.receive_json_from(timeout=5)
+            assert state["type"] == "state" and state["ply"] == 1 and state["you"] == "O"
+            assert await _snapshot(room) == before
+        await o.send_json_to({"type": "move", "square": "H9", "ply": 2, "id": str(uuid.uuid4())})
+        assert (await o.receive_json_from(timeout=5))["type"] == "move"  # O's own move still plays
+    finally:
+        for comm in (x, o):
+            await comm.disconnect()
+
+
 @pytest.mark.parametrize(
     "raw, code",
     [
