@@ -131,6 +131,49 @@ async def test_a_move_reusing_the_opponents_move_id_is_stale_and_changes_nothing
             await comm.disconnect()
 
 
+@sync_to_async
+def _end_on_time(room) -> None:
+    """Let the clock of the player to move run out and end the game as the timer does."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from caro.games import tasks
+
+    game = Game.objects.get(pk=room.current_game_id)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(milliseconds=10))
+    assert tasks.enforce_move_deadline(game.pk, game.ply) is True
+
+
+async def test_a_move_after_the_timer_ended_the_game_is_refused_timeout():
+    """The timer ended the game before the move arrived: the player hears `timeout` (the answer
+    had the move come first), not a bare `game_over`; the opponent too; nothing changes."""
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    o, _ = await _connect(room, cookies["o"])
+    try:
+        for ply, (comm, square) in enumerate([(x, "H8"), (o, "H9"), (x, "I8")], start=1):
+            await comm.send_json_to({"type": "move", "square": square, "ply": ply, "id": str(uuid.uuid4())})
+            for each in (x, o):
+                assert (await each.receive_json_from(timeout=5))["type"] == "move"
+        await _end_on_time(room)  # O was to move: O lost on time
+        for comm in (x, o):
+            over = await comm.receive_json_from(timeout=5)
+            assert over["type"] == "game_over" and over["termination"] == "timeout" and over["winner"] == "X"
+        before = await _snapshot(room)
+        for comm, frame in ((o, {"type": "move", "square": "I9", "ply": 4, "id": str(uuid.uuid4())}),
+                            (x, {"type": "resign"})):
+            await comm.send_json_to(frame)
+            refused = await _expect_error(comm, "timeout")
+            assert refused["message"] == "Time ran out before this move arrived."
+            state = await comm.receive_json_from(timeout=5)
+            assert state["type"] == "state" and state["termination"] == "timeout"
+            assert await _snapshot(room) == before
+    finally:
+        for comm in (x, o):
+            await comm.disconnect()
+
+
 @pytest.mark.parametrize(
     "raw, code",
     [
