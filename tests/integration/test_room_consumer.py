@@ -174,6 +174,38 @@ async def test_a_move_after_the_timer_ended_the_game_is_refused_timeout():
             await comm.disconnect()
 
 
+async def test_a_move_that_finds_no_free_loop_connection_is_refused_busy(monkeypatch):
+    """Overload: every connection of the event loop's pool is taken (a pool of one, held here)
+    longer than its timeout; the move is refused `busy`, writes nothing, and plays when sent again."""
+    from caro.games.services import lean
+
+    monkeypatch.setattr(lean, "LOOP_POOL_MAX", 1)
+    monkeypatch.setattr(lean, "LOOP_POOL_TIMEOUT_S", 0.5)
+    await lean.close_loop_pool()  # a pool of this loop opened with the usual sizes, if any
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    pool = await lean.loop_pool()
+    held = await pool.getconn()
+    try:
+        before = await _snapshot(room)
+        frame = {"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())}
+        await x.send_json_to(frame)
+        refused = await _expect_error(x, "busy")
+        assert refused["ref"] == frame["id"] and "nothing was changed" in refused["message"]
+        assert await _snapshot(room) == before
+        await pool.putconn(held)
+        held = None
+        await x.send_json_to(frame)  # the same id: it was never stored
+        played = await x.receive_json_from(timeout=5)
+        assert played["type"] == "move" and played["id"] == frame["id"]
+        assert (await _snapshot(room))[0] == 1
+    finally:
+        if held is not None:
+            await pool.putconn(held)
+        await x.disconnect()
+        await lean.close_loop_pool()
+
+
 @pytest.mark.parametrize(
     "raw, code",
     [

@@ -9,6 +9,7 @@ from datetime import datetime
 
 import psycopg
 from django.db import IntegrityError
+from psycopg_pool import PoolTimeout
 from django.utils import timezone
 
 from caro.engine.errors import IllegalMove
@@ -106,13 +107,19 @@ async def play_move_on_loop(game_id: int, user, square: str, ply: int,
     returns None for every other case, having changed nothing (the lock rolled back), and the
     caller then runs `play_move` in a thread. Raises `GameError` as `play_move` does for a move
     the engine refuses (`ENGINE_CODES`) or a move id used before in this game (`stale`), `banned`
-    for a user under a ban; each changes nothing.
+    for a user under a ban, and `busy` when no connection of the loop's pool came free within
+    `lean.LOOP_POOL_TIMEOUT_S` (an overloaded server: nothing was sent to PostgreSQL, so nothing
+    changed; the move is not handed to a thread either, which would only add to the load); each
+    changes nothing.
 
     Shielded from the caller's cancellation (a socket closing mid-move): a move that commits is
     always broadcast, as it is when a pool thread plays it."""
     client_id = uuid.UUID(str(client_id))
     refuse_banned(user)
-    return await asyncio.shield(_move_on_loop(game_id, user, square, ply, client_id))
+    try:
+        return await asyncio.shield(_move_on_loop(game_id, user, square, ply, client_id))
+    except PoolTimeout:
+        raise GameError("busy") from None
 
 
 async def _move_on_loop(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
