@@ -429,3 +429,45 @@ async def test_pong_carries_the_server_clock_for_client_clocks():
         assert "t" not in await x.receive_json_from(timeout=5)
     finally:
         await x.disconnect()
+
+
+async def _publish(room, *events):
+    """Game events as the web processes publish them (through Redis), in the order given."""
+    from channels.layers import get_channel_layer
+
+    group = Game(pk=room.current_game_id).group_name
+    for event in events:
+        await get_channel_layer().group_send(group, {"type": "game.event",
+                                                     "event": {**event, "game_id": room.current_game_id}})
+
+
+async def test_events_that_cross_between_processes_reach_a_socket_in_version_order():
+    """Two web processes publishing at once (a move, then the game's end) can cross in Redis: the
+    socket holds the later event until the earlier one came, and never sends what it already sent."""
+    room, cookies = await _room_with_players()
+    w, state = await _connect(room, cookies["watcher"])
+    try:
+        v = state["version"]
+        move = {"type": "move", "version": v + 1, "ply": 1, "side": "X", "square": "H8", "id": str(uuid.uuid4())}
+        over = {"type": "game_over", "version": v + 2, "status": "finished", "winner": "X", "termination": "resign"}
+        await _publish(room, over, move, move)  # the second copy of the move: already sent
+        assert [(await w.receive_json_from(timeout=5))["type"] for _ in range(2)] == ["move", "game_over"]
+        await w.send_json_to({"type": "ping"})
+        assert (await w.receive_json_from(timeout=5))["type"] == "pong"  # nothing else was queued
+    finally:
+        await w.disconnect()
+
+
+async def test_an_event_whose_predecessor_never_comes_is_replaced_by_the_state():
+    room, cookies = await _room_with_players()
+    w, state = await _connect(room, cookies["watcher"])
+    try:
+        v = state["version"]
+        await _publish(room, {"type": "presence", "version": v + 2, "side": "O", "present": False,
+                              "absence": None, "choices": {}})
+        frame = await w.receive_json_from(timeout=10)  # after REORDER_WAIT_S
+        assert frame["type"] == "state" and frame["version"] == v  # the database's, which holds all
+        await w.send_json_to({"type": "ping"})
+        assert (await w.receive_json_from(timeout=5))["type"] == "pong"  # the held event was dropped
+    finally:
+        await w.disconnect()
