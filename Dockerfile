@@ -35,4 +35,4 @@ RUN pip install --no-deps -e . \
 USER caro
 EXPOSE 8000
 # The same flags as compose.yaml's web service (see there).
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "--websocket-max-message-size", "65536", "caro.asgi:application"]
+CMD ["python", "-m", "caro.webserver", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "--websocket-max-message-size", "65536", "caro.asgi:application"]

@@ -56,10 +56,11 @@ MANAGE_WAIT_FOR_RUN = 120.0
 def daphne_argv(host: str, port: int, python: str = sys.executable, fds: tuple[int, int] | None = None) -> list[str]:
     """The Daphne command line of `run` (the test suite's live server uses the same): bound to
     host:port, or, with `fds` = (front fd, own fd), serving those two inherited listening sockets
-    instead (one process of a group, devstack/webs.py)."""
+    instead (one process of a group, devstack/webs.py). Daphne runs through `caro.webserver`,
+    its command line with the access log written through logging (UTC times, as compose.yaml)."""
     bind = webs.daphne_fd_arguments(*fds) if fds else ["-b", host, "-p", str(port)]
     return [
-        python, "-m", "daphne", *bind,
+        python, "-m", "caro.webserver", *bind,
         "--websocket-max-message-size", str(WEBSOCKET_MAX_MESSAGE_BYTES),
         "--websocket-max-frame-size", str(WEBSOCKET_MAX_MESSAGE_BYTES),
         "caro.asgi:application",

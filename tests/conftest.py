@@ -355,7 +355,7 @@ def start_daphnes(env: dict, count: int, tmp_path_factory, host: str | None = No
         log = tmp_path_factory.mktemp("daphne") / f"daphne{i}.log"
         with open(log, "wb") as out:
             started.append((subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *flags,
+                [sys.executable, "-m", "caro.webserver", "-b", "127.0.0.1", "-p", str(port), *flags,
                  "caro.asgi:application"],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
             ), log, f"http://127.0.0.1:{port}"))

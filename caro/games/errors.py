@@ -45,6 +45,7 @@ MESSAGES = {
     "unknown_type": _("Unknown message type; it was ignored."),
     "rate_limited": _("Too many messages at once; slow down a little."),
     "server_error": _("Something went wrong on our side; nothing was changed. Please try again."),
+    "busy": _("The server has too much to do right now and did not take this; nothing was changed. Try again in a moment."),
     "too_many_sockets": _("Too many connections from your network or browser: close some other tabs of this site, then reload the page."),
 }
 

@@ -59,6 +59,9 @@ CLOSE_BANNED = 4403
 CLOSE_ROOM_CLOSED = 4410
 #: Events of the room's group that are about the room, not its game (chat, moderation).
 ROOM_EVENTS = ("chat", "chat_hidden", "room_closed")
+#: Seconds a socket holds a game event that arrived ahead of its version (events published by two
+#: web processes at once may cross in Redis) for the one before it; then it sends the full `state`.
+REORDER_WAIT_S = 0.5
 
 
 def db(func):
@@ -104,6 +107,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.game_group = None
         self.forgotten = False
         self.side = None  # "X"/"O" or None (spectator), refreshed by every `state` this socket gets
+        self.version = None  # the game's last version this socket was sent (a `state` or an event)
+        self.early: dict[int, dict] = {}  # events held until the versions before them are sent
+        self.gap_timer: asyncio.Task | None = None
         self.slot = SocketSlot(self.channel_name, client_address(self.scope),
                                self.user.pk if getattr(self.user, "is_authenticated", False) else None,
                                self.code)
@@ -177,6 +183,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if getattr(self, "forgotten", True):  # already done, or connect never got that far
             return
         self.forgotten = True
+        if getattr(self, "gap_timer", None) is not None:
+            self.gap_timer.cancel()
         if getattr(self, "slot", None) is not None:
             await self.slot.release()
         for group in (getattr(self, "group", None), getattr(self, "game_group", None),
@@ -351,6 +359,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return await self.send_state()
         if event.get("game_id") != self.game_id:
             return
+        version = event.get("version")
+        if isinstance(version, int) and self.version is not None:
+            if version <= self.version:  # the `state` this socket was sent already holds it
+                return
+            if version > self.version + 1:  # the event before it is still on its way: wait for it
+                self.early[version] = event
+                if self.gap_timer is None:
+                    self.gap_timer = asyncio.ensure_future(self._gap_after_wait())
+                return
+        await self.forward(event)
+        while self.version is not None and self.version + 1 in self.early:
+            await self.forward(self.early.pop(self.version + 1))
+
+    async def forward(self, event: dict) -> None:
+        """Send one event of the current game to this socket, in version order (`game_event`)."""
         if event.get("type") in ("seated", "state_changed"):
             watching = self.side is None
             await self.send_state()
@@ -358,15 +381,32 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 # This socket's own visitor took the seat (from another tab): it is theirs now.
                 await db(presence.seated)(self.game_id, self.channel_name, self.user)
             return
+        if isinstance(event.get("version"), int):
+            self.version = event["version"]
         if "choices" in event:  # one list per side: this socket gets its own side's (none to watch)
             event = {**event, "choices": event["choices"].get(self.side, []) if self.side else []}
         await self.send_json(event)
+
+    async def _gap_after_wait(self) -> None:
+        """REORDER_WAIT_S after an event was held, ask this consumer (through its own channel, so
+        that it runs between two messages, never inside one) to settle any gap still open."""
+        await asyncio.sleep(REORDER_WAIT_S)
+        await self.channel_layer.send(self.channel_name, {"type": "game.gap"})
+
+    async def game_gap(self, message: dict) -> None:
+        """The wait for a missing event is over (Channels type "game.gap"): when events are still
+        held, the missing one was lost or is very late, so send the full `state` (it holds them)."""
+        self.gap_timer = None
+        if self.early:
+            await self.send_state()
 
     # ------------------------------------------------------------------ sending
 
     async def send_state(self) -> None:
         state = await db(_state_for)(self.game_id, self.user)
         self.side = state["you"]
+        # Events are published after their commit, so this state holds every event received so far.
+        self.version, self.early = state["version"], {}
         await self.send_json({"type": "state", **state})
 
     async def send_error(self, code: str, ref: str | None = None, detail: str | None = None) -> None:

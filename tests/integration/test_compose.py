@@ -70,7 +70,7 @@ def test_migrate_is_one_shot_after_postgres(services):
 
 def test_web_runs_daphne_after_migrate_and_redis(services):
     web = services["web"]
-    assert argv(web["command"]) == ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers",
+    assert argv(web["command"]) == ["python", "-m", "caro.webserver", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers",
                                     "--websocket-max-message-size", "65536", "caro.asgi:application"]
     assert condition(web, "migrate") == "service_completed_successfully"
     assert condition(web, "redis") == "service_healthy"

@@ -276,10 +276,10 @@ def everything_started(proc: subprocess.Popen, data_dir: Path) -> tuple[dict[int
     """The dev.py process's descendants (web, worker + pool, beat, redis) and the postmaster pid."""
     children = descendants(proc.pid)
     commands = " | ".join(children.values())
-    for part in ("daphne", "worker", "beat", "redis-server"):
+    for part in ("caro.webserver", "worker", "beat", "redis-server"):
         assert part in commands, f"{part} not running under dev.py: {commands}"
     assert sum("celery" in c and " beat" in c for c in children.values()) == 1, "exactly one beat"
-    daphne = next(pid for pid, cmd in children.items() if "daphne" in cmd)
+    daphne = next(pid for pid, cmd in children.items() if "caro.webserver" in cmd)
     argv = Path(f"/proc/{daphne}/cmdline").read_bytes().decode().split("\0")
     limit = str(cli.WEBSOCKET_MAX_MESSAGE_BYTES)
     assert argv[argv.index("--websocket-max-message-size") + 1] == limit == "65536"  # as compose.yaml
@@ -332,7 +332,7 @@ def test_dev_run_stops_everything_when_daphne_dies(data_dir):
     try:
         wait_for_200(proc, f"http://127.0.0.1:{port}/healthz", log)
         children, postmaster = everything_started(proc, data_dir)
-        web = next(pid for pid, cmd in children.items() if "daphne" in cmd)
+        web = next(pid for pid, cmd in children.items() if "caro.webserver" in cmd)
         os.kill(web, signal.SIGKILL)
         assert proc.wait(60) != 0, "dev.py run must fail when Daphne dies"
         assert "web exited" in log.read_text()
@@ -350,7 +350,7 @@ def test_dev_run_with_two_web_processes_shares_the_port_and_stops_cleanly(data_d
     try:
         wait_for_200(proc, f"http://127.0.0.1:{port}/healthz", log)
         children, postmaster = everything_started(proc, data_dir)
-        daphnes = [pid for pid, cmd in children.items() if "daphne" in cmd]
+        daphnes = [pid for pid, cmd in children.items() if "caro.webserver" in cmd]
         assert len(daphnes) == 2, children
         own = [int(p) for p in re.findall(r"web\d :(\d+)", log.read_text())]
         assert len(own) == 2 and port not in own, log.read_text()[-2000:]

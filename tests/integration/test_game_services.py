@@ -67,10 +67,10 @@ def test_a_repeated_client_move_id_is_answered_not_applied_twice():
     assert Move.objects.filter(game=game).count() == 1
     game.refresh_from_db()
     assert game.ply == 1
-    # The opponent cannot replay X's id to learn anything or to move.
+    # The opponent cannot replay X's id to learn anything or to move: not a repeat of its own.
     with pytest.raises(GameError) as err:
         services.play_move(game.pk, o, "H8", 1, move_id)
-    assert err.value.code == "not_a_player"
+    assert err.value.code == "stale"
 
 
 def test_a_move_after_the_game_ended_is_refused_and_no_second_result():

@@ -1,5 +1,6 @@
 """Log lines carry their time in UTC, ISO 8601 with `Z` (caro/logformat.py), not in TIME_ZONE (UTC+7):
-the web processes' lines through settings.LOGGING, a real Celery worker's through its own layout."""
+the web processes' lines through settings.LOGGING (Daphne's access log too, caro/webserver.py), a
+real Celery worker's through its own layout."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import pytest
 from django.conf import settings
 
 from caro.logformat import UTCFormatter, utc_times
+from devstack.cli import daphne_argv
+from tests.conftest import _child_env, _stop, _wait_healthy, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 #: 2026-12-01T22:30:05.123Z
@@ -57,3 +60,31 @@ def test_a_real_celery_worker_logs_utc_times(celery_worker_process, tmp_path):
     stamps = re.findall(r"^\[" + STAMP + r": (?:INFO|WARNING)/MainProcess\]", log, re.M)
     assert stamps, log[-2000:]
     assert all(_near_now(s) for s in stamps), log[-2000:]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_daphne_started_as_devstack_starts_it_logs_requests_in_utc(django_db_blocker, tmp_path):
+    """Daphne's access log (an HTTP request, a websocket's connect and close) in the same layout and
+    UTC time as the application's lines, not Daphne's own local-time `[02/Dec/2026:08:40:05]`."""
+    import websockets.sync.client
+
+    with django_db_blocker.unblock():
+        env = _child_env()
+    port, log = free_port(), tmp_path / "web.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(daphne_argv("127.0.0.1", port), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        assert _wait_healthy(proc, f"http://127.0.0.1:{port}"), log.read_text(errors="replace")[-3000:]
+        with websockets.sync.client.connect(f"ws://127.0.0.1:{port}/ws/nowhere/", origin=f"http://127.0.0.1:{port}",
+                                            open_timeout=60):
+            pass  # the site closes an unknown path at once (4404); connecting is what gets logged
+    finally:
+        _stop(proc)
+    text = log.read_text(errors="replace")
+    lines = [ln for ln in text.splitlines() if "caro.access" in ln]
+    entry = STAMP + r" INFO caro\.access \[" + str(proc.pid) + r"\] 127\.0\.0\.1:\d+ - - "
+    healthz = [re.match(entry + r'"GET /healthz" 200 \d+$', ln) for ln in lines]
+    assert any(healthz), text[-3000:]
+    assert any(re.match(entry + r'"WSCONNECT /ws/nowhere/" - -$', ln) for ln in lines), text[-3000:]
+    assert all(_near_now(m.group(1)) for m in healthz if m)
+    assert not re.search(r"\[\d\d/\w{3}/\d{4}:", text), "a line in Daphne's own local-time layout"

@@ -360,3 +360,27 @@ def test_the_record_page_and_the_psq_export_keep_the_opening():
     # lists a given opening); then the ordinary moves with theirs
     assert lines[1:6] == ["8,8,0", "8,7,0", "10,9,0", "9,8,0", "7,9,0"]
     assert lines[6].startswith("7,8,") and lines[7] == "-1"
+
+
+def test_the_opponents_opening_stone_id_is_not_answered_as_a_repeat():
+    """In an opening a seat places stones of both colours: the seat that placed a stone comes from
+    the opening's log, so the other seat reusing its id is refused `stale`, not acknowledged."""
+    game, host, guest = _game("swap2")
+    client_id = uuid.uuid4()
+    services.play_move(game.pk, host, "H8", 1, client_id)
+    before = _frozen(game)
+    _refused("stale", services.play_move, game.pk, guest, "J10", 1, client_id)
+    assert _frozen(game) == before
+    assert services.play_move(game.pk, host, "H8", 1, client_id).duplicate
+
+
+def test_a_repeat_on_one_device_is_answered_whichever_side_is_to_move():
+    user = create_guest()
+    room = rooms.create_room(user, kind="local")
+    game = Game.objects.get(pk=room.current_game_id)
+    client_id = uuid.uuid4()
+    services.play_move(game.pk, user, "H8", 1, client_id)  # X's move; O is to move now
+    again = services.play_move(game.pk, user, "H8", 1, client_id)
+    assert again.duplicate and again.move.side == "X"
+    game.refresh_from_db()
+    assert game.ply == 1

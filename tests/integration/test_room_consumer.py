@@ -105,6 +105,107 @@ async def test_a_repeated_move_frame_is_acknowledged_not_applied():
         await x.disconnect()
 
 
+async def test_a_move_reusing_the_opponents_move_id_is_stale_and_changes_nothing():
+    """The id of the opponent's stored move is no repeat of one's own: `stale` (as the lean paths
+    answer an id reused with the next ply), never `not_a_player` for a seated player, and a state."""
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    o, _ = await _connect(room, cookies["o"])
+    try:
+        x_id = str(uuid.uuid4())
+        await x.send_json_to({"type": "move", "square": "H8", "ply": 1, "id": x_id})
+        for comm in (x, o):
+            assert (await comm.receive_json_from(timeout=5))["type"] == "move"
+        before = await _snapshot(room)
+        for ply in (1, 2):  # the id with its own ply (the general path) and with the next (the loop's)
+            await o.send_json_to({"type": "move", "square": "H9", "ply": ply, "id": x_id})
+            refused = await _expect_error(o, "stale")
+            assert refused["ref"] == x_id
+            state = await o.receive_json_from(timeout=5)
+            assert state["type"] == "state" and state["ply"] == 1 and state["you"] == "O"
+            assert await _snapshot(room) == before
+        await o.send_json_to({"type": "move", "square": "H9", "ply": 2, "id": str(uuid.uuid4())})
+        assert (await o.receive_json_from(timeout=5))["type"] == "move"  # O's own move still plays
+    finally:
+        for comm in (x, o):
+            await comm.disconnect()
+
+
+@sync_to_async
+def _end_on_time(room) -> None:
+    """Let the clock of the player to move run out and end the game as the timer does."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from caro.games import tasks
+
+    game = Game.objects.get(pk=room.current_game_id)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(milliseconds=10))
+    assert tasks.enforce_move_deadline(game.pk, game.ply) is True
+
+
+async def test_a_move_after_the_timer_ended_the_game_is_refused_timeout():
+    """The timer ended the game before the move arrived: the player hears `timeout` (the answer
+    had the move come first), not a bare `game_over`; the opponent too; nothing changes."""
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    o, _ = await _connect(room, cookies["o"])
+    try:
+        for ply, (comm, square) in enumerate([(x, "H8"), (o, "H9"), (x, "I8")], start=1):
+            await comm.send_json_to({"type": "move", "square": square, "ply": ply, "id": str(uuid.uuid4())})
+            for each in (x, o):
+                assert (await each.receive_json_from(timeout=5))["type"] == "move"
+        await _end_on_time(room)  # O was to move: O lost on time
+        for comm in (x, o):
+            over = await comm.receive_json_from(timeout=5)
+            assert over["type"] == "game_over" and over["termination"] == "timeout" and over["winner"] == "X"
+        before = await _snapshot(room)
+        for comm, frame in ((o, {"type": "move", "square": "I9", "ply": 4, "id": str(uuid.uuid4())}),
+                            (x, {"type": "resign"})):
+            await comm.send_json_to(frame)
+            refused = await _expect_error(comm, "timeout")
+            assert refused["message"] == "Time ran out before this move arrived."
+            state = await comm.receive_json_from(timeout=5)
+            assert state["type"] == "state" and state["termination"] == "timeout"
+            assert await _snapshot(room) == before
+    finally:
+        for comm in (x, o):
+            await comm.disconnect()
+
+
+async def test_a_move_that_finds_no_free_loop_connection_is_refused_busy(monkeypatch):
+    """Overload: every connection of the event loop's pool is taken (a pool of one, held here)
+    longer than its timeout; the move is refused `busy`, writes nothing, and plays when sent again."""
+    from caro.games.services import lean
+
+    monkeypatch.setattr(lean, "LOOP_POOL_MAX", 1)
+    monkeypatch.setattr(lean, "LOOP_POOL_TIMEOUT_S", 0.5)
+    await lean.close_loop_pool()  # a pool of this loop opened with the usual sizes, if any
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    pool = await lean.loop_pool()
+    held = await pool.getconn()
+    try:
+        before = await _snapshot(room)
+        frame = {"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())}
+        await x.send_json_to(frame)
+        refused = await _expect_error(x, "busy")
+        assert refused["ref"] == frame["id"] and "nothing was changed" in refused["message"]
+        assert await _snapshot(room) == before
+        await pool.putconn(held)
+        held = None
+        await x.send_json_to(frame)  # the same id: it was never stored
+        played = await x.receive_json_from(timeout=5)
+        assert played["type"] == "move" and played["id"] == frame["id"]
+        assert (await _snapshot(room))[0] == 1
+    finally:
+        if held is not None:
+            await pool.putconn(held)
+        await x.disconnect()
+        await lean.close_loop_pool()
+
+
 @pytest.mark.parametrize(
     "raw, code",
     [
@@ -372,3 +473,45 @@ async def test_every_socket_of_the_visitor_who_takes_a_seat_becomes_that_seat():
     finally:
         for comm in (h, b):
             await comm.disconnect()
+
+
+async def _publish(room, *events):
+    """Game events as the web processes publish them (through Redis), in the order given."""
+    from channels.layers import get_channel_layer
+
+    group = Game(pk=room.current_game_id).group_name
+    for event in events:
+        await get_channel_layer().group_send(group, {"type": "game.event",
+                                                     "event": {**event, "game_id": room.current_game_id}})
+
+
+async def test_events_that_cross_between_processes_reach_a_socket_in_version_order():
+    """Two web processes publishing at once (a move, then the game's end) can cross in Redis: the
+    socket holds the later event until the earlier one came, and never sends what it already sent."""
+    room, cookies = await _room_with_players()
+    w, state = await _connect(room, cookies["watcher"])
+    try:
+        v = state["version"]
+        move = {"type": "move", "version": v + 1, "ply": 1, "side": "X", "square": "H8", "id": str(uuid.uuid4())}
+        over = {"type": "game_over", "version": v + 2, "status": "finished", "winner": "X", "termination": "resign"}
+        await _publish(room, over, move, move)  # the second copy of the move: already sent
+        assert [(await w.receive_json_from(timeout=5))["type"] for _ in range(2)] == ["move", "game_over"]
+        await w.send_json_to({"type": "ping"})
+        assert (await w.receive_json_from(timeout=5))["type"] == "pong"  # nothing else was queued
+    finally:
+        await w.disconnect()
+
+
+async def test_an_event_whose_predecessor_never_comes_is_replaced_by_the_state():
+    room, cookies = await _room_with_players()
+    w, state = await _connect(room, cookies["watcher"])
+    try:
+        v = state["version"]
+        await _publish(room, {"type": "presence", "version": v + 2, "side": "O", "present": False,
+                              "absence": None, "choices": {}})
+        frame = await w.receive_json_from(timeout=10)  # after REORDER_WAIT_S
+        assert frame["type"] == "state" and frame["version"] == v  # the database's, which holds all
+        await w.send_json_to({"type": "ping"})
+        assert (await w.receive_json_from(timeout=5))["type"] == "pong"  # the held event was dropped
+    finally:
+        await w.disconnect()

@@ -40,7 +40,8 @@ def player_action(game_id: int, user, action: Callable[[Game, str], T],
     `first(game)`, when given, runs before the checks and may answer instead (idempotent repeats).
     Raises `GameError` `banned` (a ban in force on `user`), `not_a_player`, `not_started`,
     `game_over`, or `timeout`: an expired clock is enforced instead of the action, and the error is
-    raised after that result has committed.
+    raised after that result has committed; a game the timer had already ended on time answers
+    `timeout` too (not `game_over`), so the players hear the same whichever came first.
     """
     refuse_banned(user)
     with transaction.atomic():
@@ -54,7 +55,7 @@ def player_action(game_id: int, user, action: Callable[[Game, str], T],
         if game.status == Game.Status.WAITING:
             raise GameError("not_started")
         if game.is_over:
-            raise GameError("game_over")
+            raise GameError("timeout" if game.termination == Game.Termination.TIMEOUT else "game_over")
         if not state.deadline_passed(game, timezone.now()):
             return action(game, seat)
         end_on_time(game)

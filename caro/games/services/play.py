@@ -9,6 +9,7 @@ from datetime import datetime
 
 import psycopg
 from django.db import IntegrityError
+from psycopg_pool import PoolTimeout
 from django.utils import timezone
 
 from caro.engine.errors import IllegalMove
@@ -46,11 +47,13 @@ class MoveResult:
 def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | str) -> MoveResult:
     """Play `square` for `user` as move number `ply` (1 = the first move of the game).
 
-    Idempotent on `client_id`: a repeat of a stored move returns it with `duplicate=True` and
-    changes nothing. Raises `GameError` with code `not_a_player`, `not_started`, `game_over`,
-    `timeout` (the clock had run out; the game is now over), `stale` (`ply` is not the next
-    move), `not_your_turn`, `occupied`, `out_of_board`, `bad_square` or `foul`. A refused move
-    changes nothing (except that an expired clock is enforced first).
+    Idempotent on `client_id`: a repeat of a stored move of the sender's own returns it with
+    `duplicate=True` and changes nothing. Raises `GameError` with code `not_a_player`,
+    `not_started`, `game_over`, `timeout` (the clock had run out; the game is now over, or the
+    timer had already ended it with the sender's loss on time), `stale` (`ply` is not the next
+    move, or `client_id` is the id of a stored move the sender did not play, e.g. the
+    opponent's), `not_your_turn`, `occupied`, `out_of_board`, `bad_square` or `foul`. A refused
+    move changes nothing (except that an expired clock is enforced first).
     """
     client_id = uuid.UUID(str(client_id))
 
@@ -60,9 +63,13 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
         existing = Move.objects.filter(game=game, client_id=client_id).first()
         if existing is None:
             return None
-        # (with an opening procedure a seat places stones of both colours, and colours may swap)
-        if game.seat_of(user) is None or (not game.opening and game.side_of_user(user) != existing.side):
+        seat = game.seat_of(user)
+        if seat is None:
             raise GameError("not_a_player")
+        # On one device every move is the sender's; otherwise an id of the other seat's move is
+        # not a repeat: refused as the lean paths refuse a reused id (their INSERT fails).
+        if not game.is_local and mover_seat(game, existing) != seat:
+            raise GameError("stale")
         return MoveResult(game=game, move=existing, duplicate=True)
 
     def move(game: Game, seat: str) -> MoveResult:
@@ -80,6 +87,16 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
     return player_action(game_id, user, move, first=repeated)
 
 
+def mover_seat(game: Game, move: Move) -> str:
+    """The seat that played the stored `move` of `game`: for a stone of an opening procedure (RIF,
+    Swap2: a seat places stones of both colours, and colours may swap afterwards) the seat its
+    step's entry in `game.opening["log"]` names, else the seat playing the move's side."""
+    for entry in (game.opening or {}).get("log", []):
+        if move.ply in entry.get("plies", ()):
+            return entry["seat"]
+    return game.seat_playing(move.side)
+
+
 async def play_move_on_loop(game_id: int, user, square: str, ply: int,
                             client_id: uuid.UUID | str) -> MoveResult | None:
     """`play_move` on the event loop, without a thread: the lean path's two statements through
@@ -90,13 +107,19 @@ async def play_move_on_loop(game_id: int, user, square: str, ply: int,
     returns None for every other case, having changed nothing (the lock rolled back), and the
     caller then runs `play_move` in a thread. Raises `GameError` as `play_move` does for a move
     the engine refuses (`ENGINE_CODES`) or a move id used before in this game (`stale`), `banned`
-    for a user under a ban; each changes nothing.
+    for a user under a ban, and `busy` when no connection of the loop's pool came free within
+    `lean.LOOP_POOL_TIMEOUT_S` (an overloaded server: nothing was sent to PostgreSQL, so nothing
+    changed; the move is not handed to a thread either, which would only add to the load); each
+    changes nothing.
 
     Shielded from the caller's cancellation (a socket closing mid-move): a move that commits is
     always broadcast, as it is when a pool thread plays it."""
     client_id = uuid.UUID(str(client_id))
     refuse_banned(user)
-    return await asyncio.shield(_move_on_loop(game_id, user, square, ply, client_id))
+    try:
+        return await asyncio.shield(_move_on_loop(game_id, user, square, ply, client_id))
+    except PoolTimeout:
+        raise GameError("busy") from None
 
 
 async def _move_on_loop(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
