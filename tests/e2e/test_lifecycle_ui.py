@@ -22,6 +22,7 @@ from caro.rooms import services as rooms
 from tests.e2e.helpers import _context, _off_loop, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+MOVE_MS = 180_000  # the per-move clock of the closed-page test
 
 
 def _room(squares=(), **options):
@@ -49,26 +50,28 @@ def _clock_seconds(page, side):
 
 
 def test_a_closed_page_shows_the_countdown_and_coming_back_goes_on_with_the_right_clock(browser, live_server_url):
-    room, x, o = _room(["H8", "H9", "I8"])  # O to move, 1 minute per move
+    # O to move, 3 minutes per move: a loaded machine may take a minute over the steps below, and
+    # O's clock must not run out meanwhile
+    room, x, o = _room(["H8", "H9", "I8"], move_time_ms=MOVE_MS)
     ctx_x, ctx_o = _context(browser, "vi", 1280), _context(browser, "vi", 360)
     try:
         page_x = _open(ctx_x, live_server_url, x, room)
         page_o = _open(ctx_o, live_server_url, o, room)
         page_o.close()
         countdown = page_x.locator('[data-testid="absence"]')
-        countdown.wait_for(state="visible", timeout=15_000)
+        countdown.wait_for(state="visible", timeout=30_000)
         assert re.search(r"mất kết nối — còn (1:00|0:[0-5]\d) để quay lại", countdown.inner_text())
         page_o = _open(ctx_o, live_server_url, o, room)
-        countdown.wait_for(state="hidden", timeout=15_000)
+        countdown.wait_for(state="hidden", timeout=30_000)
         assert page_o.locator('[data-testid="absence"]').is_hidden()
         left = _clock_seconds(page_o, "O")  # O's move clock kept running while away
-        assert 0 < left <= 60
+        assert 0 < left <= MOVE_MS // 1000
         page_o.click('.sq[data-sq="I9"]')
-        page_x.wait_for_selector('.sq[data-sq="I9"][data-stone="O"]', timeout=15_000)
-        # X's fresh minute is ticking (at least 0:30 left: a loaded machine may take a while to show it).
-        page_x.wait_for_function("(t => { const [m, s] = t.split(':').map(Number); return m * 60 + s >= 30"
-                                 " && m * 60 + s <= 60; })(document.querySelector('[data-testid=clock-X]').textContent)",
-                                 timeout=15_000)
+        page_x.wait_for_selector('.sq[data-sq="I9"][data-stone="O"]', timeout=30_000)
+        # X's fresh 3 minutes are ticking (at least 2:00 left: a loaded machine may take a while to show it).
+        page_x.wait_for_function("(t => { const [m, s] = t.split(':').map(Number); return m * 60 + s >= 120"
+                                 " && m * 60 + s <= 180; })(document.querySelector('[data-testid=clock-X]').textContent)",
+                                 timeout=30_000)
     finally:
         ctx_x.close()
         ctx_o.close()
