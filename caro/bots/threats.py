@@ -22,25 +22,35 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
+from . import nbthreats
 from .fastboard import FIVE, FOUR, OPEN4, FastBoard
 
 
 INF = 10 ** 9  # proof / disproof number meaning "infinite"
 UNLIMITED = 99  # "threes left" meaning no limit but the depth
 THREE_WIDTH = 12  # open threes tried per attacker node, best shape first
+ZONE_REACH = 4  # steps from the attacker's last two moves within which its threes are tried (None: anywhere)
+COMPILED = True  # df-pn VCF / VCT of shared (Hard's) searches in the compiled kernel (not Renju)
+NB_TT_BITS = 19  # compiled transposition table slots per rule set (both attackers): 2 ** bits
+NB_TT_BITS_UNSHARED = 18  # the same for an unshared search (a fresh table each search)
+NB_FIRST_CHUNK, NB_MAX_CHUNK = 256, 8192  # compiled search nodes per kernel call (clock read between)
+VCF_STEPS = (5,)  # depth caps of a VCF searched before the full one
 DFPN_STEPS = (4,)  # depth caps searched before the full one (iterative deepening of df-pn)
 TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
 KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
 _ZONES: dict[int, frozenset[int]] = {}
 
 
-def zone_offsets(width: int) -> frozenset[int]:
+def zone_offsets(width: int, reach: int = ZONE_REACH) -> frozenset[int]:
     """Index offsets (padded layout of row width ``width``) of the cells on the four lines
-    through a cell within four steps: where a follow-up threat of a threat sequence lies."""
-    hit = _ZONES.get(width)
+    through a cell within ``reach`` steps: where a follow-up threat of a threat sequence lies."""
+    hit = _ZONES.get((width, reach))
     if hit is None:
         steps = (1, width, width + 1, 1 - width)
-        hit = _ZONES[width] = frozenset(sgn * k * s for s in steps for k in range(1, 5) for sgn in (1, -1))
+        hit = _ZONES[(width, reach)] = frozenset(sgn * k * s for s in steps for k in range(1, reach + 1)
+                                                 for sgn in (1, -1))
     return hit
 
 
@@ -139,6 +149,48 @@ def _defence_cache(fb: FastBoard) -> dict:
     return table
 
 
+_NB_TABLES: dict = {}  # compiled df-pn transposition table per rule set (see nbthreats.new_table)
+_NB_CONTEXTS: dict = {}
+
+
+def _int64(h: int) -> int:
+    """A 64-bit Zobrist hash (Python int, 0 .. 2**64 - 1) as the compiled kernel's int64."""
+    return h - (1 << 64) if h >= 1 << 63 else h
+
+
+def _nb_context(fb: FastBoard) -> dict:
+    """The compiled search's per-rule-set inputs: real cells, Zobrist keys, side keys, rules."""
+    ctx = _NB_CONTEXTS.get(fb.rules)
+    if ctx is None:
+        g = fb.geo
+        zob = np.array(fb.zob, dtype=np.uint64).view(np.int64)
+        rnd = np.random.default_rng(20261202)
+        keys = rnd.integers(1, 2 ** 62, size=(3, 3), dtype=np.int64)
+        ctx = _NB_CONTEXTS[fb.rules] = {
+            "reals": np.array(g.reals, dtype=np.int64), "zob": np.ascontiguousarray(zob),
+            # folded into the table key: attacker (row) and side to move (column)
+            "sidekeys": [np.ascontiguousarray(keys[a]) for a in range(3)],
+            "blocked": 0 if fb.rules.blocked == "none" else 1, "L": fb.rules.win_length, "zones": {},
+        }
+        _zone_array(ctx, ZONE_REACH, g.W)
+    return ctx
+
+
+def _zone_array(ctx: dict, reach: int, width: int | None = None):
+    """(zone, zr): ``zone[zr + offset] == 1`` for the offsets of :func:`zone_offsets`."""
+    hit = ctx["zones"].get(reach)
+    if hit is None:
+        width = width if width is not None else ctx["W"]
+        offs = zone_offsets(width, reach)
+        zr = reach * (width + 1)
+        zone = np.zeros(2 * zr + 1, dtype=np.int64)
+        for o in offs:
+            zone[o + zr] = 1
+        hit = ctx["zones"][reach] = (zone, zr)
+        ctx["W"] = width
+    return hit
+
+
 class Timeout(Exception):
     """The deadline passed inside a search."""
 
@@ -147,8 +199,22 @@ class ThreatSearch:
     """VCF / VCT searcher bound to one board and one deadline (``time.perf_counter`` seconds)."""
 
     def __init__(self, fb: FastBoard, deadline: float, max_nodes: int = 200000, shared: bool = False,
-                 min_nodes: int = 0) -> None:
+                 min_nodes: int = 0, compiled: bool | None = None) -> None:
+        """``deadline``: ``time.perf_counter()`` seconds; ``max_nodes``: node budget of one
+        search; ``min_nodes``: nodes searched before the deadline is looked at; ``shared``: the
+        rule set's tables are kept across searches and moves. ``compiled``: the df-pn searches
+        (:meth:`vcf`, :meth:`dfpn`) run in the compiled kernel (:mod:`.nbthreats`); None means
+        :data:`COMPILED` for shared searches (Hard's), never under Renju (its foul test is the
+        engine's, in Python), so unshared searches (Medium's VCF, the openings) keep the Python
+        depth-first VCF."""
         self.fb = fb
+        if compiled is None:
+            compiled = COMPILED and shared
+        self.compiled = bool(compiled) and not fb.rules.renju
+        self.three_width = THREE_WIDTH
+        self.zone_reach = ZONE_REACH
+        self.vct_mode = True  # df-pn: False = fours only (a compiled VCF)
+        self.proof_number = 0
         self.deadline = deadline
         self.nodes = 0
         self.max_nodes = max_nodes
@@ -188,6 +254,8 @@ class ThreatSearch:
         """A VCF for the side to move, or None. The result is the main line: attacker and
         defender cells alternating, starting with the attacker's move; a defender entry of
         None means "no defence: any reply loses to a five". ``depth`` counts attacker moves."""
+        if self.compiled:
+            return self._nb_dfpn(depth, vct=False)
         try:
             # two steps only: short VCFs first, then the full depth (fours are few, and a
             # depth-first search with winning fours first finds long VCFs fast)
@@ -225,7 +293,11 @@ class ThreatSearch:
         a five-threat with the blocks, an open three with :func:`three_defences` plus its own
         fours. A proof is a proof of the position whatever the path; a disproof holds for the
         depth it was searched with (re-searched when met with more depth left). With ``shared``
-        the tables of the rule set are kept across searches (bounded)."""
+        the tables of the rule set are kept across searches (bounded). Compiled
+        (:mod:`.nbthreats`) unless Renju or ``compiled=False``: the same nodes."""
+        if self.compiled:
+            return self._nb_dfpn(depth, vct=True)
+        self.vct_mode = True
         self.att = self.fb.turn
         if self.shared:
             tables = _DFPN_TABLES.setdefault(self.fb.rules, ({}, {}, {}, {}))
@@ -263,7 +335,8 @@ class ThreatSearch:
         opp = 3 - me
         dcls = depth if depth < 2 else 2
         # the attacker's threes depend on its last two moves (the zone): part of its key
-        key = (fb.hash, me, dcls, tuple(self.path[-2:]) if me == self.att else ())
+        vct = self.vct_mode
+        key = (fb.hash, me, dcls, tuple(self.path[-2:]) if me == self.att else (), vct)
         hit = self.kids.get(key)
         if hit is not None:
             return hit
@@ -272,11 +345,12 @@ class ThreatSearch:
                 out = (1, [next(iter(fb.sets[me][FIVE]))], None)
             elif fb.sets[opp][FIVE]:
                 moves = []
-                for z in fb.defences(opp):
+                for z in sorted(fb.defences(opp)):
                     if not fb.legal(z, me):
                         continue
                     fb.put(z, me)
-                    keep = fb.sets[me][FIVE] or any(fb.legal(t, me) for t in fb.sets[me][OPEN4])
+                    # a bool now: the set itself would be emptied by the remove below
+                    keep = bool(fb.sets[me][FIVE]) or (vct and any(fb.legal(t, me) for t in fb.sets[me][OPEN4]))
                     fb.remove(z)
                     if keep:
                         moves.append(z)
@@ -288,22 +362,23 @@ class ThreatSearch:
                 so = fb.score[opp]
                 fours = fb.four_moves(me)
                 c4, c5 = fb.cnt[me][FOUR], fb.cnt[me][OPEN4]
-                fours.sort(key=lambda q: -(sc[q] + 10000 * (c5[q] > 0 or c4[q] + c5[q] > 1)))
+                # ties by cell (the compiled search orders alike)
+                fours.sort(key=lambda q: (-(sc[q] + 10000 * (c5[q] > 0 or c4[q] + c5[q] > 1)), q))
                 inits = [(1, 1)] * len(fours)
                 moves = fours
-                if depth > 1:
+                if vct and depth > 1:
                     threes = fb.three_moves(me)
                     if any(fb.legal(t, opp) for t in fb.sets[opp][OPEN4]):
                         # the defender has an open three of its own: a three that does not
                         # stop it is answered by an open four
                         stops = set(three_defences(fb, opp))
                         threes = [q for q in threes if q in stops]
-                    if self.path:
-                        zone = zone_offsets(fb.geo.W)
+                    if self.path and self.zone_reach is not None:
+                        zone = zone_offsets(fb.geo.W, self.zone_reach)
                         recent = self.path[-2:]
                         threes = [q for q in threes if any((q - r) in zone for r in recent)]
-                    threes.sort(key=lambda q: -(sc[q] * 2 + so[q]))
-                    threes = threes[:THREE_WIDTH]
+                    threes.sort(key=lambda q: (-(sc[q] * 2 + so[q]), q))
+                    threes = threes[:self.three_width]
                     moves = fours + threes
                     inits = inits + [(3, 1)] * len(threes)
                 out = (0, moves, inits) if moves else (2, [], None)
@@ -312,17 +387,17 @@ class ThreatSearch:
             if fb.sets[me][FIVE]:
                 out = (2, [], None)
             elif fb.sets[a][FIVE]:
-                replies = [z for z in fb.defences(a) if fb.legal(z, me)]
+                replies = [z for z in sorted(fb.defences(a)) if fb.legal(z, me)]
                 out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
-            elif depth <= 0 or not any(fb.legal(t, a) for t in fb.sets[a][OPEN4]):
+            elif not vct or depth <= 0 or not any(fb.legal(t, a) for t in fb.sets[a][OPEN4]):
                 out = (2, [], None)
             else:
                 defences = three_defences(fb, a)
                 sd = fb.score[me]
                 direct = fb.sets[a][OPEN4]
-                replies = sorted(defences, key=lambda q: (q not in direct, -sd[q]))
+                replies = sorted(defences, key=lambda q: (q not in direct, -sd[q], q))
                 have = set(defences)
-                replies += [q for q in fb.four_moves(me) if q not in have]
+                replies += sorted(q for q in fb.four_moves(me) if q not in have)
                 replies = [q for q in replies if fb.legal(q, me)]
                 out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
         if out[0] == 0:
@@ -420,6 +495,74 @@ class ThreatSearch:
         tt[key] = (pn, dn, depth)
         return pn, dn
 
+    def _proven(self, h: int, side: int) -> bool:
+        """Whether the table holds a proof for the position of hash ``h``, ``side`` to move."""
+        if self.compiled:
+            tk, tpn = self._nb_table[0], self._nb_table[1]
+            i = nbthreats.tt_get(tk, _int64(h) ^ int(self._nb_sidekeys[side]))
+            return i >= 0 and tpn[i] == 0
+        e = self.tt.get((h, side))
+        return e is not None and e[0] == 0
+
+    def _nb_dfpn(self, depth: int, vct: bool) -> list[int] | None:
+        """:meth:`dfpn` (``vct``) or a fours-only df-pn VCF in the compiled kernel: called in
+        node chunks, the clock read between them; window-table misses are classified here and
+        the search called again (its table keeps what it learnt). Same result shape."""
+        fb = self.fb
+        ctx = _nb_context(fb)
+        self.att = att = fb.turn
+        self.vct_mode = vct
+        if self.shared:
+            table = _NB_TABLES.get(fb.rules)
+            if table is None:
+                table = _NB_TABLES[fb.rules] = nbthreats.new_table(NB_TT_BITS)
+            if table[4][0] > nbthreats.TT_FILL * len(table[0]):
+                nbthreats.clear_table(table)
+        else:
+            table = nbthreats.new_table(NB_TT_BITS_UNSHARED)
+        self._nb_table = table
+        self._nb_sidekeys = sidekeys = ctx["sidekeys"][att]
+        self.tt, self.kids = None, {}
+        self.proof_number = 0
+        if self.zone_reach is None:
+            zone, zr = ctx["zones"][ZONE_REACH]
+            zr = -1
+        else:
+            zone, zr = _zone_array(ctx, self.zone_reach)
+        h0 = _int64(fb.hash)
+        res = np.zeros(8, dtype=np.int64)
+        miss = np.zeros(nbthreats.MISS_CAP, dtype=np.int64)
+        steps = VCF_STEPS if not vct else DFPN_STEPS
+        chunk = NB_FIRST_CHUNK
+        pat = fb.pat
+        try:
+            for d in [x for x in steps if x < depth] + [depth]:
+                while True:
+                    budget = min(chunk, self.max_nodes + 1 - self.nodes)
+                    if budget <= 0:
+                        raise Timeout
+                    status = nbthreats.search(fb._st, fb.geo.arr, pat.mkeys, pat.mvals, fb._out, ctx["reals"],
+                                              ctx["zob"], sidekeys, *table, h0, att, d, budget, int(vct),
+                                              self.three_width, zone, zr, ctx["blocked"], ctx["L"], miss, res)
+                    self.nodes += int(res[1])
+                    self.proof_number = int(res[2])
+                    if status == nbthreats.DONE:
+                        break
+                    if status == nbthreats.MISS:
+                        pat.fill(sorted(set(miss[:res[4]].tolist())))
+                    else:
+                        chunk = min(chunk * 4, NB_MAX_CHUNK)
+                    if self.nodes > self.max_nodes or (
+                            self.nodes > self.min_nodes and time.perf_counter() > self.deadline):
+                        raise Timeout
+                if res[2] == 0:
+                    return self._proof_line()
+        except Timeout:
+            self.timed_out = True
+            return None
+        self.completed = depth
+        return None
+
     def _proof_line(self) -> list[int] | None:
         """The main line of a proven root (attacker and defender cells alternating; a final
         None: any reply loses to a five). Read from the proofs in the table, whatever depth
@@ -438,8 +581,7 @@ class ThreatSearch:
                 pick = None
                 if me == self.att:
                     for q in moves:
-                        e = self.tt.get((fb.hash ^ zob[q], 3 - me))
-                        if e is not None and e[0] == 0:
+                        if self._proven(fb.hash ^ zob[q], 3 - me):
                             pick = q
                             break
                 else:
