@@ -36,7 +36,6 @@ COMPILED = True  # df-pn VCF / VCT of shared (Hard's) searches in the compiled k
 NB_TT_BITS = 19  # compiled transposition table slots per rule set (both attackers): 2 ** bits
 NB_TT_BITS_UNSHARED = 18  # the same for an unshared search (a fresh table each search)
 NB_FIRST_CHUNK, NB_MAX_CHUNK = 256, 8192  # compiled search nodes per kernel call (clock read between)
-VCF_STEPS = (5,)  # depth caps of a VCF searched before the full one
 DFPN_STEPS = (4,)  # depth caps searched before the full one (iterative deepening of df-pn)
 TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
 KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
@@ -532,7 +531,9 @@ class ThreatSearch:
         h0 = _int64(fb.hash)
         res = np.zeros(8, dtype=np.int64)
         miss = np.zeros(nbthreats.MISS_CAP, dtype=np.int64)
-        steps = VCF_STEPS if not vct else DFPN_STEPS
+        # a compiled VCF deepens one attacker move at a time (fours are few): its line is a
+        # shortest one, so Hard playing it out wins within the depth it found
+        steps = range(1, depth) if not vct else DFPN_STEPS
         chunk = NB_FIRST_CHUNK
         pat = fb.pat
         try:
