@@ -8,7 +8,8 @@ The same searches (the current VCF/VCT of :mod:`caro.bots.threats`, and the alph
 boards compute the same classes, so both searches visit the same nodes; the bench checks that
 and prints nodes per second for each, their ratio, and the load average. The first round only
 warms the pattern tables (and loads or compiles the numba functions) and is not counted.
-Not part of the test suite.
+The compiled threat search (:mod:`caro.bots.nbthreats`, df-pn VCF and VCT) is timed on the
+same positions and budgets too. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -30,11 +31,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 from puzzles import load_puzzles, puzzle_board  # noqa: E402
 
 
-def vct(fb) -> int:
-    ts = ThreatSearch(fb, time.perf_counter() + 1000, max_nodes=3000)
+def vct(fb, compiled: bool = False) -> int:
+    ts = ThreatSearch(fb, time.perf_counter() + 1000, max_nodes=3000, compiled=compiled)
     ts.vcf(depth=16)
     ts.vct(depth=10)
     return ts.nodes
+
+
+def vct_compiled(fb) -> int:
+    return vct(fb, compiled=True)
 
 
 def alphabeta(fb) -> int:
@@ -53,6 +58,7 @@ def main(argv=None) -> None:
     boards = [puzzle_board(p) for p in load_puzzles()]
     kinds = {"before (pure Python)": fastboard_v1.FastBoard, "after (compiled)": fastboard.FastBoard}
     totals = {(label, name): [0, 0.0] for label in kinds for name in ("VCF+VCT", "alpha-beta")}
+    compiled = [0, 0.0]
     for rnd in range(args.rounds + 1):
         for name, run in (("VCF+VCT", vct), ("alpha-beta", alphabeta)):
             counts = {}
@@ -73,6 +79,14 @@ def main(argv=None) -> None:
                     totals[(label, name)][1] += elapsed
             if len(set(counts.values())) != 1:
                 print(f"warning: {name} visited different node counts: {counts}")
+        # the compiled threat search (caro.bots.nbthreats) on the compiled board: its VCF is a
+        # df-pn (not the depth-first one above), so its node count differs
+        nodes, start = 0, time.perf_counter()
+        for board in boards:
+            nodes += vct_compiled(fastboard.FastBoard.from_engine(board))
+        if rnd:
+            compiled[0] += nodes
+            compiled[1] += time.perf_counter() - start
     print(f"{len(boards)} puzzle positions, {args.rounds} rounds, Python {sys.version.split()[0]}")
     for name in ("VCF+VCT", "alpha-beta"):
         rates = {}
@@ -82,6 +96,8 @@ def main(argv=None) -> None:
             print(f"  {name:11s} {label:22s} {nodes:8d} nodes in {secs:6.2f} s = {rates[label]:8.0f} nodes/s")
         before, after = rates.values()
         print(f"  {name:11s} speed-up x{after / before:.2f}")
+    nodes, secs = compiled
+    print(f"  VCF+VCT     compiled threat search {nodes:8d} nodes in {secs:6.2f} s = {nodes / secs:8.0f} nodes/s")
     print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
