@@ -43,7 +43,7 @@ ZONE_REACH = 4  # steps from the attacker's last two moves within which its thre
 COMPILED = True  # df-pn VCF / VCT of shared (Hard's) searches in the compiled kernel (not Renju)
 NB_TT_BITS = 19  # compiled transposition table slots per rule set (both attackers): 2 ** bits
 NB_TT_BITS_UNSHARED = 18  # the same for an unshared search (a fresh table each search)
-NB_FIRST_CHUNK, NB_MAX_CHUNK = 256, 8192  # compiled search nodes per kernel call (clock read between)
+NB_FIRST_CHUNK, NB_MAX_CHUNK = 256, 4096  # compiled search nodes per kernel call (clock read between)
 DFPN_STEPS = (4,)  # depth caps searched before the full one (iterative deepening of df-pn)
 TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
 KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
@@ -172,29 +172,29 @@ def _nb_context(fb: FastBoard) -> dict:
         g = fb.geo
         zob = np.array(fb.zob, dtype=np.uint64).view(np.int64)
         rnd = np.random.default_rng(20261202)
-        keys = rnd.integers(1, 2 ** 62, size=(3, 3), dtype=np.int64)
+        keys = rnd.integers(1, 2 ** 62, size=(2, 3, 3), dtype=np.int64)
         ctx = _NB_CONTEXTS[fb.rules] = {
             "reals": np.array(g.reals, dtype=np.int64), "zob": np.ascontiguousarray(zob),
-            # folded into the table key: attacker (row) and side to move (column)
-            "sidekeys": [np.ascontiguousarray(keys[a]) for a in range(3)],
+            # folded into the table key: the search (VCF 0 / VCT 1: a VCT proof is no VCF, a VCF
+            # disproof no VCT disproof), the attacker, and the side to move (the last index)
+            "sidekeys": {(v, a): np.ascontiguousarray(keys[v, a]) for v in (0, 1) for a in (1, 2)},
             "blocked": 0 if fb.rules.blocked == "none" else 1, "L": fb.rules.win_length, "zones": {},
+            "W": g.W,
         }
-        _zone_array(ctx, ZONE_REACH, g.W)
     return ctx
 
 
-def _zone_array(ctx: dict, reach: int, width: int | None = None):
+def _zone_array(ctx: dict, reach: int):
     """(zone, zr): ``zone[zr + offset] == 1`` for the offsets of :func:`zone_offsets`."""
     hit = ctx["zones"].get(reach)
     if hit is None:
-        width = width if width is not None else ctx["W"]
+        width = ctx["W"]
         offs = zone_offsets(width, reach)
         zr = reach * (width + 1)
         zone = np.zeros(2 * zr + 1, dtype=np.int64)
         for o in offs:
             zone[o + zr] = 1
         hit = ctx["zones"][reach] = (zone, zr)
-        ctx["W"] = width
     return hit
 
 
@@ -528,12 +528,11 @@ class ThreatSearch:
         else:
             table = nbthreats.new_table(NB_TT_BITS_UNSHARED)
         self._nb_table = table
-        self._nb_sidekeys = sidekeys = ctx["sidekeys"][att]
+        self._nb_sidekeys = sidekeys = ctx["sidekeys"][(int(vct), att)]
         self.tt, self.kids = None, {}
         self.proof_number = 0
         if self.zone_reach is None:
-            zone, zr = ctx["zones"][ZONE_REACH]
-            zr = -1
+            zone, zr = _zone_array(ctx, 1)[0], -1  # no zone: the array is not read
         else:
             zone, zr = _zone_array(ctx, self.zone_reach)
         h0 = _int64(fb.hash)
@@ -725,3 +724,18 @@ class ThreatSearch:
             if line is None:
                 line = [z] + rest
         return line
+
+
+def warm_up() -> None:
+    """Load (or compile) every function of the compiled threat search: a VCF and a VCT search,
+    each ending in a proof, on a small freestyle position (a fork of two open threes)."""
+    from caro.engine.caro import PRESETS, Board
+
+    board = Board.from_stones(PRESETS["freestyle"].rules, x=["F8", "G8", "H6", "H7"],
+                              o=["A1", "A15", "O1", "O15"], to_move="X")
+    fb = FastBoard.from_engine(board)
+    far = time.perf_counter() + 600
+    ThreatSearch(fb, far, max_nodes=20000, compiled=True).vct(depth=4)
+    fb.play(fb.index("H8"))
+    fb.play(fb.index("A2"))
+    ThreatSearch(fb, far, max_nodes=20000, compiled=True).vcf(depth=4)
