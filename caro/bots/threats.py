@@ -171,17 +171,25 @@ def _nb_context(fb: FastBoard) -> dict:
     if ctx is None:
         g = fb.geo
         zob = np.array(fb.zob, dtype=np.uint64).view(np.int64)
-        rnd = np.random.default_rng(20261202)
-        keys = rnd.integers(1, 2 ** 62, size=(2, 3, 3), dtype=np.int64)
         ctx = _NB_CONTEXTS[fb.rules] = {
             "reals": np.array(g.reals, dtype=np.int64), "zob": np.ascontiguousarray(zob),
-            # folded into the table key: the search (VCF 0 / VCT 1: a VCT proof is no VCF, a VCF
-            # disproof no VCT disproof), the attacker, and the side to move (the last index)
-            "sidekeys": {(v, a): np.ascontiguousarray(keys[v, a]) for v in (0, 1) for a in (1, 2)},
+            "sidekeys": {},
             "blocked": 0 if fb.rules.blocked == "none" else 1, "L": fb.rules.win_length, "zones": {},
             "W": g.W,
         }
     return ctx
+
+
+def _sidekeys(ctx: dict, vct: bool, width: int, reach: int | None, att: int) -> np.ndarray:
+    """Keys folded into the compiled table's key, by side to move (index 1, 2), for one search
+    variant: VCF or VCT (a VCT proof is no VCF, a VCF disproof no VCT disproof), the threes'
+    width and zone (a disproof holds for the moves that were tried), and the attacker."""
+    variant = (int(vct), width, -1 if reach is None else reach, att)
+    hit = ctx["sidekeys"].get(variant)
+    if hit is None:
+        rnd = np.random.default_rng([20261202, variant[0], variant[1], variant[2] + 1, variant[3]])
+        hit = ctx["sidekeys"][variant] = rnd.integers(1, 2 ** 62, size=3, dtype=np.int64)
+    return hit
 
 
 def _zone_array(ctx: dict, reach: int):
@@ -528,7 +536,7 @@ class ThreatSearch:
         else:
             table = nbthreats.new_table(NB_TT_BITS_UNSHARED)
         self._nb_table = table
-        self._nb_sidekeys = sidekeys = ctx["sidekeys"][(int(vct), att)]
+        self._nb_sidekeys = sidekeys = _sidekeys(ctx, vct, self.three_width, self.zone_reach, att)
         self.tt, self.kids = None, {}
         self.proof_number = 0
         if self.zone_reach is None:
