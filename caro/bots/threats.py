@@ -214,20 +214,23 @@ class ThreatSearch:
     """VCF / VCT searcher bound to one board and one deadline (``time.perf_counter`` seconds)."""
 
     def __init__(self, fb: FastBoard, deadline: float, max_nodes: int = 200000, shared: bool = False,
-                 min_nodes: int = 0, compiled: bool | None = None) -> None:
+                 min_nodes: int = 0, compiled: bool | None = None, three_width: int | None = None,
+                 zone: bool = True) -> None:
         """``deadline``: ``time.perf_counter()`` seconds; ``max_nodes``: node budget of one
         search; ``min_nodes``: nodes searched before the deadline is looked at; ``shared``: the
         rule set's tables are kept across searches and moves. ``compiled``: the df-pn searches
         (:meth:`vcf`, :meth:`dfpn`) run in the compiled kernel (:mod:`.nbthreats`); None means
         :data:`COMPILED` for shared searches (Hard's), never under Renju (its foul test is the
         engine's, in Python), so unshared searches (Medium's VCF, the openings) keep the Python
-        depth-first VCF."""
+        depth-first VCF. ``three_width``: open threes tried per attacker node (None:
+        :data:`THREE_WIDTH`); ``zone``: False tries them anywhere, not only near the attacker's
+        last two moves (:data:`ZONE_REACH`) - a wider, slower search."""
         self.fb = fb
         if compiled is None:
             compiled = COMPILED and shared
         self.compiled = bool(compiled) and not fb.rules.renju
-        self.three_width = THREE_WIDTH
-        self.zone_reach = ZONE_REACH
+        self.three_width = THREE_WIDTH if three_width is None else three_width
+        self.zone_reach = ZONE_REACH if zone else None
         self.vct_mode = True  # df-pn: False = fours only (a compiled VCF)
         self.proof_number = 0
         self.deadline = deadline

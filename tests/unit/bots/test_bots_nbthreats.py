@@ -268,3 +268,22 @@ def test_warm_up_loads_every_compiled_threat_function():
 
     threats.warm_up()
     assert nbthreats.search.signatures and nbthreats.tt_get.signatures
+
+
+def test_a_wide_search_finds_the_opponent_win_the_zoned_one_misses():
+    """gmk-s007 after the judged-losing reply E10: the opponent's VCT is out of the zoned
+    search's reach (it completes without a win), the wide one (threes anywhere, 40 per node,
+    depth 20) finds it, and its line wins by the engine's judgement."""
+    if not PUZZLES.is_file():
+        pytest.fail(f"shared puzzle file missing: {PUZZLES} (shared/ must sit beside the checkout)")
+    puzzle = next(p for p in json.loads(PUZZLES.read_text(encoding="utf-8")) if p.get("id") == "gmk-s007")
+    assert "E10" in puzzle["losing"]
+    board = Board(Rules(size=puzzle["size"], blocked="none", exact=puzzle["rule"] == "exact"))
+    for square in puzzle["moves"] + ["E10"]:
+        board.play(square)
+    fb = FastBoard.from_engine(board)
+    zoned = ThreatSearch(fb, FAR, max_nodes=1_000_000, compiled=True)
+    assert zoned.vcf(16) is None and zoned.vct(10) is None and not zoned.timed_out
+    wide = ThreatSearch(fb, FAR, max_nodes=1_000_000, compiled=True, three_width=40, zone=False)
+    line = wide.vcf(16) or wide.vct(20)
+    assert line is not None and _replays_to_a_win(board, fb, line)
