@@ -47,7 +47,7 @@ NB_FIRST_CHUNK, NB_MAX_CHUNK = 256, 4096  # compiled search nodes per kernel cal
 DFPN_STEPS = (4,)  # depth caps searched before the full one (iterative deepening of df-pn)
 TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
 KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
-_ZONES: dict[int, frozenset[int]] = {}
+_ZONES: dict[tuple[int, int], frozenset[int]] = {}
 
 
 def zone_offsets(width: int, reach: int = ZONE_REACH) -> frozenset[int]:
@@ -659,16 +659,16 @@ class ThreatSearch:
         tries = [(q, three) for q in moves]
         if three and depth > 1:
             threes = fb.three_moves(me)
-            if self.path:
+            if self.path and self.zone_reach is not None:
                 # threat-space relevance: after the first attacker move, an open three must be
                 # on a line through one of the attacker's last two moves (within five cells);
                 # fours are always tried (they are few and forcing)
-                zone = zone_offsets(fb.geo.W)
+                zone = zone_offsets(fb.geo.W, self.zone_reach)
                 recent = self.path[-2:]
                 threes = [q for q in threes if any((q - r) in zone for r in recent)]
             # threes that also make more threes / block the defender first
             threes.sort(key=lambda q: -(sc[q] * 2 + so[q]))
-            tries += [(q, three - 1) for q in threes[:THREE_WIDTH]]
+            tries += [(q, three - 1) for q in threes[:self.three_width]]
         known = self.win.get(key)
         if known is not None:
             for k, (q, _left) in enumerate(tries):
