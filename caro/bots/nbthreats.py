@@ -30,8 +30,9 @@ between calls). Either way the transposition table keeps what was learnt, so the
 resumes cheaply from the root.
 
 Transposition table: open addressing on the Zobrist hash (with the side to move and the
-attacker folded in): ``tk`` keys (0 = empty), ``tpn``/``tdn`` (int32), ``tdep`` (depth a
-disproof holds for), ``meta[0]`` entries stored. Bounded: a full probe run replaces a
+attacker folded in): ``tk`` keys (0 = empty), ``tpn``/``tdn`` (int32), ``tdep`` (the depth a
+disproof holds for; for a proof the depth it needs: a VCF takes a stored proof only when the
+depth left covers it, so its line stays within its cap), ``meta[0]`` entries stored. Bounded: a full probe run replaces a
 non-proof entry; the caller clears the table when it is over :data:`TT_FILL` full.
 """
 
@@ -505,6 +506,8 @@ def search(st, geo, mkeys, mvals, out, reals, zob, sidekeys, tk, tpn, tdn, tdep,
     fm = np.empty((MAXPLY, MAXM), np.int64)
     fpn = np.empty((MAXPLY, MAXM), np.int64)
     fdn = np.empty((MAXPLY, MAXM), np.int64)
+    fpd = np.zeros((MAXPLY, MAXM), np.int64)  # the depth a proven child needs
+    strict = vct == 0  # a VCF takes a proof only when it needs no more depth than is left
     fn = np.zeros(MAXPLY, np.int64)
     fthpn = np.zeros(MAXPLY, np.int64)
     fthdn = np.zeros(MAXPLY, np.int64)
@@ -532,6 +535,7 @@ def search(st, geo, mkeys, mvals, out, reals, zob, sidekeys, tk, tpn, tdn, tdep,
     returning = False
     rpn = 0
     rdn = 0
+    rpd = 0
     status = DONE
     while True:
         if returning:
@@ -547,6 +551,7 @@ def search(st, geo, mkeys, mvals, out, reals, zob, sidekeys, tk, tpn, tdn, tdep,
                 plen -= 1
             fpn[ply, fbest[ply]] = rpn
             fdn[ply, fbest[ply]] = rdn
+            fpd[ply, fbest[ply]] = rpd
         me = att if ply % 2 == 0 else 3 - att
         other = 3 - me
         is_or = me == att
@@ -570,9 +575,13 @@ def search(st, geo, mkeys, mvals, out, reals, zob, sidekeys, tk, tpn, tdn, tdep,
             if kind == 1 or kind == 2:
                 if kind == 1:
                     rpn, rdn = 0, INF
+                    # the depth it needs: none for a five or an unstoppable five-threat, one more
+                    # attacker move against threes that nothing stops
+                    rpd = 0 if is_or or sizes[att * 8 + FIVE_K] > 0 else 1
+                    _tt_put(tk, tpn, tdn, tdep, meta, key, rpn, rdn, rpd)
                 else:
                     rpn, rdn = INF, 0
-                _tt_put(tk, tpn, tdn, tdep, meta, key, rpn, rdn, dep)
+                    _tt_put(tk, tpn, tdn, tdep, meta, key, rpn, rdn, dep)
                 returning = True
                 continue
             fn[ply] = n
@@ -586,8 +595,13 @@ def search(st, geo, mkeys, mvals, out, reals, zob, sidekeys, tk, tpn, tdn, tdep,
                     fpn[ply, j] = pn0[j]
                     fdn[ply, j] = dn0[j]
                 elif tpn[e] == 0:
-                    fpn[ply, j] = 0
-                    fdn[ply, j] = INF
+                    if strict and tdep[e] > cd:  # a win that needs more depth than is left
+                        fpn[ply, j] = 1
+                        fdn[ply, j] = 1
+                    else:
+                        fpn[ply, j] = 0
+                        fdn[ply, j] = INF
+                        fpd[ply, j] = tdep[e]
                 elif tdn[e] == 0:
                     if tdep[e] >= cd:
                         fpn[ply, j] = INF
@@ -645,7 +659,23 @@ def search(st, geo, mkeys, mvals, out, reals, zob, sidekeys, tk, tpn, tdn, tdep,
             res[3] = dn
         if stop:
             rpn, rdn = pn, dn
-            _tt_put(tk, tpn, tdn, tdep, meta, fkey[ply], pn, dn, fdep[ply])
+            if pn == 0:
+                # a proof stores the depth it needs (an OR node: its best proven child's, plus
+                # the move when it counts; an AND node: its worst child's)
+                if is_or:
+                    rpd = INF
+                    for j in range(n):
+                        if fpn[ply, j] == 0 and fpd[ply, j] < rpd:
+                            rpd = fpd[ply, j]
+                    rpd += fdep[ply] - fcdep[ply]
+                else:
+                    rpd = 0
+                    for j in range(n):
+                        if fpd[ply, j] > rpd:
+                            rpd = fpd[ply, j]
+                _tt_put(tk, tpn, tdn, tdep, meta, fkey[ply], pn, dn, rpd)
+            else:
+                _tt_put(tk, tpn, tdn, tdep, meta, fkey[ply], pn, dn, fdep[ply])
             returning = True
             continue
         q = fm[ply, best]

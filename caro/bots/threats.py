@@ -513,14 +513,15 @@ class ThreatSearch:
         tt[key] = (pn, dn, depth)
         return pn, dn
 
-    def _proven(self, h: int, side: int) -> bool:
-        """Whether the table holds a proof for the position of hash ``h``, ``side`` to move."""
+    def _proof_need(self, h: int, side: int) -> int | None:
+        """None unless the table holds a proof for the position of hash ``h``, ``side`` to
+        move; else the depth the proof needs (compiled table; 0 for the Python one)."""
         if self.compiled:
             tk, tpn = self._nb_table[0], self._nb_table[1]
             i = nbthreats.tt_get(tk, _int64(h) ^ int(self._nb_sidekeys[side]))
-            return i >= 0 and tpn[i] == 0
+            return int(self._nb_table[3][i]) if i >= 0 and tpn[i] == 0 else None
         e = self.tt.get((h, side))
-        return e is not None and e[0] == 0
+        return 0 if e is not None and e[0] == 0 else None
 
     def _nb_dfpn(self, depth: int, vct: bool) -> list[int] | None:
         """:meth:`dfpn` (``vct``) or a fours-only df-pn VCF in the compiled kernel: called in
@@ -554,6 +555,9 @@ class ThreatSearch:
         steps = range(1, depth) if not vct else DFPN_STEPS
         chunk = NB_FIRST_CHUNK
         pat = fb.pat
+        known = self._proof_need(fb.hash, att) if not vct else None
+        if known is not None and known <= depth:
+            steps = range(known, depth)  # a stored proof of the root needs this depth: start there
         try:
             for d in [x for x in steps if x < depth] + [depth]:
                 while True:
@@ -599,10 +603,11 @@ class ThreatSearch:
                 zob = fb.zob[me]
                 pick = None
                 if me == self.att:
-                    for q in moves:
-                        if self._proven(fb.hash ^ zob[q], 3 - me):
-                            pick = q
-                            break
+                    need = None
+                    for q in moves:  # the proven child that needs the least depth, first of equals
+                        n = self._proof_need(fb.hash ^ zob[q], 3 - me)
+                        if n is not None and (need is None or n < need):
+                            pick, need = q, n
                 else:
                     pick = moves[0] if moves else None
                 if pick is None:
