@@ -506,7 +506,7 @@ def search(st, geo, mkeys, mvals, out, reals, zob, sidekeys, tk, tpn, tdn, tdep,
     fm = np.empty((MAXPLY, MAXM), np.int64)
     fpn = np.empty((MAXPLY, MAXM), np.int64)
     fdn = np.empty((MAXPLY, MAXM), np.int64)
-    fpd = np.zeros((MAXPLY, MAXM), np.int64)  # the depth a proven child needs
+    fpd = np.empty((MAXPLY, MAXM), np.int64)  # the depth a proven child needs (read once set)
     strict = vct == 0  # a VCF takes a proof only when it needs no more depth than is left
     fn = np.zeros(MAXPLY, np.int64)
     fthpn = np.zeros(MAXPLY, np.int64)
