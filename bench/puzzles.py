@@ -15,8 +15,8 @@ and rule, the move-time percentiles (ms), and the load average.
 
 Then (unless ``--no-speed``) the search speed on the same positions: nodes per second of the
 alpha-beta (3 plies, width 10, pattern evaluation) and of the threat searches (the old VCT,
-``hard_v1``, and the current one), each given a fixed node budget per position. Not part of the
-test suite.
+``hard_v1``, and the current df-pn, in Python and compiled (:mod:`caro.bots.nbthreats`); both
+search the same tree), each given a fixed node budget per position. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ from caro.bots import get_bot, warm_up  # noqa: E402
 from caro.bots.caro_bots import AlphaBeta  # noqa: E402
 from caro.bots.fastboard import FastBoard  # noqa: E402
 from caro.bots.hard_v1 import ThreatSearchV1  # noqa: E402
+from caro.bots import threats  # noqa: E402
+from caro.bots.caro_bots import CaroHard  # noqa: E402
 from caro.bots.threats import ThreatSearch, Timeout  # noqa: E402
 from caro.engine.caro import Board, Rules  # noqa: E402
 
@@ -136,14 +138,17 @@ def run_speed(puzzles: list[dict]) -> None:
         ts.vct(depth=8, threes=3)
         return ts.nodes
 
-    def new_vct(fb):
-        ts = ThreatSearch(fb, time.perf_counter() + 60, max_nodes=2000)
+    def new_vct(fb, compiled=False, nodes=2000):
+        ts = ThreatSearch(fb, time.perf_counter() + 60, max_nodes=nodes, compiled=compiled)
         ts.vct(depth=12)
         return ts.nodes
 
     _nps("alpha-beta 3 plies", boards, alphabeta)
     _nps("VCT hard_v1 (2000 nodes max)", boards, old_vct)
-    _nps("VCT current (2000 nodes max)", boards, new_vct)
+    _nps("VCT df-pn Python (2000 nodes max)", boards, new_vct)
+    _nps("VCT df-pn compiled (2000 nodes max)", boards, lambda fb: new_vct(fb, True))
+    _nps("VCT df-pn Python (20000 nodes max)", boards, lambda fb: new_vct(fb, False, 20000))
+    _nps("VCT df-pn compiled (20000 nodes max)", boards, lambda fb: new_vct(fb, True, 20000))
 
 
 def main(argv=None) -> None:
@@ -158,7 +163,24 @@ def main(argv=None) -> None:
     parser.add_argument("--cpu-clock", action="store_true",
                         help="the bots' clock is this process's CPU time (time.process_time), so the "
                              "scores do not depend on the machine's load; the move times printed stay wall time")
+    parser.add_argument("--three-width", type=int, default=None,
+                        help="threat search: open threes tried per attacker node (threats.THREE_WIDTH)")
+    parser.add_argument("--zone", type=int, default=None,
+                        help="threat search: zone reach in steps (threats.ZONE_REACH); 0 = no zone")
+    parser.add_argument("--opp-vct-depth", type=int, default=None, help="CaroHard.opp_vct_depth")
+    parser.add_argument("--python-search", action="store_true",
+                        help="the threat search in Python (threats.COMPILED = False), as before the compiled one")
     args = parser.parse_args(argv)
+    if args.three_width is not None:
+        threats.THREE_WIDTH = args.three_width
+    if args.zone is not None:
+        threats.ZONE_REACH = args.zone or None
+    if args.opp_vct_depth is not None:
+        CaroHard.opp_vct_depth = args.opp_vct_depth
+    if args.python_search:
+        threats.COMPILED = False
+    print(f"threat search: {'Python' if not threats.COMPILED else 'compiled'}, three width {threats.THREE_WIDTH}, "
+          f"zone {threats.ZONE_REACH}, opp_vct_depth {CaroHard.opp_vct_depth}")
     if args.cpu_clock:
         # the bots read time.perf_counter() for their deadlines; the wall clock is kept for the report
         global _wall

@@ -125,8 +125,9 @@ def warm_up() -> float:
             board.play(square)
         CaroHard().choose(board, budget_ms=60)
     _warm_compiled_search()
-    from . import reversi_nb
+    from . import reversi_nb, threats
 
+    threats.warm_up()  # every function of the compiled threat search (Renju rooms use the Python one)
     reversi_nb.warm_up()  # Reversi Hard's compiled search
     # the search tables made above (window classes, threat-search tables: dicts that grow to
     # hundreds of thousands of entries) and everything loaded so far are moved out of the

@@ -52,7 +52,7 @@ WIN = 10_000_000  # caro_bots.WIN
 CHECK_EVERY = 1024  # nodes between two looks at the clock
 PLIES = 48  # deepest ply (forced five-threat replies stop at ply 40)
 MAXMOVES = 64  # moves of one node (more are not generated)
-TT_BITS = 19  # 2**19 entries per table
+TT_BITS = 18  # 2**18 entries per table (2 x 2 MB)
 VALUE_OFF = 1 << 40  # packed values are stored with this offset (always non-negative)
 
 # ctl

@@ -8,6 +8,14 @@ search (fours are few); VCT is a depth-first proof-number search (df-pn, :meth:`
 with a transposition table kept per rule set across searches. Both have a node budget and a
 deadline; a result of ``None`` means "no win found" (not "no win exists").
 
+Compiled: for every rule set but Renju, the shared searches (Hard's) run the df-pn in
+:mod:`.nbthreats` (numba) over the compiled board state, ~10x the nodes per second: the VCT
+searches the same tree as :meth:`ThreatSearch.dfpn` here (ties ordered by cell in both), the VCF
+is the same df-pn with fours only, deepened one attacker move at a time (so its line is a
+shortest one). The Python driver calls the kernel in node chunks and reads the clock
+(``time.perf_counter``) between them, and classifies the windows the kernel reports missing.
+Renju, and unshared searches unless asked (``compiled=True``), stay in Python.
+
 Soundness notes: fours, fives and blocks are judged by the rule-aware pattern table, so blocked
 ends, exact five and Renju (X may not play a foul, not even a forced block; X's foul open-four
 cells are no threat, so O may leave them) are honoured. Against a five-threat the defender's
@@ -15,32 +23,41 @@ replies are the blocks (:meth:`FastBoard.defences`); against an open three every
 leaves the attacker no open-four cell, plus the defender's fours (each must then be blocked, and
 the attacker goes on only if its threat still stands). Pruning (incomplete, never unsound): after
 the first attacker move, open threes are tried only on the lines through the attacker's last
-two moves (within four cells), at most :data:`THREE_WIDTH` per node, best shape first; moves
+two moves (within :data:`ZONE_REACH` cells), at most :data:`THREE_WIDTH` per node, best shape first; moves
 that are neither fours nor open threes (a quiet move preparing a double four) are not tried.
 """
 from __future__ import annotations
 
 import time
 
+import numpy as np
+
+from . import nbthreats
 from .fastboard import FIVE, FOUR, OPEN4, FastBoard
 
 
 INF = 10 ** 9  # proof / disproof number meaning "infinite"
 UNLIMITED = 99  # "threes left" meaning no limit but the depth
 THREE_WIDTH = 12  # open threes tried per attacker node, best shape first
+ZONE_REACH = 4  # steps from the attacker's last two moves within which its threes are tried (None: anywhere)
+COMPILED = True  # df-pn VCF / VCT of shared (Hard's) searches in the compiled kernel (not Renju)
+NB_TT_BITS = 19  # compiled transposition table slots per rule set (both attackers): 2 ** bits
+NB_TT_BITS_UNSHARED = 18  # the same for an unshared search (a fresh table each search)
+NB_FIRST_CHUNK, NB_MAX_CHUNK = 256, 4096  # compiled search nodes per kernel call (clock read between)
 DFPN_STEPS = (4,)  # depth caps searched before the full one (iterative deepening of df-pn)
 TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
 KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
-_ZONES: dict[int, frozenset[int]] = {}
+_ZONES: dict[tuple[int, int], frozenset[int]] = {}
 
 
-def zone_offsets(width: int) -> frozenset[int]:
+def zone_offsets(width: int, reach: int = ZONE_REACH) -> frozenset[int]:
     """Index offsets (padded layout of row width ``width``) of the cells on the four lines
-    through a cell within four steps: where a follow-up threat of a threat sequence lies."""
-    hit = _ZONES.get(width)
+    through a cell within ``reach`` steps: where a follow-up threat of a threat sequence lies."""
+    hit = _ZONES.get((width, reach))
     if hit is None:
         steps = (1, width, width + 1, 1 - width)
-        hit = _ZONES[width] = frozenset(sgn * k * s for s in steps for k in range(1, 5) for sgn in (1, -1))
+        hit = _ZONES[(width, reach)] = frozenset(sgn * k * s for s in steps for k in range(1, reach + 1)
+                                                 for sgn in (1, -1))
     return hit
 
 
@@ -139,6 +156,56 @@ def _defence_cache(fb: FastBoard) -> dict:
     return table
 
 
+_NB_TABLES: dict = {}  # compiled df-pn transposition table per rule set (see nbthreats.new_table)
+_NB_CONTEXTS: dict = {}
+
+
+def _int64(h: int) -> int:
+    """A 64-bit Zobrist hash (Python int, 0 .. 2**64 - 1) as the compiled kernel's int64."""
+    return h - (1 << 64) if h >= 1 << 63 else h
+
+
+def _nb_context(fb: FastBoard) -> dict:
+    """The compiled search's per-rule-set inputs: real cells, Zobrist keys, side keys, rules."""
+    ctx = _NB_CONTEXTS.get(fb.rules)
+    if ctx is None:
+        g = fb.geo
+        zob = np.array(fb.zob, dtype=np.uint64).view(np.int64)
+        ctx = _NB_CONTEXTS[fb.rules] = {
+            "reals": np.array(g.reals, dtype=np.int64), "zob": np.ascontiguousarray(zob),
+            "sidekeys": {},
+            "blocked": 0 if fb.rules.blocked == "none" else 1, "L": fb.rules.win_length, "zones": {},
+            "W": g.W,
+        }
+    return ctx
+
+
+def _sidekeys(ctx: dict, vct: bool, width: int, reach: int | None, att: int) -> np.ndarray:
+    """Keys folded into the compiled table's key, by side to move (index 1, 2), for one search
+    variant: VCF or VCT (a VCT proof is no VCF, a VCF disproof no VCT disproof), the threes'
+    width and zone (a disproof holds for the moves that were tried), and the attacker."""
+    variant = (int(vct), width, -1 if reach is None else reach, att)
+    hit = ctx["sidekeys"].get(variant)
+    if hit is None:
+        rnd = np.random.default_rng([20261202, variant[0], variant[1], variant[2] + 1, variant[3]])
+        hit = ctx["sidekeys"][variant] = rnd.integers(1, 2 ** 62, size=3, dtype=np.int64)
+    return hit
+
+
+def _zone_array(ctx: dict, reach: int):
+    """(zone, zr): ``zone[zr + offset] == 1`` for the offsets of :func:`zone_offsets`."""
+    hit = ctx["zones"].get(reach)
+    if hit is None:
+        width = ctx["W"]
+        offs = zone_offsets(width, reach)
+        zr = reach * (width + 1)
+        zone = np.zeros(2 * zr + 1, dtype=np.int64)
+        for o in offs:
+            zone[o + zr] = 1
+        hit = ctx["zones"][reach] = (zone, zr)
+    return hit
+
+
 class Timeout(Exception):
     """The deadline passed inside a search."""
 
@@ -147,8 +214,25 @@ class ThreatSearch:
     """VCF / VCT searcher bound to one board and one deadline (``time.perf_counter`` seconds)."""
 
     def __init__(self, fb: FastBoard, deadline: float, max_nodes: int = 200000, shared: bool = False,
-                 min_nodes: int = 0) -> None:
+                 min_nodes: int = 0, compiled: bool | None = None, three_width: int | None = None,
+                 zone: bool = True) -> None:
+        """``deadline``: ``time.perf_counter()`` seconds; ``max_nodes``: node budget of one
+        search; ``min_nodes``: nodes searched before the deadline is looked at; ``shared``: the
+        rule set's tables are kept across searches and moves. ``compiled``: the df-pn searches
+        (:meth:`vcf`, :meth:`dfpn`) run in the compiled kernel (:mod:`.nbthreats`); None means
+        :data:`COMPILED` for shared searches (Hard's), never under Renju (its foul test is the
+        engine's, in Python), so unshared searches (Medium's VCF, the openings) keep the Python
+        depth-first VCF. ``three_width``: open threes tried per attacker node (None:
+        :data:`THREE_WIDTH`); ``zone``: False tries them anywhere, not only near the attacker's
+        last two moves (:data:`ZONE_REACH`) - a wider, slower search."""
         self.fb = fb
+        if compiled is None:
+            compiled = COMPILED and shared
+        self.compiled = bool(compiled) and not fb.rules.renju
+        self.three_width = THREE_WIDTH if three_width is None else three_width
+        self.zone_reach = ZONE_REACH if zone else None
+        self.vct_mode = True  # df-pn: False = fours only (a compiled VCF)
+        self.proof_number = 0
         self.deadline = deadline
         self.nodes = 0
         self.max_nodes = max_nodes
@@ -188,6 +272,8 @@ class ThreatSearch:
         """A VCF for the side to move, or None. The result is the main line: attacker and
         defender cells alternating, starting with the attacker's move; a defender entry of
         None means "no defence: any reply loses to a five". ``depth`` counts attacker moves."""
+        if self.compiled:
+            return self._nb_dfpn(depth, vct=False)
         try:
             # two steps only: short VCFs first, then the full depth (fours are few, and a
             # depth-first search with winning fours first finds long VCFs fast)
@@ -225,7 +311,11 @@ class ThreatSearch:
         a five-threat with the blocks, an open three with :func:`three_defences` plus its own
         fours. A proof is a proof of the position whatever the path; a disproof holds for the
         depth it was searched with (re-searched when met with more depth left). With ``shared``
-        the tables of the rule set are kept across searches (bounded)."""
+        the tables of the rule set are kept across searches (bounded). Compiled
+        (:mod:`.nbthreats`) unless Renju or ``compiled=False``: the same nodes."""
+        if self.compiled:
+            return self._nb_dfpn(depth, vct=True)
+        self.vct_mode = True
         self.att = self.fb.turn
         if self.shared:
             tables = _DFPN_TABLES.setdefault(self.fb.rules, ({}, {}, {}, {}))
@@ -263,7 +353,8 @@ class ThreatSearch:
         opp = 3 - me
         dcls = depth if depth < 2 else 2
         # the attacker's threes depend on its last two moves (the zone): part of its key
-        key = (fb.hash, me, dcls, tuple(self.path[-2:]) if me == self.att else ())
+        vct = self.vct_mode
+        key = (fb.hash, me, dcls, tuple(self.path[-2:]) if me == self.att else (), vct)
         hit = self.kids.get(key)
         if hit is not None:
             return hit
@@ -272,11 +363,12 @@ class ThreatSearch:
                 out = (1, [next(iter(fb.sets[me][FIVE]))], None)
             elif fb.sets[opp][FIVE]:
                 moves = []
-                for z in fb.defences(opp):
+                for z in sorted(fb.defences(opp)):
                     if not fb.legal(z, me):
                         continue
                     fb.put(z, me)
-                    keep = fb.sets[me][FIVE] or any(fb.legal(t, me) for t in fb.sets[me][OPEN4])
+                    # a bool now: the set itself would be emptied by the remove below
+                    keep = bool(fb.sets[me][FIVE]) or (vct and any(fb.legal(t, me) for t in fb.sets[me][OPEN4]))
                     fb.remove(z)
                     if keep:
                         moves.append(z)
@@ -288,22 +380,23 @@ class ThreatSearch:
                 so = fb.score[opp]
                 fours = fb.four_moves(me)
                 c4, c5 = fb.cnt[me][FOUR], fb.cnt[me][OPEN4]
-                fours.sort(key=lambda q: -(sc[q] + 10000 * (c5[q] > 0 or c4[q] + c5[q] > 1)))
+                # ties by cell (the compiled search orders alike)
+                fours.sort(key=lambda q: (-(sc[q] + 10000 * (c5[q] > 0 or c4[q] + c5[q] > 1)), q))
                 inits = [(1, 1)] * len(fours)
                 moves = fours
-                if depth > 1:
+                if vct and depth > 1:
                     threes = fb.three_moves(me)
                     if any(fb.legal(t, opp) for t in fb.sets[opp][OPEN4]):
                         # the defender has an open three of its own: a three that does not
                         # stop it is answered by an open four
                         stops = set(three_defences(fb, opp))
                         threes = [q for q in threes if q in stops]
-                    if self.path:
-                        zone = zone_offsets(fb.geo.W)
+                    if self.path and self.zone_reach is not None:
+                        zone = zone_offsets(fb.geo.W, self.zone_reach)
                         recent = self.path[-2:]
                         threes = [q for q in threes if any((q - r) in zone for r in recent)]
-                    threes.sort(key=lambda q: -(sc[q] * 2 + so[q]))
-                    threes = threes[:THREE_WIDTH]
+                    threes.sort(key=lambda q: (-(sc[q] * 2 + so[q]), q))
+                    threes = threes[:self.three_width]
                     moves = fours + threes
                     inits = inits + [(3, 1)] * len(threes)
                 out = (0, moves, inits) if moves else (2, [], None)
@@ -312,17 +405,17 @@ class ThreatSearch:
             if fb.sets[me][FIVE]:
                 out = (2, [], None)
             elif fb.sets[a][FIVE]:
-                replies = [z for z in fb.defences(a) if fb.legal(z, me)]
+                replies = [z for z in sorted(fb.defences(a)) if fb.legal(z, me)]
                 out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
-            elif depth <= 0 or not any(fb.legal(t, a) for t in fb.sets[a][OPEN4]):
+            elif not vct or depth <= 0 or not any(fb.legal(t, a) for t in fb.sets[a][OPEN4]):
                 out = (2, [], None)
             else:
                 defences = three_defences(fb, a)
                 sd = fb.score[me]
                 direct = fb.sets[a][OPEN4]
-                replies = sorted(defences, key=lambda q: (q not in direct, -sd[q]))
+                replies = sorted(defences, key=lambda q: (q not in direct, -sd[q], q))
                 have = set(defences)
-                replies += [q for q in fb.four_moves(me) if q not in have]
+                replies += sorted(q for q in fb.four_moves(me) if q not in have)
                 replies = [q for q in replies if fb.legal(q, me)]
                 out = (0, replies, [(1, 1)] * len(replies)) if replies else (1, [None], None)
         if out[0] == 0:
@@ -420,6 +513,79 @@ class ThreatSearch:
         tt[key] = (pn, dn, depth)
         return pn, dn
 
+    def _proof_need(self, h: int, side: int) -> int | None:
+        """None unless the table holds a proof for the position of hash ``h``, ``side`` to
+        move; else the depth the proof needs (compiled table; 0 for the Python one)."""
+        if self.compiled:
+            tk, tpn = self._nb_table[0], self._nb_table[1]
+            i = nbthreats.tt_get(tk, _int64(h) ^ int(self._nb_sidekeys[side]))
+            return int(self._nb_table[3][i]) if i >= 0 and tpn[i] == 0 else None
+        e = self.tt.get((h, side))
+        return 0 if e is not None and e[0] == 0 else None
+
+    def _nb_dfpn(self, depth: int, vct: bool) -> list[int] | None:
+        """:meth:`dfpn` (``vct``) or a fours-only df-pn VCF in the compiled kernel: called in
+        node chunks, the clock read between them; window-table misses are classified here and
+        the search called again (its table keeps what it learnt). Same result shape."""
+        fb = self.fb
+        ctx = _nb_context(fb)
+        self.att = att = fb.turn
+        self.vct_mode = vct
+        if self.shared:
+            table = _NB_TABLES.get(fb.rules)
+            if table is None:
+                table = _NB_TABLES[fb.rules] = nbthreats.new_table(NB_TT_BITS)
+            if table[4][0] > nbthreats.TT_FILL * len(table[0]):
+                nbthreats.clear_table(table)
+        else:
+            table = nbthreats.new_table(NB_TT_BITS_UNSHARED)
+        self._nb_table = table
+        self._nb_sidekeys = sidekeys = _sidekeys(ctx, vct, self.three_width, self.zone_reach, att)
+        self.tt, self.kids = None, {}
+        self.proof_number = 0
+        if self.zone_reach is None:
+            zone, zr = _zone_array(ctx, 1)[0], -1  # no zone: the array is not read
+        else:
+            zone, zr = _zone_array(ctx, self.zone_reach)
+        h0 = _int64(fb.hash)
+        res = np.zeros(8, dtype=np.int64)
+        miss = np.zeros(nbthreats.MISS_CAP, dtype=np.int64)
+        # a compiled VCF deepens one attacker move at a time (fours are few): its line is a
+        # shortest one, so Hard playing it out wins within the depth it found
+        steps = range(1, depth) if not vct else DFPN_STEPS
+        chunk = NB_FIRST_CHUNK
+        pat = fb.pat
+        known = self._proof_need(fb.hash, att) if not vct else None
+        if known is not None and known <= depth:
+            steps = range(known, depth)  # a stored proof of the root needs this depth: start there
+        try:
+            for d in [x for x in steps if x < depth] + [depth]:
+                while True:
+                    budget = min(chunk, self.max_nodes + 1 - self.nodes)
+                    if budget <= 0:
+                        raise Timeout
+                    status = nbthreats.search(fb._st, fb.geo.arr, pat.mkeys, pat.mvals, fb._out, ctx["reals"],
+                                              ctx["zob"], sidekeys, *table, h0, att, d, budget, int(vct),
+                                              self.three_width, zone, zr, ctx["blocked"], ctx["L"], miss, res)
+                    self.nodes += int(res[1])
+                    self.proof_number = int(res[2])
+                    if status == nbthreats.DONE:
+                        break
+                    if status == nbthreats.MISS:
+                        pat.fill(sorted(set(miss[:res[4]].tolist())))
+                    else:
+                        chunk = min(chunk * 4, NB_MAX_CHUNK)
+                    if self.nodes > self.max_nodes or (
+                            self.nodes > self.min_nodes and time.perf_counter() > self.deadline):
+                        raise Timeout
+                if res[2] == 0:
+                    return self._proof_line()
+        except Timeout:
+            self.timed_out = True
+            return None
+        self.completed = depth
+        return None
+
     def _proof_line(self) -> list[int] | None:
         """The main line of a proven root (attacker and defender cells alternating; a final
         None: any reply loses to a five). Read from the proofs in the table, whatever depth
@@ -437,11 +603,11 @@ class ThreatSearch:
                 zob = fb.zob[me]
                 pick = None
                 if me == self.att:
-                    for q in moves:
-                        e = self.tt.get((fb.hash ^ zob[q], 3 - me))
-                        if e is not None and e[0] == 0:
-                            pick = q
-                            break
+                    need = None
+                    for q in moves:  # the proven child that needs the least depth, first of equals
+                        n = self._proof_need(fb.hash ^ zob[q], 3 - me)
+                        if n is not None and (need is None or n < need):
+                            pick, need = q, n
                 else:
                     pick = moves[0] if moves else None
                 if pick is None:
@@ -498,16 +664,16 @@ class ThreatSearch:
         tries = [(q, three) for q in moves]
         if three and depth > 1:
             threes = fb.three_moves(me)
-            if self.path:
+            if self.path and self.zone_reach is not None:
                 # threat-space relevance: after the first attacker move, an open three must be
                 # on a line through one of the attacker's last two moves (within five cells);
                 # fours are always tried (they are few and forcing)
-                zone = zone_offsets(fb.geo.W)
+                zone = zone_offsets(fb.geo.W, self.zone_reach)
                 recent = self.path[-2:]
                 threes = [q for q in threes if any((q - r) in zone for r in recent)]
             # threes that also make more threes / block the defender first
             threes.sort(key=lambda q: -(sc[q] * 2 + so[q]))
-            tries += [(q, three - 1) for q in threes[:THREE_WIDTH]]
+            tries += [(q, three - 1) for q in threes[:self.three_width]]
         known = self.win.get(key)
         if known is not None:
             for k, (q, _left) in enumerate(tries):
@@ -574,3 +740,18 @@ class ThreatSearch:
             if line is None:
                 line = [z] + rest
         return line
+
+
+def warm_up() -> None:
+    """Load (or compile) every function of the compiled threat search: a VCF and a VCT search,
+    each ending in a proof, on a small freestyle position (a fork of two open threes)."""
+    from caro.engine.caro import PRESETS, Board
+
+    board = Board.from_stones(PRESETS["freestyle"].rules, x=["F8", "G8", "H6", "H7"],
+                              o=["A1", "A15", "O1", "O15"], to_move="X")
+    fb = FastBoard.from_engine(board)
+    far = time.perf_counter() + 600
+    ThreatSearch(fb, far, max_nodes=20000, compiled=True).vct(depth=4)
+    fb.play(fb.index("H8"))
+    fb.play(fb.index("A2"))
+    ThreatSearch(fb, far, max_nodes=20000, compiled=True).vcf(depth=4)
