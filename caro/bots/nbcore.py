@@ -265,3 +265,51 @@ def init_keys(st, geo, reals):
         for i in range(reals.shape[0]):
             c = reals[i]
             st[o_keys + d * nc + c] = _key(st, c, step, H)
+
+
+@njit(cache=True)
+def block_candidates(st, geo, a, blocked, win_length, cand):
+    """The cells that may stop ``a``'s five-threats with one stone, into ``cand``, ascending;
+    returns how many. Every cell where ``a`` would make a five (``cnt`` class FIVE) and, when
+    ``blocked`` (blocked ends: a run closed at both ends does not win), the empty cells just
+    beyond each would-be run of at least ``win_length`` stones through one of them (the walk of
+    ``fastboard.run_ends``). The caller tries each (as ``FastBoard.defences`` does): the
+    verdict is the pattern table's, so no rule is decided here."""
+    nc = geo[0]
+    o5 = 8 * nc + 8 + (a * 8 + 7) * nc
+    n = 0
+    for z in range(nc):
+        if st[o5 + z] > 0 and st[z] == 0:
+            cand[n] = z
+            n += 1
+    nf = n
+    if blocked:
+        for i in range(nf):
+            z = cand[i]
+            for d in range(4):
+                step = geo[2 + d]
+                lo = z - step
+                while lo >= 0 and st[lo] == a:
+                    lo -= step
+                hi = z + step
+                while st[hi] == a:
+                    hi += step
+                if (hi - lo) // step - 1 >= win_length:
+                    for e in (lo, hi):
+                        if e >= 0 and st[e] == 0:
+                            dup = False
+                            for j in range(n):
+                                if cand[j] == e:
+                                    dup = True
+                                    break
+                            if not dup:
+                                cand[n] = e
+                                n += 1
+    for i in range(1, n):  # ascending
+        v = cand[i]
+        j = i - 1
+        while j >= 0 and cand[j] > v:
+            cand[j + 1] = cand[j]
+            j -= 1
+        cand[j + 1] = v
+    return n

@@ -45,7 +45,7 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
-from .nbcore import OUT_MISS, move  # noqa: E402
+from .nbcore import OUT_MISS, block_candidates, move  # noqa: E402
 
 THREE, FOUR, OPEN4, FIVE = 4, 5, 6, 7  # fastboard's classes kept in threat sets
 WIN = 10_000_000  # caro_bots.WIN
@@ -167,47 +167,25 @@ def _take(st, geo, mkeys, mvals, out, cnts, q):
 def defences(a, st, geo, mkeys, mvals, out, cnts, ctl, prm, buf):
     """Cells where the side not ``a`` stops every five of ``a`` with one stone, written to
     ``buf``; returns how many (-1 on a table miss). As ``FastBoard.defences``, in cell order."""
-    nc = prm[P_NC]
-    o5 = 8 * nc + 8 + (a * 8 + FIVE) * nc
-    nf = cnts[a * 8 + FIVE]
-    if nf == 0:
+    if cnts[a * 8 + FIVE] == 0:
         return 0
+    cand = np.empty(geo[0], np.int64)  # at most every cell once
+    k = block_candidates(st, geo, a, prm[P_BLOCKED], prm[P_WIN_LENGTH], cand)
     if prm[P_BLOCKED] == 0:
-        if nf != 1:
+        if k != 1:
             return 0
-        for c in range(nc):
-            if st[o5 + c] > 0 and st[c] == 0:
-                buf[0] = c
-                return 1
-        return 0
-    cand = np.zeros(nc, np.bool_)
-    wl = prm[P_WIN_LENGTH]
-    for z in range(nc):
-        if st[o5 + z] > 0 and st[z] == 0:
-            cand[z] = True
-            for d in range(4):
-                step = geo[2 + d]
-                lo = z - step
-                while lo >= 0 and st[lo] == a:
-                    lo -= step
-                hi = z + step
-                while st[hi] == a:
-                    hi += step
-                if (hi - lo) // step - 1 >= wl:
-                    if lo >= 0 and st[lo] == 0:
-                        cand[lo] = True
-                    if st[hi] == 0:
-                        cand[hi] = True
+        buf[0] = cand[0]
+        return 1
     n = 0
-    for c in range(nc):
-        if cand[c]:
-            if not _put(st, geo, mkeys, mvals, out, cnts, ctl, prm, c, 3 - a):
-                return -1
-            ok = cnts[a * 8 + FIVE] == 0
-            _take(st, geo, mkeys, mvals, out, cnts, c)
-            if ok and n < buf.shape[0]:
-                buf[n] = c
-                n += 1
+    for i in range(k):
+        c = cand[i]
+        if not _put(st, geo, mkeys, mvals, out, cnts, ctl, prm, c, 3 - a):
+            return -1
+        ok = cnts[a * 8 + FIVE] == 0
+        _take(st, geo, mkeys, mvals, out, cnts, c)
+        if ok and n < buf.shape[0]:
+            buf[n] = c
+            n += 1
     return n
 
 

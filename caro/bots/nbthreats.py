@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .nbcore import OUT_MISS, memo_get, move
+from .nbcore import OUT_MISS, block_candidates, memo_get, move
 
 INF = 10 ** 9
 DONE, BUDGET, MISS = 0, 1, 2
@@ -194,35 +194,12 @@ def _cells(st, nc, reals, s, k, buf):
 def _defences(st, geo, mkeys, mvals, out, reals, sizes, a, blocked, L, buf, tmp, miss, res):
     """Cells (ascending, into ``buf``) where the side not ``a`` stops every five of ``a`` with one
     stone: their count, -1 on a table miss. As :meth:`FastBoard.defences`."""
-    nc = geo[0]
-    nf = _cells(st, nc, reals, a, FIVE_K, tmp)
+    n = block_candidates(st, geo, a, blocked, L, tmp)
     if blocked == 0:
-        if nf == 1:
+        if n == 1:
             buf[0] = tmp[0]
             return 1
         return 0
-    n = nf
-    for i in range(nf):
-        z = tmp[i]
-        for d in range(4):
-            step = geo[2 + d]
-            lo = z - step
-            while lo >= 0 and st[lo] == a:
-                lo -= step
-            hi = z + step
-            while st[hi] == a:
-                hi += step
-            if (hi - lo) // step - 1 >= L:
-                for e in (lo, hi):
-                    if e >= 0 and st[e] == 0:
-                        dup = False
-                        for j in range(n):
-                            if tmp[j] == e:
-                                dup = True
-                                break
-                        if not dup:
-                            tmp[n] = e
-                            n += 1
     dside = 3 - a
     m = 0
     for i in range(n):
@@ -234,14 +211,6 @@ def _defences(st, geo, mkeys, mvals, out, reals, sizes, a, blocked, L, buf, tmp,
         if ok:
             buf[m] = c
             m += 1
-    # ascending
-    for i in range(1, m):
-        v = buf[i]
-        j = i - 1
-        while j >= 0 and buf[j] > v:
-            buf[j + 1] = buf[j]
-            j -= 1
-        buf[j + 1] = v
     return m
 
 
