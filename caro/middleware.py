@@ -4,8 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+
+class NulByteMiddleware:
+    """An address holding a NUL byte (``%00``) is no page of the site: 404, before a view passes
+    a part of it to PostgreSQL, whose text cannot hold one (the profile page,
+    ``/nguoi-choi/%00/``, raised a 500). Query parameters and form fields are the views' own:
+    Django's form fields refuse NUL with a translated error, and the views that read a
+    parameter without a form check it (the room code's form says so in the visitor's language)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path:
+            raise Http404(_("There is no such page."))
+        return self.get_response(request)
 
 
 class NotAllowedPageMiddleware:

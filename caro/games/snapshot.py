@@ -83,7 +83,9 @@ def deadline_ms(game: Game) -> int | None:
 
 def public_state(game: Game) -> dict:
     """The full public state of a game, as sent in a `state` frame (docs/protocol.md)."""
-    moves = list(game.moves.order_by("ply"))
+    # only the moves `game` counts: one committed after the row was read belongs to a later
+    # version, and comes to the page as its own `move` event (else it would be shown twice)
+    moves = list(game.moves.filter(ply__lte=game.ply).order_by("ply"))
     kind = kind_of(game)
     board = board_for(game, moves)
     active = state.is_active(game)

@@ -17,6 +17,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.utils import timezone, translation
 
 from accounts.restrictions import ban_message, ban_of, user_group
@@ -516,7 +517,13 @@ def _ban_of(user_id: int):
 
 
 def _state_for(game_id: int, user) -> dict:
-    return state_for(Game.objects.select_related("host", "guest").get(pk=game_id), user)
+    """The socket's `state` of game `game_id`, read in one snapshot (REPEATABLE READ, read only:
+    it never fails to serialise) so its `version` covers exactly its moves, also when a move
+    or a takeback commits in between the two reads."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return state_for(Game.objects.select_related("host", "guest").get(pk=game_id), user)
 
 
 def _language_of(scope: dict) -> str:

@@ -152,6 +152,7 @@ function onFrame(f) {
   if (chat.onFrame(f)) return;
   switch (f.type) {
     case "state":
+      if (state && f.game_id !== state.game_id) note("");  // a new game: the last game's note is gone
       state = f; pending = null; ghost = null; lastFlips = new Set();
       if (!openingNow() || openingNow().step !== "offer_5") proposal = [];
       chat.setSeat(state.you);

@@ -171,6 +171,30 @@ def test_a_draw_offer_and_its_acceptance_between_two_browsers(browser, live_serv
         ctx_o.close()
 
 
+def test_a_declined_draw_offers_note_is_gone_in_the_next_game(browser, live_server_url):
+    room, x, o = _room(["H8", "H9"])
+    ctx_x, ctx_o = _context(browser, "en", 360), _context(browser, "en", 1280)
+    try:
+        page_x = _open(ctx_x, live_server_url, x, room)
+        page_o = _open(ctx_o, live_server_url, o, room)
+        page_x.click('[data-testid="choice-offer_draw"]')
+        page_o.locator('[data-testid="choice-decline_draw"]').wait_for(timeout=30_000)
+        page_o.click('[data-testid="choice-decline_draw"]')
+        page_x.wait_for_function("document.querySelector('[data-role=note]').textContent.includes('declined')",
+                                 timeout=30_000)
+        first = room.current_game_id
+        _off_loop(lambda: games.resign(first, o))
+        for page in (page_x, page_o):
+            page.locator('[data-role="play-again"]').wait_for(state="visible", timeout=30_000)
+            page.click('[data-role="play-again"]')
+        # the next game's state: an empty board
+        page_x.wait_for_function("document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length === 0", timeout=30_000)
+        assert page_x.locator('[data-role="note"]').inner_text().strip() == ""
+    finally:
+        ctx_x.close()
+        ctx_o.close()
+
+
 def test_sounds_play_on_a_move_and_the_mute_switch_is_remembered(browser, live_server_url):
     room, x, o = _room(["H8"])
     ctx_x, ctx_o = _context(browser, "en", 1280), _context(browser, "en", 1280)

@@ -290,3 +290,15 @@ def test_a_move_id_reused_for_a_later_move_is_refused_cleanly():
     assert err.value.code == "stale"
     game.refresh_from_db()
     assert game.ply == 2 and Move.objects.filter(game=game).count() == 2
+
+
+def test_a_state_built_from_a_row_read_before_the_next_move_holds_exactly_that_rows_moves():
+    """A `state` whose game row was read just before a move committed: its `version` and `moves`
+    agree, so the move comes to the page once, as the `move` event of the next version."""
+    game, x, o = started_game()
+    play_sequence(game, x, o, ["H8", "H9"])
+    stale = Game.objects.get(pk=game.pk)  # the row as read before the next move
+    result = play(game, x, "I8")
+    state = snapshot.public_state(stale)
+    assert state["version"] == stale.event_version and state["moves"] == [["H8", "X"], ["H9", "O"]]
+    assert result.events[0]["version"] == state["version"] + 1 and result.events[0]["square"] == "I8"

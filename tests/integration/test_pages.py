@@ -226,3 +226,9 @@ def test_a_spectator_without_a_name_gets_one_to_chat_and_goes_back_to_the_chat()
     assert visitor.post(f"/r/{room.code}/chat-name").status_code == 302
     assert User.objects.count() == before
     assert Client().post("/r/KKKKKK/chat-name").status_code == 404
+
+
+@pytest.mark.parametrize("address", ["/nguoi-choi/%00/", "/nguoi-choi/a%00b/", "/r/%00/", "/van/%00/"])
+def test_a_nul_byte_in_the_address_is_a_404_not_a_500(address):
+    response = Client().get(address)
+    assert response.status_code == 404
