@@ -36,12 +36,7 @@ from ``st`` by the caller.
 
 from __future__ import annotations
 
-import os
-import tempfile
-
-if "NUMBA_CACHE_DIR" not in os.environ and not os.access(os.path.dirname(os.path.abspath(__file__)), os.W_OK):
-    # read-only package dir (e.g. a Docker image): compiled functions are cached in the temp dir
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "caro-numba-cache")
+from . import nbclock  # noqa: F401 (first: it sets numba's cache folder)
 
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402

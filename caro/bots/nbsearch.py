@@ -26,20 +26,15 @@ Arrays shared by one search (all ``int64`` but ``tm``):
   :func:`_pack`;
 * ``prm``: the parameters (offsets ``P_*`` below: rules, widths, evaluation weights);
 * ``ctl``: ``[nodes, max_nodes, next_check, stop, nmiss]``; ``tm`` (``float64``): ``[deadline]``
-  in ``time.perf_counter()`` seconds, read through ``numba.objmode`` every :data:`CHECK_EVERY`
+  in ``time.perf_counter()`` seconds, read by :func:`.nbclock.tick` every :data:`CHECK_EVERY`
   nodes (so ``bench/* --cpu-clock``, which replaces ``time.perf_counter``, is obeyed);
 * ``mv`` (``PLIES x MAXMOVES``): per-ply move lists.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
-import time
-
-if "NUMBA_CACHE_DIR" not in os.environ and not os.access(os.path.dirname(os.path.abspath(__file__)), os.W_OK):
-    # read-only package dir (e.g. a Docker image): compiled functions are cached in the temp dir
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "caro-numba-cache")
+from .nbclock import CHECK_EVERY, MAX_NODES, NEXT_CHECK, NODES, STOP, STOP_NONE, STOP_TIME  # noqa: F401 (first: numba's cache folder)
+from .nbclock import tick as _tick
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
@@ -49,39 +44,20 @@ from .nbcore import OUT_MISS, block_candidates, move  # noqa: E402
 
 THREE, FOUR, OPEN4, FIVE = 4, 5, 6, 7  # fastboard's classes kept in threat sets
 WIN = 10_000_000  # caro_bots.WIN
-CHECK_EVERY = 1024  # nodes between two looks at the clock
 PLIES = 48  # deepest ply (forced five-threat replies stop at ply 40)
 MAXMOVES = 64  # moves of one node (more are not generated)
 TT_BITS = 18  # 2**18 entries per table (2 x 2 MB)
 VALUE_OFF = 1 << 40  # packed values are stored with this offset (always non-negative)
 
 # ctl
-NODES, MAX_NODES, NEXT_CHECK, STOP, NMISS = range(5)
-STOP_NONE, STOP_TIME, STOP_MISS = 0, 1, 2
+NMISS = 4  # ctl entries after the clock's (nbclock: nodes, max_nodes, next_check, stop)
+STOP_MISS = 2  # ctl[STOP]: a window the table had not classified (STOP_TIME: the clock's)
 # prm
 (P_NC, P_BLOCKED, P_WIN_LENGTH, P_WIDTH, P_SCHED, P_NSCHED, P_ATTACK, P_DEFENCE, P_MY_OPEN3,
  P_MY_FOUR_THREE, P_MY_THREE_THREE, P_OPP_DOUBLE, P_OPP_OPEN3, P_TT_MASK, P_USE_TT,
  P_FORCE_DEFENCE, P_TABLE) = (0, 1, 2, 3, 4, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
 PRM_LEN = 21
 SIDE_KEY = np.int64(0x5BD1E9955BD1E995)  # xor-ed into the key when O is to move
-
-
-@njit(cache=True)
-def now():
-    """``time.perf_counter()`` from compiled code."""
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
-@njit(cache=True, inline="always")
-def _tick(ctl, tm):
-    ctl[NODES] += 1
-    if ctl[NODES] >= ctl[NEXT_CHECK]:
-        if ctl[NODES] >= ctl[MAX_NODES] or now() > tm[0]:
-            ctl[STOP] = STOP_TIME
-        ctl[NEXT_CHECK] = min(ctl[NODES] + CHECK_EVERY, ctl[MAX_NODES])
-    return ctl[STOP] != STOP_NONE
 
 
 @njit(cache=True)

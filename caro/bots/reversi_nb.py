@@ -12,7 +12,7 @@ State shared by one move's searches (all small numpy arrays, made by :func:`new_
   root_moves_done, 0]``. ``stop`` becomes 1 when the node limit or the deadline passed; every
   search then returns at once and its value must be thrown away.
 * ``tm`` (``float64``): ``[deadline]`` in ``time.perf_counter()`` seconds (read from compiled
-  code through ``numba.objmode`` every :data:`CHECK_EVERY` nodes).
+  code every :data:`CHECK_EVERY` nodes by :func:`.nbclock.tick`).
 * ``w`` (``int64[4, 9]``): the evaluation weights per phase (``reversi_search._W``).
 * midgame table ``tk`` (``uint64[N, 2]``: me, opp) and ``tv`` (``int64[N, 4]``: depth, flag,
   value, move); endgame table ``ek`` / ``ev`` (``[lo, hi]``); ``hist`` (``int64[64]``) and
@@ -22,15 +22,9 @@ State shared by one move's searches (all small numpy arrays, made by :func:`new_
 
 from __future__ import annotations
 
-import os
-import tempfile
-import time
+from .nbclock import CHECK_EVERY  # noqa: F401 (first: numba's cache folder)
+from .nbclock import tick as _tick
 
-if "NUMBA_CACHE_DIR" not in os.environ and not os.access(os.path.dirname(os.path.abspath(__file__)), os.W_OK):
-    # read-only package dir (e.g. a Docker image): compiled functions are cached in the temp dir
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "caro-numba-cache")
-
-import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
@@ -55,7 +49,6 @@ S1, S2, S4, S7, S8, S9, S14, S16, S18, S28, S32, S36, S56 = (U(k) for k in (1, 2
 WIN = 1_000_000
 SCALE = 100
 INF = 10**9
-CHECK_EVERY = 1024  # nodes between two looks at the clock (a few hundred microseconds)
 PLIES = 80  # deepest ply of one search (depth plus passes)
 TT_BITS = 18  # 2**18 entries per table
 MOBILITY_ORDER_DEPTH = 3  # from this remaining depth, children are sorted by opponent replies
@@ -282,24 +275,6 @@ def final_score(me, opp):
     if diff < 0:
         return -WIN + (diff - (64 - a - b)) * SCALE
     return 0
-
-
-@njit(cache=True)
-def now():
-    """``time.perf_counter()`` from compiled code."""
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
-@njit(cache=True, inline="always")
-def _tick(st, tm):
-    st[0] += 1
-    if st[0] >= st[2]:
-        if st[0] >= st[1] or now() > tm[0]:
-            st[3] = 1
-        st[2] = min(st[0] + CHECK_EVERY, st[1])
-    return st[3] != 0
 
 
 @njit(cache=True, inline="always")
