@@ -13,6 +13,12 @@ when the move is not in ``losing`` (and counted as "held" when it is in ``holdin
 neither list was not checked by the judge). Prints one line per puzzle, then the scores per kind
 and rule, the move-time percentiles (ms), and the load average.
 
+The judge's ``winning`` lists hold the first moves it found winning in its time (0.3-2.5 s per
+candidate), so a move outside them may still win. A win puzzle's move outside the list is given
+to the full-width check (:mod:`fullwidth`: every defender reply on the board, fives by the
+engine's run rule, up to ``--prove-s`` seconds); a move it proves is printed "proven" and counted
+in a second line, never in the file's score.
+
 Then (unless ``--no-speed``) the search speed on the same positions: nodes per second of the
 alpha-beta (3 plies, width 10, pattern evaluation) and of the threat searches (the old VCT,
 ``hard_v1``, and the current df-pn, in Python and compiled (:mod:`caro.bots.nbthreats`); both
@@ -41,6 +47,9 @@ from caro.bots import threats  # noqa: E402
 from caro.bots.caro_bots import CaroHard  # noqa: E402
 from caro.bots.threats import ThreatSearch, Timeout  # noqa: E402
 from caro.engine.caro import Board, Rules  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from fullwidth import FullWidthCheck  # noqa: E402
 
 PUZZLES = ROOT / ".." / "shared" / "cases" / "gomoku-puzzles.json"
 _wall = time.perf_counter  # the wall clock (kept when --cpu-clock gives the bots the CPU clock)
@@ -74,11 +83,12 @@ def percentile(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, int(math.ceil(q * len(s))) - 1))]
 
 
-def run_level(puzzles: list[dict], level: str, budget_ms: int) -> None:
+def run_level(puzzles: list[dict], level: str, budget_ms: int, prove_s: float = 60.0) -> None:
     bot = get_bot("caro", level)
     warm_up()  # as a worker process does when it starts: compiled functions loaded, tables filled
     rows: dict[tuple[str, str], list[str]] = {}
     times = []
+    proven: list[str] = []  # win puzzles whose move is outside the judge's list but proven
     for puzzle in puzzles:
         board = puzzle_board(puzzle)
         t0 = _wall()
@@ -87,6 +97,15 @@ def run_level(puzzles: list[dict], level: str, budget_ms: int) -> None:
         times.append(dt)
         v = verdict(puzzle, move)
         rows.setdefault((puzzle["kind"], puzzle["rule"]), []).append(v)
+        if v == "failed" and prove_s > 0:
+            clock = time.perf_counter
+            time.perf_counter = _wall  # the check has its own (wall) time cap
+            try:
+                if FullWidthCheck().proves(puzzle_board(puzzle), move, seconds=prove_s):
+                    v = "proven"
+                    proven.append(puzzle["id"])
+            finally:
+                time.perf_counter = clock
         extra = f"mate {puzzle.get('mate_plies', puzzle.get('threat_mate_plies', '?'))} plies"
         print(f"  {puzzle['id']:<9} {puzzle['kind']:<6} {puzzle['rule']:<9} {extra:<14} {move:<4} "
               f"{v:<9} {1000 * dt:6.0f} ms", flush=True)
@@ -106,6 +125,10 @@ def run_level(puzzles: list[dict], level: str, budget_ms: int) -> None:
         if n_all:
             label = "find the win" if kind == "win" else "don't lose"
             print(f"  {label:<16} {got_all:>3}/{n_all:<3} = {100 * got_all / n_all:5.1f}%")
+            if kind == "win" and proven:
+                got = got_all + len(proven)
+                print(f"  {'':<16} {got:>3}/{n_all:<3} = {100 * got / n_all:5.1f}% with the moves outside the "
+                      f"judge's list that the full-width check proves: {', '.join(proven)}")
     print(f"  move time ms: mean {1000 * statistics.fmean(times):.0f}, p50 {1000 * percentile(times, .5):.0f}, "
           f"p95 {1000 * percentile(times, .95):.0f}, max {1000 * max(times):.0f}")
 
@@ -159,6 +182,8 @@ def main(argv=None) -> None:
     parser.add_argument("--rule", choices=["freestyle", "exact"], default=None)
     parser.add_argument("--ids", nargs="*", default=None, help="only these puzzle ids")
     parser.add_argument("--no-speed", action="store_true", help="skip the nodes-per-second part")
+    parser.add_argument("--prove-s", type=float, default=60.0,
+                        help="seconds of the full-width check of a win move outside the judge's list (0: none)")
     parser.add_argument("--speed-only", action="store_true", help="only the nodes-per-second part")
     parser.add_argument("--cpu-clock", action="store_true",
                         help="the bots' clock is this process's CPU time (time.process_time), so the "
@@ -190,7 +215,7 @@ def main(argv=None) -> None:
                and (args.rule is None or p["rule"] == args.rule) and (not args.ids or p["id"] in args.ids)]
     print(f"{len(puzzles)} puzzles, load average {os.getloadavg()[0]:.2f}", flush=True)
     if not args.speed_only:
-        run_level(puzzles, args.level, args.budget)
+        run_level(puzzles, args.level, args.budget, args.prove_s)
     if not args.no_speed:
         run_speed(puzzles)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
