@@ -11,6 +11,7 @@ import json
 import logging
 import time
 import uuid
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -527,8 +528,16 @@ def _state_for(game_id: int, user) -> dict:
 
 
 def _language_of(scope: dict) -> str:
-    """The site language for this socket: the language cookie, else Accept-Language, else "vi"."""
+    """The site language for this socket: the page's own (the ``lang`` query parameter its script
+    adds, from ``<html lang>``), else the language cookie, else Accept-Language, else
+    settings.LANGUAGE_CODE ("vi"). The page's own comes first because a browser need not send the
+    page's Accept-Language with the websocket handshake (Chromium with an emulated locale sends
+    its default one), and the socket's sentences must be in the language of the page they show on."""
     supported = {code for code, _name in settings.LANGUAGES}
+    query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
+    for value in query.get("lang", [])[:1]:
+        if value in supported:
+            return value
     headers = dict(scope.get("headers") or [])
     cookie = headers.get(b"cookie", b"").decode("latin-1")
     for part in cookie.split(";"):

@@ -148,7 +148,7 @@
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${proto}://${location.host}/ws/seek/`);
+    socket = new WebSocket(`${proto}://${location.host}/ws/seek/?lang=${encodeURIComponent(document.documentElement.lang)}`);
     joined = false;
     socket.addEventListener("open", () => {
       retry = 500;

@@ -92,7 +92,7 @@ function uuid() {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/room/${root.dataset.code}/`);
+  socket = new WebSocket(`${proto}://${location.host}/ws/room/${root.dataset.code}/?lang=${encodeURIComponent(document.documentElement.lang)}`);
   socket.addEventListener("open", () => {
     retry = 0;
     setConn("");

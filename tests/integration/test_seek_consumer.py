@@ -268,3 +268,21 @@ async def test_a_burst_of_seeks_is_paired_in_batches_and_every_game_reaches_both
     assert len(seated) == len(set(seated)) and len(made) >= 6  # a race may leave a pair to the beat's pass
     for comm in comms:
         await comm.disconnect()
+
+
+async def test_the_socket_speaks_the_language_of_the_page_it_was_opened_from():
+    # The page adds its own language to the socket's address; a browser may send another
+    # Accept-Language with the handshake (Chromium with an emulated locale sends en-US).
+    _users, cookies = await _guests(1)
+    for query, accept, words in (("?lang=vi", b"en-US,en;q=0.9", "hủy"), ("?lang=en", b"vi-VN", "cancel"),
+                                 ("?lang=xx", b"vi-VN", "hủy"), ("", b"vi-VN", "hủy")):
+        comm = WebsocketCommunicator(application, "/ws/seek/" + query, headers=[
+            (b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookies[0]),
+            (b"accept-language", accept)])
+        connected, _ = await comm.connect()
+        assert connected
+        await _next(comm, "status")
+        await comm.send_json_to({"type": "cancel"})
+        error = await _next(comm, "error")
+        assert error["code"] == "not_seeking" and words in error["message"], (query, error["message"])
+        await comm.disconnect()
