@@ -12,6 +12,7 @@
   let since = null;            // ms (local clock) when the wait started
   let confirmed = false;       // the server answered this page's seek with `status` `waiting`
   let pending = root.dataset.go === "1" ? {mode: root.dataset.mode, choice: root.dataset.choice} : null;
+  let cancelling = false;      // Cancel was pressed while the socket was not open: sent once it is
 
   const change = $("change");
   if (change) change.addEventListener("click", (e) => { e.preventDefault(); $("choice-form").hidden = !$("choice-form").hidden; });
@@ -48,7 +49,12 @@
   for (const button of root.querySelectorAll('[data-role="ranked"]')) {
     button.form.addEventListener("submit", (e) => { e.preventDefault(); seek("ranked", button.dataset.category); });
   }
-  $("cancel").addEventListener("click", () => { seeking = null; pending = null; send({type: "cancel"}); showWaiting(null); });
+  $("cancel").addEventListener("click", () => {
+    seeking = null; pending = null;
+    if (socket && socket.readyState === WebSocket.OPEN) send({type: "cancel"});
+    else cancelling = true;  // e.g. just after a reload: the server's seek is cancelled when the socket opens
+    showWaiting(null);
+  });
 
   function fmt(ms) {
     const s = Math.max(0, Math.floor(ms / 1000));
@@ -100,6 +106,12 @@
     switch (f.type) {
       case "status":
         if (f.status === "paired") { location.href = f.url; return; }
+        if (cancelling) {  // the player cancelled before this socket was open
+          cancelling = false;
+          if (f.status === "waiting") send({type: "cancel"});
+          seeking = null; pending = null; showWaiting(null);
+          break;
+        }
         if (f.status === "waiting") {
           if (pending && (pending.mode !== f.mode || pending.choice !== f.choice)) {
             // Asked for other rules before this socket was open: that seek replaces the waiting one.

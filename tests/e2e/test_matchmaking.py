@@ -191,3 +191,53 @@ def _wait_for(condition, timeout=30.0):
             return True
         time.sleep(0.2)
     return False
+
+
+# Holds every websocket the page opens in CONNECTING until window.__releaseSockets() (then a real
+# socket is made and its events passed on): a moment a slow network gives at random.
+_HELD_SOCKETS = """(() => {
+  const Real = window.WebSocket, waiting = [];
+  window.__releaseSockets = () => { window.__released = true; while (waiting.length) waiting.shift()(); };
+  class Held extends EventTarget {
+    constructor(url) {
+      super();
+      this.readyState = 0;
+      const open = () => {
+        const ws = this.real = new Real(url);
+        for (const type of ["open", "message", "close", "error"]) {
+          ws.addEventListener(type, (e) => {
+            this.readyState = ws.readyState;
+            this.dispatchEvent(type === "message" ? new MessageEvent("message", {data: e.data})
+              : type === "close" ? new CloseEvent("close", {code: e.code, reason: e.reason}) : new Event(type));
+          });
+        }
+      };
+      if (window.__released) open(); else waiting.push(open);
+    }
+    send(data) { this.real.send(data); }
+    close(code, reason) { if (this.real) this.real.close(code, reason); }
+  }
+  Object.assign(Held, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Held;
+})();"""
+
+
+def test_a_cancel_pressed_before_the_socket_is_open_still_cancels_the_seek(browser, live_server_url):
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
+    try:
+        page = ctx.new_page()
+        _seek_from_home(page, live_server_url)  # a guest, waiting, on /match/?...&go=1
+        assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 1)
+        page.add_init_script(_HELD_SOCKETS)
+        page.reload()  # the waiting box shows at once; the socket is still connecting
+        page.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+        assert page.evaluate("typeof window.__releaseSockets") == "function"
+        page.click('[data-testid="cancel-seek"]')
+        page.wait_for_selector('[data-testid="seeking"]', state="hidden")
+        page.evaluate("window.__releaseSockets()")
+        # The socket opens, hears the seek is still waiting, and cancels it: the box stays closed.
+        assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0)
+        assert page.is_visible('[data-testid="quick-match"]')
+        assert not page.is_visible('[data-testid="cancel-seek"]')
+    finally:
+        ctx.close()
