@@ -210,6 +210,25 @@ def test_a_caro_room_keeps_the_host_s_first_mover_and_a_forged_one_is_refused_cl
     assert Room.objects.count() == 1
 
 
+def test_the_match_page_sends_a_player_whose_matched_game_goes_on_back_to_it_saying_why():
+    from accounts.guests import create_guest
+    from caro.games import services as games
+    from ranking import pairing
+
+    a, b = create_guest(), create_guest()
+    pairing.arrive(a, "quick", "caro-15-blocked")
+    _seek, made = pairing.arrive(b, "quick", "caro-15-blocked")
+    client = Client()
+    client.force_login(a)
+    for query in ("?mode=ranked", "", "?mode=quick&q=caro-15-blocked&go=1"):
+        response = client.get("/match/" + query, follow=True)
+        assert response.redirect_chain == [(f"/r/{made.room_code}/", 302)]
+        assert "Ván của bạn vẫn đang diễn ra" in response.content.decode()
+    games.resign(made.game_id, a)  # before both moved: aborted, over
+    response = client.get("/match/?mode=ranked")
+    assert response.status_code == 200 and "Ván của bạn" not in response.content.decode()
+
+
 def test_the_guides_play_now_link_preselects_the_rules():
     page = Client().get("/", {"preset": "renju"}).content.decode()
     assert re.search(r'<option value="renju" selected>', page)
