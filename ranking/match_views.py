@@ -3,9 +3,11 @@ happens over the seek websocket (ranking.consumers)."""
 
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
@@ -15,6 +17,8 @@ from ranking.seeks import Seek
 
 #: The session key of the player's last quick-match choice (shown on the home page).
 SESSION_CHOICE = "quick_choice"
+#: Said on the game's page to a player sent back there from this page while the game goes on.
+IN_GAME = _("Your game is still going on, so you are back in it. Finish it before looking for another.")
 
 
 def current_choice(request: HttpRequest) -> choices.QuickChoice:
@@ -25,7 +29,15 @@ def current_choice(request: HttpRequest) -> choices.QuickChoice:
 def match(request: HttpRequest) -> HttpResponse:
     """The matchmaking page: quick match (choice, "Tìm ván nhanh", waiting, cancel, computer offer)
     and ranked match per category (accounts only). `?q=<key>` sets the quick choice, `?mode=ranked&q=
-    <category>` a ranked one; `go=1` starts seeking at once (the home page's button, a requeue)."""
+    <category>` a ranked one; `go=1` starts seeking at once (the home page's button, a requeue).
+
+    A player whose quick or ranked game is still being played is sent back to it at once, with a
+    line there saying why (the page's seek socket would send them there anyway, without a word)."""
+    if request.user.is_authenticated:
+        seek = pairing.seek_state(request.user)
+        if seek["status"] == "paired":
+            messages.info(request, IN_GAME)
+            return redirect(seek["url"])
     mode = request.GET.get("mode") if request.GET.get("mode") in Seek.Mode.values else Seek.Mode.QUICK
     quick = current_choice(request)
     if request.GET.get("kind"):  # the choice form

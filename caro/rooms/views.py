@@ -15,7 +15,7 @@ from caro.games import snapshot, state
 from caro.games.display import choice_summary, game_summary
 from caro.games.errors import GameError
 from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
-from caro.games.models import Game
+from caro.games.models import FirstMover, Game
 from caro.rooms import services as rooms
 from caro.rooms.forms import DEFAULT_TIME, TIME_CONTROLS, ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
 from caro.rooms.limits import http_limited
@@ -192,6 +192,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
             "computer_form": ComputerRoomForm(),
             "friend_form": FriendRoomForm(),
+            # Who moves first in game 1 is not the host's choice (Reversi: colours drawn at random).
+            "first_drawn": kind_for_choice(slug).first_mover != FirstMover.HOST,
             "rules_open": request.GET.get("rules") == "open",
             "rules_line": choice_summary(slug, size, win_length, _default_move_ms(slug)),
             "rules_lines": _rules_lines(),

@@ -315,7 +315,7 @@ function render() {
   const levelChoice = root.querySelector(".level-choice");
   if (levelChoice) levelChoice.hidden = !(seated && over);
   $("rematch-note").textContent = !over || !offered ? ""
-    : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(side)s wants to play again."), { side: sideName(offered) });
+    : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(name)s wants to play again."), { name: playerName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
   renderOffers(seated);
   renderOpening();

@@ -85,7 +85,9 @@ def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_serv
 
         # Play again needs both players; the loser (O) then moves first, still drawing O.
         o.click('[data-role="play-again"]')
-        x.wait_for_function("document.querySelector('[data-role=rematch-note]').textContent.includes('O')")
+        o_name = x.inner_text('[data-role="name-O"]')  # the note names the player, as draw offers do
+        x.wait_for_function("name => document.querySelector('[data-role=rematch-note]').textContent"
+                            " === `${name} muốn đánh lại.`", arg=o_name)
         assert o.is_disabled('[data-role="play-again"]')
         x.click('[data-role="play-again"]')
         for page in (x, o, w):

@@ -107,6 +107,43 @@ def test_a_guest_is_refused_ranked_with_a_sign_up_link(browser, live_server_url)
         ctx.close()
 
 
+def _quick_game_of_two_guests():
+    """Two guests paired by quick match (as their seek sockets would be): (first guest, room code)."""
+    from accounts.guests import create_guest
+    from ranking import pairing
+
+    a, b = create_guest(), create_guest()
+    pairing.arrive(a, "quick", "caro-15-blocked")
+    _seek, made = pairing.arrive(b, "quick", "caro-15-blocked")
+    return a, made.room_code
+
+
+@pytest.mark.parametrize("lang, width, words", [("vi", 360, "Ván của bạn vẫn đang diễn ra"),
+                                                ("en", 1280, "Your game is still going on")])
+def test_a_guest_in_a_live_quick_game_who_opens_the_ranked_page_is_told_why_they_are_back_in_it(
+        browser, live_server_url, lang, width, words):
+    from tests.e2e.helpers import _context, _login
+
+    guest, code = _off_loop(_quick_game_of_two_guests)
+    ctx = _context(browser, lang, width)
+    try:
+        _login(ctx, live_server_url, guest)
+        page = ctx.new_page()
+        page.goto(live_server_url + "/match/?mode=ranked")
+        assert page.url == f"{live_server_url}/r/{code}/"  # at once: no seek page in between
+        assert words in page.inner_text(".messages")
+        page.wait_for_selector('.room[data-connected="1"]')
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"match-back-to-game-{lang}-{width}.png"), full_page=True)
+        # The note is said once: the game's page opened again has no such line.
+        page.reload()
+        page.wait_for_selector('.room[data-connected="1"]')
+        assert page.locator(".messages").count() == 0
+    finally:
+        ctx.close()
+
+
 def test_a_tab_whose_seek_another_tab_replaced_shows_the_new_rules(browser, live_server_url):
     ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
     try:

@@ -6,6 +6,7 @@ to move) and against the computer."""
 
 from __future__ import annotations
 
+import math
 import re
 import uuid
 from pathlib import Path
@@ -26,10 +27,18 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screens"
 #: Four moves to a position where Black's d3 flips two discs in two directions (d4 and e4).
 OPENING = ["f5", "d6", "c5", "f4"]
 FLIPPING = "els => els.map(e => e.dataset.sq).sort()"
-#: The preview disc drawn on a square: its colour (alpha included) and its width as a share of the square.
+#: The preview disc drawn on a square: its colour (alpha included), its width as a share of the
+#: square, its rim's style, the green it is drawn on, and the colour of a played disc of its side.
 DISC = """sq => { const el = document.querySelector(`.sq[data-sq="${sq}"]`);
   const s = getComputedStyle(el, "::after");
-  return {content: s.content, colour: s.backgroundColor, share: parseFloat(s.width) / el.clientWidth}; }"""
+  const played = document.querySelector(`.sq[data-stone="${el.dataset.preview}"]`);
+  return {content: s.content, colour: s.backgroundColor, share: parseFloat(s.width) / el.clientWidth,
+          rim: s.borderTopStyle, opacity: parseFloat(s.opacity),
+          under: getComputedStyle(el.parentElement).backgroundColor,
+          played: getComputedStyle(played, "::before").backgroundColor}; }"""
+#: How far apart (Euclidean distance in RGB, 0-441) the preview disc, as seen on the green, and a
+#: played disc of the same colour must be: a played black disc is near black, the preview a dark green.
+APART = 70
 COUNT = {"vi": "lật 2 quân", "en": "flips 2 discs"}
 
 
@@ -46,6 +55,16 @@ def _alpha(colour):
     return parts[3] if len(parts) == 4 else 1.0
 
 
+def _rgb(colour):
+    return [float(x) for x in re.findall(r"[\d.]+", colour)[:3]]
+
+
+def _seen(colour, under, opacity):
+    """The colour a see-through `colour` shows over the opaque `under` (both CSS colours)."""
+    alpha = _alpha(colour) * opacity
+    return [alpha * c + (1 - alpha) * u for c, u in zip(_rgb(colour), _rgb(under))]
+
+
 def _tap(page, selector, phone):
     (page.tap if phone else page.click)(selector)
 
@@ -54,7 +73,11 @@ def _check_preview(page, square, side, flips, lang):
     page.wait_for_selector(f'.sq[data-sq="{square}"].ghost[data-preview="{side}"]')
     disc = page.evaluate(DISC, square)
     assert disc["content"] != "none" and disc["share"] >= 0.7, disc  # a disc, not a dot
-    assert 0.5 <= _alpha(disc["colour"]) < 1, disc  # see-through, yet clearly there
+    # See-through enough that it never reads as a played disc, yet clearly there, with a dashed rim.
+    assert 0.25 <= _alpha(disc["colour"]) * disc["opacity"] <= 0.45, disc
+    assert disc["rim"] == "dashed", disc
+    seen, played = _seen(disc["colour"], disc["under"], disc["opacity"]), _rgb(disc["played"])
+    assert math.dist(seen, played) >= APART, disc
     assert page.eval_on_selector_all(".sq.will-flip", FLIPPING) == flips
     assert set(page.eval_on_selector_all(".sq.will-flip", "els => els.map(e => e.dataset.flipTo)")) == {side}
     assert page.get_attribute(f'.sq[data-sq="{square}"]', "data-stone") == ""  # nothing played yet

@@ -1,10 +1,12 @@
 """Real Chromium: Reversi's legal squares. The player to move sees a dot on each square the server's
 `legal` list names (docs/protocol.md), nobody else does; a square with no flip sends no move and
 says why; the two-players-one-device page marks the squares of whoever is to move. The server's own
-refusal of a forged move is tests/integration/test_reversi_games.py's."""
+refusal of a forged move is tests/integration/test_reversi_games.py's. The home page's friend-room
+form offers no first-move choice for Reversi (its colours are drawn at random in game 1)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from accounts.guests import create_guest
 from caro.engine.reversi import Board
 from caro.games.models import Game
 from caro.rooms import services as rooms
+from caro.rooms.models import Room
 from tests.e2e.helpers import _context, _off_loop, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -106,5 +109,36 @@ def test_on_one_device_the_side_to_move_s_squares_are_marked(browser, live_serve
         assert _off_loop(lambda: Game.objects.get(pk=room.current_game_id).ply) == 1
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "reversi-legal-local-vi-360.png"), full_page=True)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang, width, words", [("vi", 360, "ngẫu nhiên"), ("en", 1280, "drawn at random")])
+def test_the_friend_room_form_offers_no_first_move_when_reversi_is_chosen(browser, live_server_url, lang, width, words):
+    """Reversi's colours in game 1 are drawn at random (caro.games.kinds): with Reversi chosen the
+    form shows a note instead of a first-move choice it would ignore; back to caro, the choice returns."""
+    ctx = _context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        choice, note = page.locator('[data-role="first-choice"]'), page.locator('[data-testid="first-drawn"]')
+        page.click(".room-options summary")
+        assert choice.is_visible() and not note.is_visible()
+        page.click(".rules-choice summary")
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "reversi")
+        assert not choice.is_visible() and note.is_visible()
+        assert words in note.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"home-reversi-room-options-{lang}-{width}.png"), full_page=True)
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "caro-vn")
+        assert choice.is_visible() and not note.is_visible()
+        # Reversi again, and the room it makes draws the first mover.
+        page.select_option('[data-role="rules-form"] select[name="preset"]', "reversi")
+        page.click('[data-testid="create-room"]')
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"))
+        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        room = _off_loop(lambda: Room.objects.select_related("current_game").get(code=code))
+        assert room.current_game.kind == "reversi" and room.first_mover == "random"
     finally:
         ctx.close()

@@ -285,6 +285,43 @@ def test_after_the_game_ended_the_room_no_longer_says_they_are_playing(browser, 
         ctx.close()
 
 
+def _resigned_room_now(preset):
+    """A friend room of `preset` whose game the second mover resigned after one move each:
+    (room, first mover, second mover)."""
+    host, guest = create_guest(), create_guest()
+    room = rooms.create_room(host, preset)
+    rooms.join(room, guest)
+    game = Game.objects.get(pk=room.current_game_id)
+    first = host if game.side_of_user(host) == "X" else guest
+    second = guest if first is host else host
+    opening = ["f5", "d6"] if preset == "reversi" else ["H8", "A1"]
+    for ply, (user, square) in enumerate(zip((first, second), opening), start=1):
+        games.play_move(game.pk, user, square, ply, uuid.uuid4())
+    games.resign(game.pk, second)
+    return room, first, second
+
+
+@pytest.mark.parametrize("preset, lang, width, words", [("caro-vn", "vi", 360, "muốn đánh lại"),
+                                                        ("reversi", "en", 1280, "wants to play again")])
+def test_the_rematch_note_names_the_player_who_asked(browser, live_server_url, preset, lang, width, words):
+    """Like a draw offer's note, the rematch note names the player ("Lan wants to play again."),
+    not their mark or colour."""
+    room, first, second = _off_loop(_resigned_room_now, preset)
+    ctx_first, ctx_second = _context(browser, lang, width), _context(browser, lang, width)
+    try:
+        page_first = _open(ctx_first, live_server_url, first, room, one_tap=False)
+        page_second = _open(ctx_second, live_server_url, second, room, one_tap=False)
+        page_second.locator('[data-role="play-again"]').wait_for(state="visible")
+        page_second.click('[data-role="play-again"]')
+        note = page_first.locator('[data-role="rematch-note"]')
+        page_first.wait_for_function("el => el.textContent !== ''", arg=note.element_handle())
+        assert note.inner_text() == f"{second.public_name} {words}."
+        assert page_first.is_visible('[data-role="play-again"]')  # and the page offers to accept
+    finally:
+        ctx_first.close()
+        ctx_second.close()
+
+
 # ------------------------------------------------------------------ 10
 
 @pytest.mark.parametrize("lang, width", BOTH)

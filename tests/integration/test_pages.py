@@ -175,6 +175,60 @@ def test_bad_room_rules_are_refused_with_a_message(post):
     assert 'class="msg-error"' in response.content.decode()
 
 
+def _first_move_parts(page: str) -> tuple[str, str]:
+    """The opening tags of the friend room's first-move choice and of the note shown instead."""
+    return (re.search(r'<label data-role="first-choice"[^>]*>', page).group(0),
+            re.search(r'<p class="hint" data-role="first-drawn"[^>]*>', page).group(0))
+
+
+def test_the_home_page_offers_the_first_move_choice_for_caro_but_not_reversi():
+    """Reversi draws the colours of game 1 (caro.games.kinds): the choice would be ignored, so a
+    page opened with Reversi chosen (no script needed) shows a note in its place."""
+    choice, note = _first_move_parts(Client().get("/").content.decode())
+    assert "hidden" not in choice and "hidden" in note
+    page = Client().get("/", {"preset": "reversi"}).content.decode()
+    choice, note = _first_move_parts(page)
+    assert "hidden" in choice and "hidden" not in note
+    assert "Cờ lật: màu quân ở ván đầu được chọn ngẫu nhiên" in page
+
+
+@pytest.mark.parametrize("first", ["host", "guest", "rps", ""])
+def test_a_reversi_room_draws_the_first_mover_whatever_the_form_says(first):
+    response = Client().post("/rooms/new", {"preset": "reversi", "first": first})
+    assert response.status_code == 302 and re.search(r"/r/[A-Z0-9]{6}/$", response["Location"])
+    room = Room.objects.get()
+    assert room.first_mover == "random" and room.current_game.first_mover == "random"
+
+
+def test_a_caro_room_keeps_the_host_s_first_mover_and_a_forged_one_is_refused_cleanly():
+    Client().post("/rooms/new", {"preset": "caro-vn", "first": "guest"})
+    assert Room.objects.get().first_mover == "guest"
+    for preset in ("caro-vn", "reversi"):
+        response = Client().post("/rooms/new", {"preset": preset, "first": "black"}, follow=True)
+        assert response.status_code == 200 and response.redirect_chain[-1][0].startswith("/?")
+        assert 'class="msg-error"' in response.content.decode()
+    assert Room.objects.count() == 1
+
+
+def test_the_match_page_sends_a_player_whose_matched_game_goes_on_back_to_it_saying_why():
+    from accounts.guests import create_guest
+    from caro.games import services as games
+    from ranking import pairing
+
+    a, b = create_guest(), create_guest()
+    pairing.arrive(a, "quick", "caro-15-blocked")
+    _seek, made = pairing.arrive(b, "quick", "caro-15-blocked")
+    client = Client()
+    client.force_login(a)
+    for query in ("?mode=ranked", "", "?mode=quick&q=caro-15-blocked&go=1"):
+        response = client.get("/match/" + query, follow=True)
+        assert response.redirect_chain == [(f"/r/{made.room_code}/", 302)]
+        assert "Ván của bạn vẫn đang diễn ra" in response.content.decode()
+    games.resign(made.game_id, a)  # before both moved: aborted, over
+    response = client.get("/match/?mode=ranked")
+    assert response.status_code == 200 and "Ván của bạn" not in response.content.decode()
+
+
 def test_the_guides_play_now_link_preselects_the_rules():
     page = Client().get("/", {"preset": "renju"}).content.decode()
     assert re.search(r'<option value="renju" selected>', page)
