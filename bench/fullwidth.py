@@ -5,9 +5,10 @@ and with its own fours, and the attacker's threes are tried near its last moves.
 finds is only as sound as that model. This check leaves the model out where it matters: after
 every attacker move the defender tries **every empty cell**, and fives are decided by the
 engine's run rule (:meth:`FastBoard.wins_at`, :func:`caro.engine.caro.run_wins`), not by the
-pattern tables. Only the attacker's moves are suggested: a cell that makes two five-threats at
-once, else the first move of a compiled df-pn VCT (wide: open threes anywhere); each is then
-checked here, so a wrong suggestion can only make the check fail to prove, never prove a false win.
+pattern tables. Only the attacker's moves are suggested: the block when the defender made a four
+(the defender then moves again), else a cell that makes two five-threats at once, else the first
+move of a compiled df-pn VCT (wide: open threes anywhere); each is then checked here, so a wrong
+suggestion can only make the check fail to prove, never prove a false win.
 
 For freestyle and exact five without blocked ends (the puzzle file's rules): a position where
 the attacker has two cells that each complete a five, and the defender has none, is lost for
@@ -84,6 +85,16 @@ class FullWidthCheck:
         won = False
         if self._fives(fb, att):
             won = True
+        elif depth > 0 and self._fives(fb, 3 - att):
+            # the defender made a four: the attacker blocks it, and the defender moves again
+            for z in self._fives(fb, 3 - att):
+                fb.put(z, att)
+                try:
+                    won = self._defender_loses(fb, att, depth - 1)
+                finally:
+                    fb.remove(z)
+                if won:
+                    break
         elif depth > 0:
             tries = self._double_threats(fb, att)
             turn = fb.turn

@@ -580,6 +580,9 @@ class CaroHard(CaroBot):
     vct_share_quiet, vct_share_threat = 0.5, 0.25  # parts of the budget for its own VCT
     recheck_until = 0.7  # part of the budget by which rechecks of undecided replies stop
     min_checked = 3  # with no reply proven safe, at least this many are checked (time allowing)
+    wide_share = 0.15  # part of the budget for a second, wider own VCT (threes anywhere)
+    quiet_share = 0.15  # part of the budget for a quiet move that wins (ThreatSearch.quiet_win)
+    quiet_share_each, quiet_until = 0.05, 0.75  # the same for the opponent, after each safe reply
     max_depth = 16  # plies of the deepest alpha-beta iteration (the compiled search reaches 12 often)
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
@@ -639,6 +642,11 @@ class CaroHard(CaroBot):
         line = ThreatSearch(fb, t0 + budget * share, shared=True).vct(depth=self.vct_depth)
         if line:
             return line[0]
+        if self.wide_share:
+            line = ThreatSearch(fb, time.perf_counter() + budget * self.wide_share, shared=True, three_width=40,
+                                zone=False).vct(depth=self.vct_depth)
+            if line:
+                return line[0]
         ab = self.search_class(fb, end, width=10)
         moves = ab.moves(me, 14)
         if not moves:
@@ -646,6 +654,12 @@ class CaroHard(CaroBot):
         if len(moves) == 1:
             return moves[0]
         threat = self._opp_threat(fb, time.perf_counter() + budget * 0.15, 4 * NODE_CAP)
+        if not threat:
+            # a quiet move after which our threat sequence cannot be stopped
+            q = ThreatSearch(fb, time.perf_counter() + budget * self.quiet_share, shared=True).quiet_win(
+                self.vcf_depth, self.opp_vct_depth)
+            if q is not None:
+                return q
         if threat:
             order = self._defence_order(fb, threat, ab, moves)
             proven, unknown = [], []
@@ -680,6 +694,24 @@ class CaroHard(CaroBot):
                     if verdict == 1:
                         still.append(c)
                 unknown = still or unknown
+            if len(proven) > 1:
+                # replies after which the opponent has a quiet move that wins (a threat sequence
+                # one move away that our likely answers do not stop) are dropped, if any is left
+                kept = []
+                for k, c in enumerate(proven):
+                    if time.perf_counter() > t0 + budget * self.quiet_until:
+                        kept.extend(proven[k:])
+                        break
+                    fb.play(c)
+                    try:
+                        ts = ThreatSearch(fb, min(t0 + budget * self.quiet_until,
+                                                  time.perf_counter() + budget * self.quiet_share_each), shared=True)
+                        lost = ts.quiet_win(self.vcf_depth, self.opp_vct_depth) is not None
+                    finally:
+                        fb.undo()
+                    if not lost:
+                        kept.append(c)
+                proven = kept or proven
             survivors = proven or unknown
             if len(survivors) == 1:
                 return survivors[0]

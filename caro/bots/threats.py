@@ -45,6 +45,10 @@ NB_TT_BITS = 19  # compiled transposition table slots per rule set (both attacke
 NB_TT_BITS_UNSHARED = 18  # the same for an unshared search (a fresh table each search)
 NB_FIRST_CHUNK, NB_MAX_CHUNK = 256, 4096  # compiled search nodes per kernel call (clock read between)
 DFPN_STEPS = (4,)  # depth caps searched before the full one (iterative deepening of df-pn)
+QUIET_WIDTH = 12  # quiet moves tried by ThreatSearch.quiet_win, best shape first
+QUIET_REPLIES = 14  # defender replies tried against each of them
+QUIET_COUNTER_FOURS = 3  # defender counter-fours followed in a row (each blocked, then it replies again)
+QUIET_NODES = 20000  # node cap of each VCF / VCT search inside quiet_win
 TT_LIMIT = 400000  # df-pn table entries kept per rule set and attacker (cleared when over)
 KIDS_LIMIT = 100000  # df-pn children lists kept per rule set and attacker
 _ZONES: dict[tuple[int, int], frozenset[int]] = {}
@@ -300,6 +304,100 @@ class ThreatSearch:
         except Timeout:
             self.timed_out = True
             return None
+
+    def quiet_win(self, vcf_depth: int = 16, vct_depth: int = 10, width: int = QUIET_WIDTH,
+                  replies: int = QUIET_REPLIES) -> int | None:
+        """A quiet move (neither a four nor an open three) of the side to move after which it
+        threatens a VCF or VCT that none of the defender's likely replies stops, or None (none
+        found, or the deadline passed). One level above VCT: the threat is a whole threat
+        sequence, not an open four.
+
+        Tried: the ``width`` best quiet cells by both sides' shape. Against each, the defender's
+        replies are the empty cells of the threat's main line, its fours and its open threes
+        (``replies`` of them, in that order); a four is blocked (every block is tried) and the
+        defender then replies again, up to :data:`QUIET_COUNTER_FOURS` times; any other reply
+        must leave the attacker a VCF or VCT (``vcf_depth`` / ``vct_depth`` attacker moves, at
+        most :data:`QUIET_NODES` nodes each, this search's deadline). A heuristic, not a proof:
+        replies outside that set are not tried."""
+        fb = self.fb
+        att = fb.turn
+        d = 3 - att
+        sa, sd = fb.score[att], fb.score[d]
+        tactical = set(fb.four_moves(att)) | set(fb.three_moves(att))
+        cells = sorted((q for q in fb.cand if fb.cells[q] == 0 and q not in tactical and fb.legal(q, att)),
+                       key=lambda q: (-(sa[q] * 10 + sd[q] * 9), q))[:width]
+        self._quiet = (att, vcf_depth, vct_depth, replies)
+        try:
+            for m in cells:
+                fb.play(m)
+                try:
+                    held = self._quiet_held(QUIET_COUNTER_FOURS)
+                finally:
+                    fb.undo()
+                if not held:
+                    return m
+        except Timeout:
+            self.timed_out = True
+        return None
+
+    def _quiet_threat(self) -> list[int] | None:
+        """The quiet-win attacker's VCF or VCT from here with it to move (None: none found)."""
+        att, vcf_depth, vct_depth, _replies = self._quiet
+        if time.perf_counter() > self.deadline:
+            raise Timeout
+        ts = ThreatSearch(self.fb, self.deadline, max_nodes=QUIET_NODES, shared=self.shared,
+                          compiled=self.compiled, three_width=self.three_width,
+                          zone=self.zone_reach is not None)
+        line = ts.vcf(depth=vcf_depth) or ts.vct(depth=vct_depth)
+        self.nodes += ts.nodes
+        if line is None and ts.timed_out and time.perf_counter() > self.deadline:
+            raise Timeout
+        return line
+
+    def _quiet_held(self, fours_left: int) -> bool:
+        """The defender (to move) has a reply, among the likely ones, after which the attacker
+        has no VCF / VCT (or the attacker has no threat at all)."""
+        fb = self.fb
+        att, _vcf, _vct, width = self._quiet
+        d = fb.turn
+        fb.turn = att  # the attacker's threat: its sequence if it moved again
+        try:
+            line = self._quiet_threat()
+        finally:
+            fb.turn = d
+        if line is None:
+            return True
+        sd = fb.score[d]
+        order = [c for c in line if c is not None and fb.cells[c] == 0]
+        order += sorted(fb.four_moves(d), key=lambda q: (-sd[q], q))
+        order += sorted(fb.three_moves(d), key=lambda q: (-sd[q], q))
+        tried: list[int] = []
+        for c in order:
+            if c not in tried and fb.legal(c, d):
+                tried.append(c)
+        for r in tried[:width]:
+            fb.play(r)
+            try:
+                if fb.sets[d][FIVE]:  # a counter-four: the attacker blocks, the defender goes on
+                    if fours_left <= 0:
+                        continue
+                    blocks = [z for z in fb.defences(d) if fb.legal(z, att)]
+                    held = True
+                    for z in blocks:
+                        fb.play(z)
+                        try:
+                            held = self._quiet_held(fours_left - 1)
+                        finally:
+                            fb.undo()
+                        if not held:
+                            break
+                    if held:
+                        return True
+                elif self._quiet_threat() is None:
+                    return True
+            finally:
+                fb.undo()
+        return False
 
     def dfpn(self, depth: int = 14) -> list[int] | None:
         """A VCT for the side to move found by depth-first proof-number search (df-pn) with a
