@@ -10,9 +10,11 @@ so blocked ends, exact five and Renju fouls are obeyed exactly (see :mod:`.fastb
   short VCF when it has one, blocks open threes unless it can force a win, and otherwise runs a
   2-ply alpha-beta over the best candidates.
 * **Hard** takes a five / blocks a five-threat, then looks for its own VCF and VCT (any number
-  of open threes), then for the opponent's VCF / VCT (as if the opponent moved now); under such
-  a threat it keeps only replies after which the opponent has neither (its own fours are tried
-  early), and when none is proven safe the alpha-beta chooses among the undecided ones. Then
+  of open threes; a second, wider VCT tries threes anywhere), then for the opponent's VCF / VCT
+  (as if the opponent moved now). With no such threat it looks for a quiet move that wins
+  (:meth:`ThreatSearch.quiet_win`); under one it keeps only replies after which the opponent has
+  neither (its own fours are tried early) nor a quiet winning move, and when none is proven safe
+  the alpha-beta chooses among the undecided ones. Then
   iterative-deepening alpha-beta (:class:`HardSearch`: a principal-variation search over
   restricted candidates, fewer the deeper it goes, a transposition table kept across moves, and a
   shape evaluation that scores both sides' potential and threats with the side to move in mind;
