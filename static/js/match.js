@@ -103,6 +103,7 @@
   }
 
   function onFrame(f) {
+    if (f.type === "status") root.dataset.connected = "1";  // the server's hello was read (tests wait for it)
     switch (f.type) {
       case "status":
         if (f.status === "paired") { location.href = f.url; return; }
@@ -170,11 +171,19 @@
     socket.addEventListener("message", (e) => { try { onFrame(JSON.parse(e.data)); } catch (err) { console.error(err); } });
     socket.addEventListener("close", (e) => {
       clearInterval(pinger);
+      root.dataset.connected = "";
       if (e.code === 4401 || e.code === 4429) return;  // no player / too many pages: reconnecting would not help
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
   }
-  if (pending) seek(pending.mode, pending.choice);  // came back from /match/start (go=1): waiting at once
+  if (pending) {  // came back from /match/start (go=1): waiting at once
+    seek(pending.mode, pending.choice);
+    // go=1 is used up: a reload after a Cancel must not start a new search (a reload while the
+    // search waits still shows it: the socket's status says so)
+    const here = new URL(location.href);
+    here.searchParams.delete("go");
+    history.replaceState(history.state, "", here.pathname + here.search + here.hash);
+  }
   connect();
 })();

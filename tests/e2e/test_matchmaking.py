@@ -265,8 +265,11 @@ def test_a_cancel_pressed_before_the_socket_is_open_still_cancels_the_seek(brows
         page = ctx.new_page()
         _seek_from_home(page, live_server_url)  # a guest, waiting, on /match/?...&go=1
         assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 1)
+        assert "go=1" not in page.url  # used up: a reload shows the seek the server has, not a new one
         page.add_init_script(_HELD_SOCKETS)
-        page.reload()  # the waiting box shows at once; the socket is still connecting
+        # The home page's button again (its address asks for the seek at once): the waiting box shows
+        # at once while the socket is still connecting.
+        page.goto(live_server_url + "/match/?mode=quick&q=caro-15-blocked&go=1")
         page.wait_for_selector('[data-testid="seeking"]:not([hidden])')
         assert page.evaluate("typeof window.__releaseSockets") == "function"
         page.click('[data-testid="cancel-seek"]')
@@ -275,6 +278,24 @@ def test_a_cancel_pressed_before_the_socket_is_open_still_cancels_the_seek(brows
         # The socket opens, hears the seek is still waiting, and cancels it: the box stays closed.
         assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0)
         assert page.is_visible('[data-testid="quick-match"]')
+        assert not page.is_visible('[data-testid="cancel-seek"]')
+    finally:
+        ctx.close()
+
+
+def test_a_reload_after_a_cancel_starts_no_new_search(browser, live_server_url):
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
+    try:
+        page = ctx.new_page()
+        _seek_from_home(page, live_server_url)
+        assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 1)
+        page.click('[data-testid="cancel-seek"]')
+        assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0)
+        page.reload()  # a pull-to-refresh on a phone
+        page.wait_for_selector('[data-testid="quick-match"]', state="visible")
+        # the socket's hello was read: a seek asked for on the way would have been sent before it
+        page.wait_for_selector('[data-role="match"][data-connected="1"]')
+        assert _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0
         assert not page.is_visible('[data-testid="cancel-seek"]')
     finally:
         ctx.close()
