@@ -4,21 +4,30 @@ happens over the seek websocket (ranking.consumers)."""
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
 from caro.engine.caro import SIZES
 from ranking import categories, choices, pairing
 from ranking.seeks import Seek
+from ranking.tasks import COUNTS_KEY
 
 #: The session key of the player's last quick-match choice (shown on the home page).
 SESSION_CHOICE = "quick_choice"
 #: Said on the game's page to a player sent back there from this page while the game goes on.
 IN_GAME = _("Your game is still going on, so you are back in it. Finish it before looking for another.")
+
+
+def waiting_text(n: int) -> str:
+    """"3 players waiting" (translated; "" for nobody): the page's count beside a choice, the same
+    words as the page's script writes when the seek socket sends new counts."""
+    return ngettext("%(n)s player waiting", "%(n)s players waiting", n) % {"n": n} if n else ""
 
 
 def current_choice(request: HttpRequest) -> choices.QuickChoice:
@@ -50,11 +59,17 @@ def match(request: HttpRequest) -> HttpResponse:
         request.session[SESSION_CHOICE] = quick.key
     category = request.GET.get("q") if mode == Seek.Mode.RANKED and request.GET.get("q") in categories.BY_SLUG else ""
     user = request.user
+    # The counts when the page is made, so every visitor sees them (a visitor without a name yet
+    # opens no seek socket; the socket's `waiting` frames update them for the others): the beat's
+    # last ones (every second), else counted now.
+    counts = cache.get(COUNTS_KEY) or pairing.waiting_counts()
     return render(request, "ranking/match.html", {
         "quick": quick,
         "quick_line": quick.describe(),
+        "quick_count": waiting_text(counts.get(Seek.Mode.QUICK, {}).get(quick.key, 0)),
         "sizes": SIZES,
-        "categories": categories.CATEGORIES,
+        "categories": [(cat, waiting_text(counts.get(Seek.Mode.RANKED, {}).get(cat.slug, 0)))
+                       for cat in categories.CATEGORIES],
         "mode": mode,
         "category": category,
         "go": request.GET.get("go") == "1" and user.is_authenticated,

@@ -286,3 +286,26 @@ def test_a_spectator_without_a_name_gets_one_to_chat_and_goes_back_to_the_chat()
 def test_a_nul_byte_in_the_address_is_a_404_not_a_500(address):
     response = Client().get(address)
     assert response.status_code == 404
+
+
+def test_the_match_page_shows_how_many_wait_to_a_visitor_without_a_name_yet():
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from accounts.guests import create_guest
+    from ranking import pairing
+    from ranking.seeks import Seek
+    from ranking.tasks import COUNTS_KEY
+
+    cache.delete(COUNTS_KEY)
+    page = Client().get("/match/").content.decode()
+    assert re.search(r'data-testid="quick-count">\s*</span>', page)  # nobody waits: nothing said
+    pairing.arrive(create_guest(), "quick", "caro-15-blocked")
+    Seek.objects.update(sockets=1, seen_at=timezone.now())  # its page is open
+    cache.delete(COUNTS_KEY)
+    page = Client().get("/match/").content.decode()  # no session: this page opens no seek socket
+    assert re.search(r'data-testid="quick-count">1 người đang chờ</span>', page)
+    cache.set(COUNTS_KEY, {"quick": {"caro-15-blocked": 3}, "ranked": {}}, 60)  # the beat's last counts
+    page = Client(headers={"accept-language": "en"}).get("/match/").content.decode()
+    assert re.search(r'data-testid="quick-count">3 players waiting</span>', page)
+    cache.delete(COUNTS_KEY)
