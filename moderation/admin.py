@@ -264,12 +264,12 @@ class PlayerFilter(admin.SimpleListFilter):
 
     def lookups(self, request, model_admin):
         value = request.GET.get(self.parameter_name, "")
-        user = User.objects.filter(pk=value).first() if value.isdigit() else None
+        user = User.objects.filter(pk=value).first() if value.isascii() and value.isdigit() else None
         return [(str(user.pk), str(user))] if user else []
 
     def queryset(self, request, queryset):
         value = self.value()
-        if value and value.isdigit():
+        if value and value.isascii() and value.isdigit():
             return queryset.filter(Q(host_id=value) | Q(guest_id=value))
         return queryset
 

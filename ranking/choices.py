@@ -76,6 +76,12 @@ class QuickChoice:
         return " · ".join(parts)
 
 
+def _digits(text: str) -> bool:
+    """Whether `text` is a whole number in ASCII digits (str.isdigit also takes "²" or "①", which
+    int() refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_quick(key) -> QuickChoice | None:
     """The choice named by `key` (see the module docstring), or None for anything else."""
     if key == "reversi":
@@ -83,7 +89,7 @@ def parse_quick(key) -> QuickChoice | None:
     if not isinstance(key, str) or len(key) > 40:
         return None
     parts = key.split("-")
-    if len(parts) < 2 or parts[0] != "caro" or not parts[1].isdigit() or int(parts[1]) not in SIZES:
+    if len(parts) < 2 or parts[0] != "caro" or not _digits(parts[1]) or int(parts[1]) not in SIZES:
         return None
     flags = parts[2:]
     if flags not in ([], ["blocked"], ["exact"], ["blocked", "exact"]):

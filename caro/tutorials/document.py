@@ -108,7 +108,7 @@ def parse_source(text: str) -> GuideSource:
     missing = [k for k in FRONT_KEYS if not meta.get(k)]
     if missing:
         raise DiagramError(f"front matter is missing: {', '.join(missing)}", 1)
-    if not meta["order"].isdigit():
+    if not (meta["order"].isascii() and meta["order"].isdigit()):
         raise DiagramError("order must be a whole number", 1)
     if meta["preset"] not in PLAY_TARGETS:
         raise DiagramError(f"preset must be one of: {', '.join(sorted(PLAY_TARGETS))}", 1)

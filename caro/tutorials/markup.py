@@ -242,7 +242,7 @@ class _Parser:
         self.once("size")
         if self.diagram.game == "reversi":
             self.fail("a Reversi board is always 8x8; remove 'size'")
-        if len(words) != 1 or not words[0].isdigit() or int(words[0]) not in SIZES:
+        if len(words) != 1 or not (words[0].isascii() and words[0].isdigit()) or int(words[0]) not in SIZES:
             self.fail(f"size must be one of {', '.join(map(str, SIZES))}")
         self.diagram.size = int(words[0])
 
@@ -417,7 +417,7 @@ class _Parser:
         elif kind == "flips":
             side, squares, expected = self.side(args[0]), (self.ref(args[1]),), self.ref_set(tail)
         elif kind == "count":
-            if not all(a.isdigit() for a in args):
+            if not all(a.isascii() and a.isdigit() for a in args):
                 self.fail("write it like 'claim count 40 24' (black, then white)")
             extra = (int(args[0]), int(args[1]))
         return Claim(kind, side, squares, expected, extra, text.strip(), self.lineno)

@@ -309,3 +309,11 @@ def test_the_match_page_shows_how_many_wait_to_a_visitor_without_a_name_yet():
     page = Client(headers={"accept-language": "en"}).get("/match/").content.decode()
     assert re.search(r'data-testid="quick-count">3 players waiting</span>', page)
     cache.delete(COUNTS_KEY)
+
+
+@pytest.mark.parametrize("choice", ["caro-²", "caro-¹⁵", "caro-①", "caro-١٥"])
+def test_a_quick_choice_in_digits_int_refuses_is_ignored_not_a_500(choice):
+    assert Client().get("/match/", {"q": choice}).status_code == 200
+    response = Client().post("/match/start", {"mode": "quick", "q": choice})
+    assert response.status_code == 302 and "go=1" in response["Location"]
+    assert choice not in response["Location"]

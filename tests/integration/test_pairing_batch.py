@@ -213,3 +213,15 @@ def test_two_players_waiting_paired_by_a_batch_are_told_by_their_seek_groups():
     for user in (w1, w2):
         event = heard[user.pk]["event"]
         assert event["type"] == "paired" and event["game_id"] == games[(w1.pk, w2.pk)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("choice", ["caro-²", "caro-¹⁵", "caro-①⑤", "caro-١٥", "caro-１５"])
+def test_a_choice_with_digits_int_refuses_is_bad_and_the_rest_of_the_batch_still_pairs(choice):
+    # str.isdigit() takes superscript and circled digits, which int() refuses: the whole batch failed
+    a, b, c = create_guest(), create_guest(), create_guest()
+    answers = pairing.arrive_many([(a, "quick", "caro-15-blocked", True), (c, "quick", choice, True),
+                                   (b, "quick", "caro-15-blocked", True)])
+    assert isinstance(answers[1], SeekError) and answers[1].code == "bad_choice"
+    assert answers[0][1] is not None or answers[2][1] is not None  # a and b met
+    assert not Seek.objects.filter(user=c).exists()
