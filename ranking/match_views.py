@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
 from caro.engine.caro import SIZES
+from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, http_limited
 from ranking import categories, choices, pairing
 from ranking.seeks import Seek
 from ranking.tasks import COUNTS_KEY
@@ -21,6 +22,7 @@ from ranking.tasks import COUNTS_KEY
 #: The session key of the player's last quick-match choice (shown on the home page).
 SESSION_CHOICE = "quick_choice"
 #: Said on the game's page to a player sent back there from this page while the game goes on.
+TOO_MANY_REQUESTS = 429  # HTTP status of a request refused by a per-minute limit
 IN_GAME = _("Your game is still going on, so you are back in it. Finish it before looking for another.")
 
 
@@ -84,7 +86,14 @@ def match(request: HttpRequest) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest) -> HttpResponse:
     """"Tìm ván nhanh" from the home page or a visitor without a name yet: give the visitor a guest
-    name if needed, then open the matchmaking page seeking the posted choice at once."""
+    name if needed, then open the matchmaking page seeking the posted choice at once. A visitor
+    who would get a guest name past CARO_GUESTS_PER_MINUTE_PER_ADDRESS gets the page again with
+    the reason (429) and no guest, as on the home page's forms."""
+    if not request.user.is_authenticated and http_limited(request, "guest"):
+        messages.error(request, GUESTS_LIMIT_MESSAGE)
+        response = match(request)
+        response.status_code = TOO_MANY_REQUESTS
+        return response
     ensure_player(request)
     mode = request.POST.get("mode") if request.POST.get("mode") in Seek.Mode.values else Seek.Mode.QUICK
     key = request.POST.get("q", "")

@@ -25,6 +25,7 @@ import redis
 import redis.asyncio as aioredis
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from django_ratelimit.core import is_ratelimited
 
 log = logging.getLogger(__name__)
@@ -132,6 +133,12 @@ class SocketSlot:
             await pipe.execute()
         except (redis.RedisError, OSError):
             log.warning("socket limits: could not release a place (its lease will end)", exc_info=True)
+
+
+#: Said to a visitor refused a guest name by CARO_GUESTS_PER_MINUTE_PER_ADDRESS (every page that
+#: makes guests: new rooms, quick match).
+GUESTS_LIMIT_MESSAGE = _("Many new players have come from your network in the last minute. Wait a minute, "
+                         "then try again.")
 
 
 def http_limited(request: HttpRequest, action: str) -> bool:

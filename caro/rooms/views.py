@@ -18,7 +18,7 @@ from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.models import FirstMover, Game
 from caro.rooms import services as rooms
 from caro.rooms.forms import DEFAULT_TIME, TIME_CONTROLS, ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
-from caro.rooms.limits import http_limited
+from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, http_limited
 from caro.rooms.models import Room
 
 
@@ -152,7 +152,7 @@ def _over_limit(request: HttpRequest, action: str | None, code: str | None = Non
     if action == "room" and http_limited(request, "room"):
         message = _("You have created many rooms in the last minute. Wait a minute, then try again.")
     elif not request.user.is_authenticated and http_limited(request, "guest"):
-        message = _("Many new players have come from your network in the last minute. Wait a minute, then try again.")
+        message = GUESTS_LIMIT_MESSAGE
     if message is None:
         return None
     messages.error(request, message)

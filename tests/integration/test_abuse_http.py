@@ -98,6 +98,19 @@ def test_guests_per_minute_per_address():
 
 
 @pytest.mark.django_db
+def test_quick_match_from_a_visitor_without_a_name_counts_as_a_new_guest():
+    address = _address()
+    before = User.objects.filter(is_guest=True).count()
+    with override_settings(CARO_GUESTS_PER_MINUTE_PER_ADDRESS=LIMIT):
+        responses = [Client(REMOTE_ADDR=address).post("/match/start", {"mode": "quick", "q": "caro-15-blocked"},
+                                                      HTTP_ACCEPT_LANGUAGE="en") for _ in range(ATTEMPTS)]
+    refused = [r for r in responses if r.status_code == TOO_MANY_REQUESTS]
+    assert refused and all(r.status_code == 302 for r in responses if r not in refused)
+    _assert_refusal(refused[0], "Many new players have come from your network")
+    assert User.objects.filter(is_guest=True).count() == before + ATTEMPTS - len(refused)
+
+
+@pytest.mark.django_db
 def test_limits_are_read_from_the_environment():
     code = (
         "import django; django.setup(); from django.conf import settings as s; "
