@@ -132,6 +132,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
         self.forgotten = False
         self.told: set[int] = set()  # the games this socket sent `paired` for
         self.sought: tuple[str, str] | None = None  # (mode, choice) this socket last asked for
+        self.seek_id: int | None = None  # the seek row this socket last joined (cancels name theirs)
         authenticated = getattr(self.user, "is_authenticated", False)
         self.slot = SocketSlot(self.channel_name, client_address(self.scope),
                                self.user.pk if authenticated else None, SLOT_ROOM)
@@ -208,6 +209,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
             raise SeekError("malformed")
         seek, made = await ARRIVALS.arrive(self.user, mode, choice, attach=not self.attached)
         self.attached, self.touched = True, time.monotonic()
+        self.seek_id = seek.pk
         if made is not None:  # paired at once: every tab of both players hears `paired` (this one too)
             messages = pairing.paired_messages(made)
             players = (made.host_id, made.guest_id)
@@ -273,6 +275,9 @@ class SeekConsumer(AsyncWebsocketConsumer):
             if event.get("game_id") in self.told:
                 return
             self.told.add(event.get("game_id"))
+        if event.get("type") == "cancelled" and event.get("seek") not in (None, self.seek_id) \
+                and self.seek_id is not None:
+            return  # an older seek's cancel, heard after this socket made a new one: not this seek
         if event.get("type") in ("paired", "cancelled"):
             self.sought = None  # the seek is over: a later seek of another tab replaces nothing here
             if self.attached:

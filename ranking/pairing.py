@@ -293,9 +293,13 @@ def cancel(user, now: datetime | None = None) -> Seek | None:
     A pass holding the seek's row makes this wait for it to commit, then see the seek paired: so a
     cancel racing a pairing leaves either no game (the seek went first) or exactly the pass's game.
     """
-    deleted, _rows = Seek.objects.filter(user=user, status=Seek.Status.WAITING).delete()
+    doomed = list(Seek.objects.filter(user=user, status=Seek.Status.WAITING).values_list("pk", flat=True))
+    deleted, _rows = Seek.objects.filter(pk__in=doomed, status=Seek.Status.WAITING).delete()
     if deleted:
-        transaction.on_commit(lambda: outbox.broadcast(seek_group(user.pk), {"type": "cancelled"}))
+        # which seek: a tab that has since made a new one must not take this for its own (the
+        # event may arrive after the new seek's `status`, e.g. from another web process)
+        event = {"type": "cancelled", "seek": doomed[0]}
+        transaction.on_commit(lambda: outbox.broadcast(seek_group(user.pk), event))
         return None
     return Seek.objects.filter(user=user, status=Seek.Status.PAIRED).select_related("game").first()
 

@@ -1,5 +1,6 @@
 """The seek websocket through Channels' WebsocketCommunicator, the real Redis layer and PostgreSQL."""
 
+import asyncio
 import json
 
 import pytest
@@ -286,3 +287,39 @@ async def test_the_socket_speaks_the_language_of_the_page_it_was_opened_from():
         error = await _next(comm, "error")
         assert error["code"] == "not_seeking" and words in error["message"], (query, error["message"])
         await comm.disconnect()
+
+
+async def test_an_older_seeks_cancel_heard_after_a_new_seek_leaves_the_new_one_alone():
+    # The `cancelled` of a seek can reach a tab after that tab's next seek (from another web process,
+    # through Redis): it must not hide the new seek, nor stop the socket counting for it.
+    from channels.layers import get_channel_layer
+
+    from ranking.pairing import seek_group
+
+    users, cookies = await _guests(1)
+    comm = await _connect(cookies[0])
+    await comm.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-13"})
+    await _next(comm, "status")
+    old = await sync_to_async(lambda: Seek.objects.get().pk)()
+    await comm.send_json_to({"type": "cancel"})
+    assert (await _next(comm, "cancelled"))["seek"] == old
+    await comm.send_json_to({"type": "seek", "mode": "quick", "choice": "caro-13"})
+    assert (await _next(comm, "status"))["status"] == "waiting"
+    new = await sync_to_async(lambda: Seek.objects.get().pk)()
+    assert new != old
+    late = {"type": "game.event", "event": {"type": "cancelled", "seek": old}}
+    await get_channel_layer().group_send(seek_group(users[0].pk), late)
+    frames = []
+    while not await comm.receive_nothing(timeout=1):
+        frames.append((await comm.receive_json_from())["type"])
+    assert "cancelled" not in frames
+    assert await sync_to_async(lambda: Seek.objects.get().sockets)() == 1  # still counted: pairable while open
+    await comm.disconnect()
+    await _wait_until(lambda: Seek.objects.get().sockets == 0)  # closed: no longer counted
+
+
+async def _wait_until(condition, timeout=15.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await sync_to_async(condition)():
+        assert asyncio.get_running_loop().time() < deadline
+        await asyncio.sleep(0.1)
