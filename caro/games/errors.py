@@ -14,7 +14,7 @@ MESSAGES = {
     "not_your_turn": _("It is not your turn yet."),
     "occupied": _("That square is already taken."),
     "out_of_board": _("That square is off the board."),
-    "bad_square": _("That is not a square name like H8."),
+    "bad_square": _("That is not a square name: a column letter then a row number, like H8 (d3 in Reversi)."),
     "foul": _("That move is a foul for X under Renju rules."),
     "no_flip": _("That move flips no disc: choose one of the marked squares."),
     "illegal": _("That move is not allowed by the rules of this game."),
