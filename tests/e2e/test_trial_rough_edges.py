@@ -1,0 +1,122 @@
+"""Real Chromium at phone (360×740, Vietnamese) and desktop (1280×800, English) size: rough edges a
+new-user trial found in the room and on the home page, one section each.
+
+Positions and offers are made through the game services (what the socket calls), then the pages
+are watched; every wait is for a condition, never for a fixed time.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from accounts.guests import create_guest
+from caro.games import services as games
+from caro.games.models import Game
+from caro.rooms import services as rooms
+from tests.e2e.helpers import _context, _off_loop, _open
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+
+PHONE_VI, DESKTOP_EN = ("vi", 360), ("en", 1280)
+BOTH = [pytest.param(*PHONE_VI, id="vi-360"), pytest.param(*DESKTOP_EN, id="en-1280")]
+MOVE_MS = 600_000  # a slow machine never runs a clock out during a test
+WAIT = 30_000
+
+
+# ------------------------------------------------------------------ helpers
+
+def _play_now(game_id, squares, x_user, o_user):
+    game = Game.objects.get(pk=game_id)
+    for square in squares:
+        game.refresh_from_db()
+        games.play_move(game.pk, x_user if game.turn == "X" else o_user, square, game.ply + 1, uuid.uuid4())
+
+
+def _friend_room(squares=(), **options):
+    """A friend room whose two guests are seated (the host plays X), `squares` played in order."""
+    def make():
+        x, o = create_guest(), create_guest()
+        room = rooms.create_room(x, move_time_ms=MOVE_MS, **options)
+        rooms.join(room, o)
+        _play_now(room.current_game_id, squares, x, o)
+        return room, x, o
+
+    return _off_loop(make)
+
+
+def _local_room(preset="caro-vn", squares=()):
+    def make():
+        user = create_guest()
+        room = rooms.create_room(user, preset, kind="local")
+        _play_now(room.current_game_id, squares, user, user)
+        return room, user
+
+    return _off_loop(make)
+
+
+def _status(page):
+    return page.inner_text('[data-role="status"]')
+
+
+# ------------------------------------------------------------------ 1. an incoming offer is seen at once
+
+# Whether an element is wholly inside the window and the topmost thing at its centre (nothing covers it).
+ON_SCREEN = """el => {
+  const r = el.getBoundingClientRect();
+  const inside = r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return inside && el.contains(top);
+}"""
+
+OFFER_WORDS = {
+    "draw": {"vi": ("xin hòa.", "Đồng ý hòa", "Không hòa"), "en": ("offers a draw.", "Accept the draw", "Decline the draw")},
+    "undo": {"vi": ("xin đi lại nước cuối", "Cho đi lại", "Không cho đi lại"),
+             "en": ("asks to take back", "Allow the take-back", "Refuse the take-back")},
+}
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+@pytest.mark.parametrize("kind", ["draw", "undo"])
+def test_an_incoming_offer_and_its_answers_are_on_the_first_screen(browser, live_server_url, kind, lang, width):
+    """The opponent offers a draw or asks to take back: the player, looking at the top of the room,
+    sees the offer and both answers without scrolling (on a phone a bar at the bottom of the screen,
+    over no square of the board), answers it, and the bar goes away."""
+    room, x, o = _friend_room(["H8", "H9", "I8"], takeback=True)  # O to move; X has a move to take back
+    # a draw: O offers, X answers; a take-back: X asks (for I8), O answers
+    asking, answering = (o, x) if kind == "draw" else (x, o)
+    ctx_answer, ctx_ask = _context(browser, lang, width), _context(browser, "en", 1280)
+    try:
+        page = _open(ctx_answer, live_server_url, answering, room)
+        other = _open(ctx_ask, live_server_url, asking, room)
+        page.evaluate("scrollTo(0, 0)")
+        bar = page.locator('[data-testid="incoming-offer"]')
+        assert bar.is_hidden()
+        offer = games.offer_draw if kind == "draw" else games.request_undo
+        _off_loop(offer, room.current_game_id, asking)
+        bar.wait_for(state="visible", timeout=WAIT)
+        note, accept, decline = OFFER_WORDS[kind][lang]
+        assert f"{asking.public_name} {note}" in bar.inner_text()
+        assert page.evaluate("scrollY") == 0
+        for choice, label in ((f"accept_{kind}", accept), (f"decline_{kind}", decline)):
+            button = bar.locator(f'[data-testid="choice-{choice}"]')
+            assert button.inner_text().strip() == label
+            assert button.evaluate(ON_SCREEN), f"{label!r} is not on the first screen"
+        if width < 900:
+            board = page.locator(".board").bounding_box()
+            assert bar.bounding_box()["y"] >= board["y"] + board["height"] - 1, "the bar covers the board"
+        # only the answers are in the bar: the other choices stay under the board
+        assert bar.locator("button").count() == 2
+        assert page.locator('[data-role="offers"] [data-testid="choice-leave"]').count() == 1
+        bar.locator(f'[data-testid="choice-accept_{kind}"]').click()
+        bar.wait_for(state="hidden", timeout=WAIT)
+        if kind == "draw":
+            for each in (page, other):
+                each.wait_for_selector('[data-role="status"][data-result="finished"]', timeout=WAIT)
+        else:
+            other.wait_for_selector('.sq[data-sq="I8"][data-stone=""]', timeout=WAIT)  # taken back
+        assert page.evaluate("document.body.style.paddingBottom") == ""
+    finally:
+        ctx_answer.close()
+        ctx_ask.close()
