@@ -519,6 +519,13 @@ function playerName(side) {
   return !p ? gettext("free seat") : p.bot ? botName(p.bot) : p.name;
 }
 
+// The winner of a game as a spectator reads it: the name with the mark or colour, "Lan (X)"; on
+// one device the side alone.
+function winnerWords(side) {
+  if (state.local) return sideName(side);
+  return fmt(gettext("%(name)s (%(side)s)"), { name: playerName(side), side: sideName(side) });
+}
+
 // "h", "v", "d" (down-right) or "a" (up-right) for a winning line given as square names.
 function lineDirection(sqs) {
   if (sqs.length < 2) return "";
@@ -573,7 +580,7 @@ function statusText(seated) {
     const term = state.termination;
     const absent = state.absent ? playerName(state.absent) : "";
     if (!state.winner) return fmt(DRAW()[term] || DRAW().full_board, { absent });
-    const values = { side: sideName(state.winner), count: winCount(), rule: ruleText(),
+    const values = { side: winnerWords(state.winner), count: winCount(), rule: ruleText(),
       left: state.left ? playerName(state.left) : "", absent };
     if (state.you && !state.local) return fmt((state.you === state.winner ? YOU_WON() : YOU_LOST())[term] || "", values);
     return fmt(SIDE_WON()[term] || "", values);

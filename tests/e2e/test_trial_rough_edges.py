@@ -120,3 +120,24 @@ def test_an_incoming_offer_and_its_answers_are_on_the_first_screen(browser, live
     finally:
         ctx_answer.close()
         ctx_ask.close()
+
+
+# ------------------------------------------------------------------ 2. spectators read the winner's name
+
+@pytest.mark.parametrize("lang, width, how, words", [
+    pytest.param("vi", 360, "resign", "{name} (X) thắng: đối thủ chịu thua.", id="vi-360-resign"),
+    pytest.param("en", 1280, "five", "{name} (X) won with 5 in a row", id="en-1280-five"),
+])
+def test_a_spectator_reads_the_winner_s_name_in_the_result(browser, live_server_url, lang, width, how, words):
+    room, x, o = _friend_room(["H8", "H9", "I8", "I9", "J8", "J9", "K8", "K9"])
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, None, room)
+        if how == "resign":
+            _off_loop(games.resign, room.current_game_id, o)
+        else:
+            _off_loop(_play_now, room.current_game_id, ["L8"], x, o)
+        page.wait_for_selector('[data-role="status"][data-result="finished"]', timeout=WAIT)
+        assert words.format(name=x.public_name) in _status(page)
+    finally:
+        ctx.close()
