@@ -514,7 +514,10 @@ function renderWatchHint() {
   }
 }
 
+// Who holds `side`, in words. On one device one person holds both seats: each seat is named by
+// its side ("X side", "Black side"), not by the same name twice.
 function playerName(side) {
+  if (state.local) return fmt(gettext("%(side)s side"), { side: sideName(side) });
   const p = state.players[side];
   return !p ? gettext("free seat") : p.bot ? botName(p.bot) : p.name;
 }

@@ -141,3 +141,33 @@ def test_a_spectator_reads_the_winner_s_name_in_the_result(browser, live_server_
         assert words.format(name=x.public_name) in _status(page)
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ 3. one device: seats by side
+
+@pytest.mark.parametrize("lang, width, preset, names", [
+    pytest.param("vi", 360, "caro-vn", ("Quân X", "Quân O"), id="vi-360-caro"),
+    pytest.param("en", 1280, "reversi", ("Black side", "White side"), id="en-1280-reversi"),
+])
+def test_two_players_on_one_device_see_each_seat_named_by_its_side(browser, live_server_url, lang, width, preset, names):
+    room, user = _local_room(preset)
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        page.wait_for_function("document.querySelector('[data-role=name-X]').textContent !== ''")
+        assert (page.inner_text('[data-role="name-X"]'), page.inner_text('[data-role="name-O"]')) == names
+        assert user.public_name not in page.inner_text(".players")
+    finally:
+        ctx.close()
+
+
+def test_a_game_won_on_one_device_names_the_side_alone(browser, live_server_url):
+    room, user = _local_room(squares=["H8", "H9", "I8", "I9", "J8", "J9", "K8", "K9"])
+    ctx = _context(browser, *PHONE_VI)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        page.click('.sq[data-sq="L8"]')
+        page.wait_for_selector('[data-role="status"][data-result="finished"]', timeout=WAIT)
+        assert _status(page).startswith("X thắng với 5 quân liên tiếp")
+    finally:
+        ctx.close()
