@@ -317,6 +317,7 @@ function render() {
   $("rematch-note").textContent = !over || !offered ? ""
     : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(name)s wants to play again."), { name: playerName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
+  $("confirm-choice").hidden = !seated; // nothing to confirm for a spectator
   renderOffers(seated);
   renderOpening();
   renderThrows();

@@ -171,3 +171,36 @@ def test_a_game_won_on_one_device_names_the_side_alone(browser, live_server_url)
         assert _status(page).startswith("X thắng với 5 quân liên tiếp")
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ 4. the small switches
+
+# How many lines the words of an element take (its text nodes only: a checkbox is no line).
+TEXT_LINES = """el => {
+  const tops = new Set();
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    if (!walk.currentNode.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(walk.currentNode);
+    for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+  }
+  return tops.size;
+}"""
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_spectator_has_no_confirm_switch_and_each_switch_keeps_one_line(browser, live_server_url, lang, width):
+    room, x, _o = _friend_room(["H8", "H9"])
+    ctx_x, ctx_w = _context(browser, lang, width), _context(browser, lang, width)
+    try:
+        player = _open(ctx_x, live_server_url, x, room, one_tap=False)
+        watcher = _open(ctx_w, live_server_url, None, room, one_tap=False)
+        for page, switches in ((player, (".confirm-toggle", ".sound-toggle")), (watcher, (".sound-toggle",))):
+            for switch in switches:
+                label = page.locator(switch)
+                assert label.is_visible()
+                assert label.evaluate(TEXT_LINES) == 1, f"{label.inner_text()!r} takes more than one line"
+        assert watcher.locator(".confirm-toggle").is_hidden()
+    finally:
+        ctx_x.close()
+        ctx_w.close()
