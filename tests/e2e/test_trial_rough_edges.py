@@ -204,3 +204,29 @@ def test_a_spectator_has_no_confirm_switch_and_each_switch_keeps_one_line(browse
     finally:
         ctx_x.close()
         ctx_w.close()
+
+
+# ------------------------------------------------------------------ 5. the take-back checkbox
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_take_back_checkbox_stands_beside_its_words(browser, live_server_url, lang, width):
+    ctx = _context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        page.click(".room-options summary")
+        box = page.locator('input[name="takeback"]').bounding_box()
+        words = page.locator('input[name="takeback"]').evaluate("""el => {
+          const range = document.createRange();
+          range.selectNodeContents(el.closest('label'));
+          range.setStartAfter(el);
+          const r = range.getClientRects()[0] && [...range.getClientRects()].find(r => r.width > 0);
+          return {x: r.left, y: r.top, height: r.height};
+        }""")
+        assert box["x"] + box["width"] <= words["x"], "the checkbox is not left of its words"
+        middle = box["y"] + box["height"] / 2
+        assert words["y"] <= middle <= words["y"] + words["height"], "the checkbox is not on the first line of its words"
+        page.locator('label:has(input[name="takeback"])').click()  # the words tick it
+        assert page.is_checked('input[name="takeback"]')
+    finally:
+        ctx.close()
