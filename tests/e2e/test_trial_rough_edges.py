@@ -7,6 +7,7 @@ are watched; every wait is for a condition, never for a fixed time.
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -228,5 +229,35 @@ def test_the_take_back_checkbox_stands_beside_its_words(browser, live_server_url
         assert words["y"] <= middle <= words["y"] + words["height"], "the checkbox is not on the first line of its words"
         page.locator('label:has(input[name="takeback"])').click()  # the words tick it
         assert page.is_checked('input[name="takeback"]')
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ 6. a wrong room code
+
+@pytest.mark.parametrize("lang, width, reason", [
+    pytest.param("vi", 360, "Không có phòng nào mang mã KKK KKK", id="vi-360"),
+    pytest.param("en", 1280, "No room has the code KKK KKK", id="en-1280"),
+])
+def test_a_wrong_room_code_stays_in_its_box_with_the_reason_beside_it(browser, live_server_url, lang, width, reason):
+    room, _x, _o = _friend_room()
+    ctx = _context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        page.fill("#id_code", "kkk kkk")
+        page.click('[data-testid="join-code"]')
+        error = page.locator('[data-testid="join-error"]')
+        error.wait_for(timeout=WAIT)
+        assert reason in error.inner_text().replace("\xa0", " ")
+        assert page.input_value("#id_code") == "kkk kkk", "the typed code is gone"
+        assert page.locator(".messages").count() == 0, "the reason is at the top of the page"
+        field, said = page.locator("#id_code").bounding_box(), error.bounding_box()
+        assert 0 <= said["y"] - (field["y"] + field["height"]) <= 24, "the reason is not next to the box"
+        page.wait_for_function(f"({ON_SCREEN})(document.querySelector('[data-testid=join-error]'))", timeout=WAIT)
+        # corrected in place, it opens the room
+        page.fill("#id_code", room.display_code)
+        page.click('[data-testid="join-code"]')
+        page.wait_for_url(re.compile(rf"/r/{room.code}/$"), timeout=WAIT)
     finally:
         ctx.close()
