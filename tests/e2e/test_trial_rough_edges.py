@@ -261,3 +261,31 @@ def test_a_wrong_room_code_stays_in_its_box_with_the_reason_beside_it(browser, l
         page.wait_for_url(re.compile(rf"/r/{room.code}/$"), timeout=WAIT)
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ 7. the computer's choices fit their boxes
+
+# Every visible select that is narrower than its own longest choice (cut off), with both widths.
+CUT_SELECTS = """els => els.filter(s => s.offsetParent).map(s => {
+  const copy = s.cloneNode(true);
+  copy.style.cssText = 'width: auto; min-width: 0; max-width: none; position: absolute; visibility: hidden';
+  s.parentElement.append(copy);
+  const need = copy.getBoundingClientRect().width;
+  copy.remove();
+  return {name: s.name, need, have: s.getBoundingClientRect().width};
+}).filter(s => s.have + 0.5 < s.need)"""
+
+
+@pytest.mark.parametrize("lang, width", BOTH + [pytest.param("vi", 1280, id="vi-1280")])
+def test_the_computer_choices_show_whole_in_their_boxes(browser, live_server_url, lang, width):
+    ctx = _context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        form = page.locator('form:has([data-testid="play-computer"])')
+        assert form.locator("select").count() == 2
+        assert form.locator("select").evaluate_all(CUT_SELECTS) == []
+        page.select_option('select[name="side"]', "O")
+        assert form.locator("select").evaluate_all(CUT_SELECTS) == []
+    finally:
+        ctx.close()
