@@ -13,10 +13,11 @@ import uuid
 import pytest
 
 from accounts.guests import create_guest
+from caro.engine.caro import PRESETS, Board
 from caro.games import services as games
 from caro.games.models import Game
 from caro.rooms import services as rooms
-from tests.e2e.helpers import _context, _off_loop, _open
+from tests.e2e.helpers import HEIGHTS, _context, _off_loop, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -287,5 +288,52 @@ def test_the_computer_choices_show_whole_in_their_boxes(browser, live_server_url
         assert form.locator("select").evaluate_all(CUT_SELECTS) == []
         page.select_option('select[name="side"]', "O")
         assert form.locator("select").evaluate_all(CUT_SELECTS) == []
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ 8. the move list shows whole rows
+
+def _long_game(n, size=15):
+    """`n` moves on a `size` board that never make three in a row: colour ((col + 2·row) // 2) % 2."""
+    cells = [(c, r) for r in range(size) for c in range(size)]
+    xs = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 0]
+    os = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 1]
+    order = [(xs if i % 2 == 0 else os)[i // 2] for i in range(n)]
+    board = Board(PRESETS["caro-vn"].rules)
+    assert all(board.play(sq) is None for sq in order)
+    return order
+
+
+# The rows of the move list cut by its box's edges (neither wholly in nor wholly out of view), and
+# whether the last row is wholly in view.
+CUT_ROWS = """list => {
+  const top = list.getBoundingClientRect().top + list.clientTop;
+  const bottom = top + list.clientHeight;
+  const rows = [...list.children].map(li => li.getBoundingClientRect());
+  const cut = rows.filter(r => r.bottom > top + 0.5 && r.top < bottom - 0.5
+                               && (r.top < top - 0.5 || r.bottom > bottom + 0.5)).length;
+  const last = rows[rows.length - 1];
+  return {cut, lastInView: last.top >= top - 0.5 && last.bottom <= bottom + 0.5, scrolled: list.scrollTop > 0};
+}"""
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_move_list_scrolled_to_the_latest_move_shows_whole_rows(browser, live_server_url, lang, width):
+    moves = _long_game(123)
+    room, user = _local_room(squares=moves[:121])
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        page.wait_for_function("document.querySelectorAll('.move-list li').length === 61")
+        assert page.eval_on_selector(".move-list", CUT_ROWS) == {"cut": 0, "lastInView": True, "scrolled": True}
+        for square in moves[121:]:  # a new row comes: scrolled again, still whole rows
+            page.click(f'.sq[data-sq="{square}"]')
+            page.wait_for_selector(f'.sq[data-sq="{square}"]:not([data-stone=""])', timeout=WAIT)  # played
+        page.wait_for_function("document.querySelectorAll('.move-list li').length === 62", timeout=WAIT)
+        assert page.eval_on_selector(".move-list", CUT_ROWS) == {"cut": 0, "lastInView": True, "scrolled": True}
+        if width >= 900:  # beside the board, on the first screen
+            frame = page.locator(".move-list").bounding_box()
+            assert frame["y"] + frame["height"] <= HEIGHTS[width]
     finally:
         ctx.close()
