@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from caro.engine.caro import PRESETS, SIZES, WIN_LENGTHS
 from caro.engine.names import RULE_SET_NAMES
 from caro.games.kinds import RULE_CHOICES, kind_for_choice
+from caro.rooms.models import Room
 from caro.rooms.services import normalize_code
 
 
@@ -108,15 +109,21 @@ class JoinByCodeForm(forms.Form):
     )
 
     def clean(self):
-        """`code`: the room code, or None when six characters were typed that no code uses
-        (then there is no such room, and `typed` says what was typed)."""
+        """`code`: the code of an existing room; else the field's error says what is wrong with what
+        was typed (not a code, or a code no room has)."""
         data = super().clean()
         typed = re.sub(r"[\s\-_.]", "", data.get("code") or "").upper()
         if "code" in data:
+            code = normalize_code(typed) if len(typed) == 6 and typed.isalnum() else None
             if len(typed) != 6 or not typed.isalnum():
                 self.add_error("code", _("A room code has 6 letters and digits, like K7M 4QP."))
+            elif code is None or not Room.objects.filter(code=code).exists():
+                self.add_error("code", _("No room has the code %(code)s. Check it with your friend.")
+                               % {"code": f"{typed[:3]}\u00a0{typed[3:]}"})  # never split over two lines
             else:
-                data["code"], data["typed"] = normalize_code(typed), typed
+                data["code"] = code
+        if self.errors:  # the box gets the focus again (and comes into view), ready to correct
+            self.fields["code"].widget.attrs["autofocus"] = True
         return data
 
 

@@ -53,19 +53,14 @@ def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpRespo
 
 
 def join_by_code(request: HttpRequest) -> HttpResponse:
-    """The "enter a code" form: redirect to the room, or back home with a clear error."""
+    """The "enter a code" form: to the room, or the home page again with what was typed kept in the
+    box and the reason beside it."""
     form = JoinByCodeForm(request.GET or None)
+    if not form.is_bound:
+        return redirect("home")
     if form.is_valid():
-        code = form.cleaned_data["code"]
-        if code and Room.objects.filter(code=code).exists():
-            return redirect("room", code=code)
-        typed = form.cleaned_data["typed"]
-        messages.error(request, _("No room has the code %(code)s. Check it with your friend.")
-                       % {"code": f"{typed[:3]} {typed[3:]}"})
-    else:
-        for error in form.errors.get("code", []):
-            messages.error(request, error)
-    return redirect("home")
+        return redirect("room", code=form.cleaned_data["code"])
+    return home(request, join_form=form)
 
 
 def room(request: HttpRequest, code: str) -> HttpResponse:
@@ -164,10 +159,11 @@ def _over_limit(request: HttpRequest, action: str | None, code: str | None = Non
     return response
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HttpRequest, join_form: JoinByCodeForm | None = None) -> HttpResponse:
     """The home page: how to play right now (friend room first in this release).
 
-    `?preset=<slug>` (the guides' "play now with these rules") preselects that rule set.
+    `?preset=<slug>` (the guides' "play now with these rules") preselects that rule set;
+    `join_form`: a room code that led nowhere, shown again with its error.
     """
     slug = request.GET.get("preset")
     slug = slug if slug in RULE_CHOICES else DEFAULT_PRESET
@@ -188,7 +184,7 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "home.html",
         {
-            "join_form": JoinByCodeForm(),
+            "join_form": join_form or JoinByCodeForm(),
             "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
             "computer_form": ComputerRoomForm(),
             "friend_form": FriendRoomForm(),

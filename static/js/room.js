@@ -317,6 +317,7 @@ function render() {
   $("rematch-note").textContent = !over || !offered ? ""
     : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(name)s wants to play again."), { name: playerName(offered) });
   $("resign").hidden = !(seated && state.status === "active");
+  $("confirm-choice").hidden = !seated; // nothing to confirm for a spectator
   renderOffers(seated);
   renderOpening();
   renderThrows();
@@ -514,9 +515,19 @@ function renderWatchHint() {
   }
 }
 
+// Who holds `side`, in words. On one device one person holds both seats: each seat is named by
+// its side ("X side", "Black side"), not by the same name twice.
 function playerName(side) {
+  if (state.local) return fmt(gettext("%(side)s side"), { side: sideName(side) });
   const p = state.players[side];
   return !p ? gettext("free seat") : p.bot ? botName(p.bot) : p.name;
+}
+
+// The winner of a game as a spectator reads it: the name with the mark or colour, "Lan (X)"; on
+// one device the side alone.
+function winnerWords(side) {
+  if (state.local) return sideName(side);
+  return fmt(gettext("%(name)s (%(side)s)"), { name: playerName(side), side: sideName(side) });
 }
 
 // "h", "v", "d" (down-right) or "a" (up-right) for a winning line given as square names.
@@ -573,7 +584,7 @@ function statusText(seated) {
     const term = state.termination;
     const absent = state.absent ? playerName(state.absent) : "";
     if (!state.winner) return fmt(DRAW()[term] || DRAW().full_board, { absent });
-    const values = { side: sideName(state.winner), count: winCount(), rule: ruleText(),
+    const values = { side: winnerWords(state.winner), count: winCount(), rule: ruleText(),
       left: state.left ? playerName(state.left) : "", absent };
     if (state.you && !state.local) return fmt((state.you === state.winner ? YOU_WON() : YOU_LOST())[term] || "", values);
     return fmt(SIDE_WON()[term] || "", values);
@@ -645,34 +656,61 @@ const CHOICES = () => ({
   leave: [gettext("Leave the table"), gettext("Leave the table? You lose this game.")],
 });
 
-// The offer buttons sit in their own box below the notices, away from the board (no misclicks on
-// a phone); spectators never get any (their `choices` are always empty).
+// The answers to the opponent's open offer (draw, take-back): shown with the offer in its own box
+// (room.html: beside the status on a desktop, a bar fixed at the bottom of a phone's screen), so
+// the player sees it without scrolling.
+const ANSWERS = new Set(["accept_draw", "decline_draw", "accept_undo", "decline_undo"]);
+
+function choiceButton(c, labels) {
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.className = c.startsWith("accept") || c === "claim_win" ? "btn btn-primary" : "btn";
+  btn.dataset.frame = c;
+  btn.dataset.testid = `choice-${c}`;
+  btn.textContent = labels[c][0];
+  if (labels[c][1]) btn.dataset.confirm = labels[c][1];
+  return btn;
+}
+
+// The other offer buttons sit in their own box below the notices, away from the board (no
+// misclicks on a phone); spectators never get any (their `choices` are always empty).
 function renderOffers(seated) {
-  const box = $("offers");
   const choices = seated && state.status === "active" ? (state.choices || []).filter((c) => c !== "resign") : [];
   const labels = CHOICES();
-  box.replaceChildren(...choices.filter((c) => labels[c]).map((c) => {
-    const btn = document.createElement("button");
-    btn.type = "button";
-    btn.className = c.startsWith("accept") || c === "claim_win" ? "btn btn-primary" : "btn";
-    btn.dataset.frame = c;
-    btn.dataset.testid = `choice-${c}`;
-    btn.textContent = labels[c][0];
-    if (labels[c][1]) btn.dataset.confirm = labels[c][1];
-    return btn;
-  }));
-  box.hidden = choices.length === 0;
-  const offer = [];
+  const known = choices.filter((c) => labels[c]);
+  const box = $("offers");
+  box.replaceChildren(...known.filter((c) => !ANSWERS.has(c)).map((c) => choiceButton(c, labels)));
+  box.hidden = box.childElementCount === 0;
+  const answers = known.filter((c) => ANSWERS.has(c));
+  const offer = []; // what the page says about offers under the board (own offers; all, for spectators)
+  const incoming = []; // the opponent's offers this player may answer now
   if (state.status === "active" && state.draw_offer) {
-    offer.push(state.draw_offer === state.you ? gettext("You offered a draw; waiting for the answer.")
-      : fmt(gettext("%(name)s offers a draw."), { name: playerName(state.draw_offer) }));
+    const text = state.draw_offer === state.you ? gettext("You offered a draw; waiting for the answer.")
+      : fmt(gettext("%(name)s offers a draw."), { name: playerName(state.draw_offer) });
+    (answers.includes("accept_draw") ? incoming : offer).push(text);
   }
   if (state.status === "active" && state.undo_request) {
-    offer.push(state.undo_request === state.you ? gettext("You asked to take back your last move; waiting for the answer.")
-      : fmt(gettext("%(name)s asks to take back their own last move (and your reply after it, if any)."), { name: playerName(state.undo_request) }));
+    const text = state.undo_request === state.you ? gettext("You asked to take back your last move; waiting for the answer.")
+      : fmt(gettext("%(name)s asks to take back their own last move (and your reply after it, if any)."), { name: playerName(state.undo_request) });
+    (answers.includes("accept_undo") ? incoming : offer).push(text);
   }
   $("offer-note").textContent = offer.join(" ");
+  const bar = $("incoming");
+  const note = incoming.join(" ");
+  if ($("incoming-note").textContent !== note) $("incoming-note").textContent = note;
+  $("answers").replaceChildren(...answers.map((c) => choiceButton(c, labels)));
+  bar.hidden = answers.length === 0;
+  fitIncoming();
 }
+
+// On a phone the open offer is a bar over the bottom of the screen: the page gets as much room
+// below its end, so the bar never hides the last lines for good.
+function fitIncoming() {
+  const bar = $("incoming");
+  const fixed = !bar.hidden && getComputedStyle(bar).position === "fixed";
+  document.body.style.paddingBottom = fixed ? `${bar.offsetHeight}px` : "";
+}
+addEventListener("resize", fitIncoming);
 
 // "… lost the connection — 0:42 left", ticking; when the grace ran out, what happens now.
 function renderAbsence(now) {
@@ -957,14 +995,16 @@ $("play-again").addEventListener("click", () => {
   if (send(frame)) $("play-again").disabled = true;
 });
 $("undo").addEventListener("click", () => send({ type: "undo" }));
-$("offers").addEventListener("click", (e) => {
+function onChoice(e) {
   const btn = e.target.closest("button[data-frame]");
   if (!btn) return;
   if (btn.dataset.confirm && !confirm(btn.dataset.confirm)) return;
   if (!send({ type: btn.dataset.frame })) return;
   btn.disabled = true;
   if (btn.dataset.frame === "leave") location.href = root.dataset.home; // leaving the table: back home
-});
+}
+$("offers").addEventListener("click", onChoice);
+$("answers").addEventListener("click", onChoice);
 $("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) send({ type: "resign" }); });
 for (const btn of document.querySelectorAll('[data-role="copy"]')) {
   btn.addEventListener("click", async () => {

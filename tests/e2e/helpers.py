@@ -32,7 +32,11 @@ def _open(context, live_server_url, user, room, one_tap=True):
     page.goto(f"{live_server_url}/r/{room.code}/")
     page.wait_for_selector('.room[data-connected="1"]')
     if one_tap:
-        page.locator('[data-role="confirm-toggle"]').set_checked(False)
+        toggle = page.locator('[data-role="confirm-toggle"]')
+        if toggle.is_visible():
+            toggle.set_checked(False)
+        else:  # a spectator's switch is hidden: turn it off as they would once seated
+            toggle.evaluate("t => { t.checked = false; t.dispatchEvent(new Event('change')); }")
     return page
 
 

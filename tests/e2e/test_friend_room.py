@@ -79,7 +79,8 @@ def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_serv
             assert winners == sorted(X_MOVES)
         assert "Bạn thắng" in x.inner_text('[data-role="status"]')
         assert "You lost: your opponent made 5 in a row (5 or more to win, not blocked at both ends)" in o.inner_text('[data-role="status"]')
-        assert "X thắng" in w.inner_text('[data-role="status"]')
+        x_name = w.inner_text('[data-role="name-X"]')  # a spectator reads who won by name and mark
+        assert f"{x_name} (X) thắng" in w.inner_text('[data-role="status"]')
         assert "đường thắng" in x.get_attribute('.sq[data-sq="J8"]', "aria-label")
         assert not w.is_visible('[data-role="play-again"]')  # spectators cannot start games
 

@@ -162,7 +162,7 @@ def test_a_draw_offer_and_its_acceptance_between_two_browsers(browser, live_serv
         page_o = _open(ctx_o, live_server_url, o, room)
         page_x.click('[data-testid="choice-offer_draw"]')
         page_o.locator('[data-testid="choice-accept_draw"]').wait_for(timeout=15_000)
-        assert "offers a draw" in _text(page_o, "offer-note")
+        assert "offers a draw" in _text(page_o, "incoming-note")  # in the bar with its answers
         page_o.click('[data-testid="choice-accept_draw"]')
         page_x.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('Hòa theo thỏa thuận')")
         assert page_x.locator('[data-testid^="choice-"]').count() == 0

@@ -1,0 +1,339 @@
+"""Real Chromium at phone (360×740, Vietnamese) and desktop (1280×800, English) size: rough edges a
+new-user trial found in the room and on the home page, one section each.
+
+Positions and offers are made through the game services (what the socket calls), then the pages
+are watched; every wait is for a condition, never for a fixed time.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+
+from accounts.guests import create_guest
+from caro.engine.caro import PRESETS, Board
+from caro.games import services as games
+from caro.games.models import Game
+from caro.rooms import services as rooms
+from tests.e2e.helpers import HEIGHTS, _context, _off_loop, _open
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+
+PHONE_VI, DESKTOP_EN = ("vi", 360), ("en", 1280)
+BOTH = [pytest.param(*PHONE_VI, id="vi-360"), pytest.param(*DESKTOP_EN, id="en-1280")]
+MOVE_MS = 600_000  # a slow machine never runs a clock out during a test
+WAIT = 30_000
+
+
+# ------------------------------------------------------------------ helpers
+
+def _play_now(game_id, squares, x_user, o_user):
+    game = Game.objects.get(pk=game_id)
+    for square in squares:
+        game.refresh_from_db()
+        games.play_move(game.pk, x_user if game.turn == "X" else o_user, square, game.ply + 1, uuid.uuid4())
+
+
+def _friend_room(squares=(), **options):
+    """A friend room whose two guests are seated (the host plays X), `squares` played in order."""
+    def make():
+        x, o = create_guest(), create_guest()
+        room = rooms.create_room(x, move_time_ms=MOVE_MS, **options)
+        rooms.join(room, o)
+        _play_now(room.current_game_id, squares, x, o)
+        return room, x, o
+
+    return _off_loop(make)
+
+
+def _local_room(preset="caro-vn", squares=()):
+    def make():
+        user = create_guest()
+        room = rooms.create_room(user, preset, kind="local")
+        _play_now(room.current_game_id, squares, user, user)
+        return room, user
+
+    return _off_loop(make)
+
+
+def _status(page):
+    return page.inner_text('[data-role="status"]')
+
+
+# ------------------------------------------------------------------ 1. an incoming offer is seen at once
+
+# Whether an element is wholly inside the window and the topmost thing at its centre (nothing covers it).
+ON_SCREEN = """el => {
+  const r = el.getBoundingClientRect();
+  const inside = r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return inside && el.contains(top);
+}"""
+
+OFFER_WORDS = {
+    "draw": {"vi": ("xin hòa.", "Đồng ý hòa", "Không hòa"), "en": ("offers a draw.", "Accept the draw", "Decline the draw")},
+    "undo": {"vi": ("xin đi lại nước cuối", "Cho đi lại", "Không cho đi lại"),
+             "en": ("asks to take back", "Allow the take-back", "Refuse the take-back")},
+}
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+@pytest.mark.parametrize("kind", ["draw", "undo"])
+def test_an_incoming_offer_and_its_answers_are_on_the_first_screen(browser, live_server_url, kind, lang, width):
+    """The opponent offers a draw or asks to take back: the player, looking at the top of the room,
+    sees the offer and both answers without scrolling (on a phone a bar at the bottom of the screen,
+    over no square of the board), answers it, and the bar goes away."""
+    room, x, o = _friend_room(["H8", "H9", "I8"], takeback=True)  # O to move; X has a move to take back
+    # a draw: O offers, X answers; a take-back: X asks (for I8), O answers
+    asking, answering = (o, x) if kind == "draw" else (x, o)
+    ctx_answer, ctx_ask = _context(browser, lang, width), _context(browser, "en", 1280)
+    try:
+        page = _open(ctx_answer, live_server_url, answering, room)
+        other = _open(ctx_ask, live_server_url, asking, room)
+        page.evaluate("scrollTo(0, 0)")
+        bar = page.locator('[data-testid="incoming-offer"]')
+        assert bar.is_hidden()
+        offer = games.offer_draw if kind == "draw" else games.request_undo
+        _off_loop(offer, room.current_game_id, asking)
+        bar.wait_for(state="visible", timeout=WAIT)
+        note, accept, decline = OFFER_WORDS[kind][lang]
+        assert f"{asking.public_name} {note}" in bar.inner_text()
+        assert page.evaluate("scrollY") == 0
+        for choice, label in ((f"accept_{kind}", accept), (f"decline_{kind}", decline)):
+            button = bar.locator(f'[data-testid="choice-{choice}"]')
+            assert button.inner_text().strip() == label
+            assert button.evaluate(ON_SCREEN), f"{label!r} is not on the first screen"
+        if width < 900:
+            board = page.locator(".board").bounding_box()
+            assert bar.bounding_box()["y"] >= board["y"] + board["height"] - 1, "the bar covers the board"
+        # only the answers are in the bar: the other choices stay under the board
+        assert bar.locator("button").count() == 2
+        assert page.locator('[data-role="offers"] [data-testid="choice-leave"]').count() == 1
+        bar.locator(f'[data-testid="choice-accept_{kind}"]').click()
+        bar.wait_for(state="hidden", timeout=WAIT)
+        if kind == "draw":
+            for each in (page, other):
+                each.wait_for_selector('[data-role="status"][data-result="finished"]', timeout=WAIT)
+        else:
+            other.wait_for_selector('.sq[data-sq="I8"][data-stone=""]', timeout=WAIT)  # taken back
+        assert page.evaluate("document.body.style.paddingBottom") == ""
+    finally:
+        ctx_answer.close()
+        ctx_ask.close()
+
+
+# ------------------------------------------------------------------ 2. spectators read the winner's name
+
+@pytest.mark.parametrize("lang, width, how, words", [
+    pytest.param("vi", 360, "resign", "{name} (X) thắng: đối thủ chịu thua.", id="vi-360-resign"),
+    pytest.param("en", 1280, "five", "{name} (X) won with 5 in a row", id="en-1280-five"),
+])
+def test_a_spectator_reads_the_winner_s_name_in_the_result(browser, live_server_url, lang, width, how, words):
+    room, x, o = _friend_room(["H8", "H9", "I8", "I9", "J8", "J9", "K8", "K9"])
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, None, room)
+        if how == "resign":
+            _off_loop(games.resign, room.current_game_id, o)
+        else:
+            _off_loop(_play_now, room.current_game_id, ["L8"], x, o)
+        page.wait_for_selector('[data-role="status"][data-result="finished"]', timeout=WAIT)
+        assert words.format(name=x.public_name) in _status(page)
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ 3. one device: seats by side
+
+@pytest.mark.parametrize("lang, width, preset, names", [
+    pytest.param("vi", 360, "caro-vn", ("Quân X", "Quân O"), id="vi-360-caro"),
+    pytest.param("en", 1280, "reversi", ("Black side", "White side"), id="en-1280-reversi"),
+])
+def test_two_players_on_one_device_see_each_seat_named_by_its_side(browser, live_server_url, lang, width, preset, names):
+    room, user = _local_room(preset)
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        page.wait_for_function("document.querySelector('[data-role=name-X]').textContent !== ''")
+        assert (page.inner_text('[data-role="name-X"]'), page.inner_text('[data-role="name-O"]')) == names
+        assert user.public_name not in page.inner_text(".players")
+    finally:
+        ctx.close()
+
+
+def test_a_game_won_on_one_device_names_the_side_alone(browser, live_server_url):
+    room, user = _local_room(squares=["H8", "H9", "I8", "I9", "J8", "J9", "K8", "K9"])
+    ctx = _context(browser, *PHONE_VI)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        page.click('.sq[data-sq="L8"]')
+        page.wait_for_selector('[data-role="status"][data-result="finished"]', timeout=WAIT)
+        assert _status(page).startswith("X thắng với 5 quân liên tiếp")
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ 4. the small switches
+
+# How many lines the words of an element take (its text nodes only: a checkbox is no line).
+TEXT_LINES = """el => {
+  const tops = new Set();
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    if (!walk.currentNode.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(walk.currentNode);
+    for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+  }
+  return tops.size;
+}"""
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_spectator_has_no_confirm_switch_and_each_switch_keeps_one_line(browser, live_server_url, lang, width):
+    room, x, _o = _friend_room(["H8", "H9"])
+    ctx_x, ctx_w = _context(browser, lang, width), _context(browser, lang, width)
+    try:
+        player = _open(ctx_x, live_server_url, x, room, one_tap=False)
+        watcher = _open(ctx_w, live_server_url, None, room, one_tap=False)
+        for page, switches in ((player, (".confirm-toggle", ".sound-toggle")), (watcher, (".sound-toggle",))):
+            for switch in switches:
+                label = page.locator(switch)
+                assert label.is_visible()
+                assert label.evaluate(TEXT_LINES) == 1, f"{label.inner_text()!r} takes more than one line"
+        assert watcher.locator(".confirm-toggle").is_hidden()
+    finally:
+        ctx_x.close()
+        ctx_w.close()
+
+
+# ------------------------------------------------------------------ 5. the take-back checkbox
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_take_back_checkbox_stands_beside_its_words(browser, live_server_url, lang, width):
+    ctx = _context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        page.click(".room-options summary")
+        box = page.locator('input[name="takeback"]').bounding_box()
+        words = page.locator('input[name="takeback"]').evaluate("""el => {
+          const range = document.createRange();
+          range.selectNodeContents(el.closest('label'));
+          range.setStartAfter(el);
+          const r = range.getClientRects()[0] && [...range.getClientRects()].find(r => r.width > 0);
+          return {x: r.left, y: r.top, height: r.height};
+        }""")
+        assert box["x"] + box["width"] <= words["x"], "the checkbox is not left of its words"
+        middle = box["y"] + box["height"] / 2
+        assert words["y"] <= middle <= words["y"] + words["height"], "the checkbox is not on the first line of its words"
+        page.locator('label:has(input[name="takeback"])').click()  # the words tick it
+        assert page.is_checked('input[name="takeback"]')
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ 6. a wrong room code
+
+@pytest.mark.parametrize("lang, width, reason", [
+    pytest.param("vi", 360, "Không có phòng nào mang mã KKK KKK", id="vi-360"),
+    pytest.param("en", 1280, "No room has the code KKK KKK", id="en-1280"),
+])
+def test_a_wrong_room_code_stays_in_its_box_with_the_reason_beside_it(browser, live_server_url, lang, width, reason):
+    room, _x, _o = _friend_room()
+    ctx = _context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        page.fill("#id_code", "kkk kkk")
+        page.click('[data-testid="join-code"]')
+        error = page.locator('[data-testid="join-error"]')
+        error.wait_for(timeout=WAIT)
+        assert reason in error.inner_text().replace("\xa0", " ")
+        assert page.input_value("#id_code") == "kkk kkk", "the typed code is gone"
+        assert page.locator(".messages").count() == 0, "the reason is at the top of the page"
+        field, said = page.locator("#id_code").bounding_box(), error.bounding_box()
+        assert 0 <= said["y"] - (field["y"] + field["height"]) <= 24, "the reason is not next to the box"
+        page.wait_for_function(f"({ON_SCREEN})(document.querySelector('[data-testid=join-error]'))", timeout=WAIT)
+        # corrected in place, it opens the room
+        page.fill("#id_code", room.display_code)
+        page.click('[data-testid="join-code"]')
+        page.wait_for_url(re.compile(rf"/r/{room.code}/$"), timeout=WAIT)
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ 7. the computer's choices fit their boxes
+
+# Every visible select that is narrower than its own longest choice (cut off), with both widths.
+CUT_SELECTS = """els => els.filter(s => s.offsetParent).map(s => {
+  const copy = s.cloneNode(true);
+  copy.style.cssText = 'width: auto; min-width: 0; max-width: none; position: absolute; visibility: hidden';
+  s.parentElement.append(copy);
+  const need = copy.getBoundingClientRect().width;
+  copy.remove();
+  return {name: s.name, need, have: s.getBoundingClientRect().width};
+}).filter(s => s.have + 0.5 < s.need)"""
+
+
+@pytest.mark.parametrize("lang, width", BOTH + [pytest.param("vi", 1280, id="vi-1280")])
+def test_the_computer_choices_show_whole_in_their_boxes(browser, live_server_url, lang, width):
+    ctx = _context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        form = page.locator('form:has([data-testid="play-computer"])')
+        assert form.locator("select").count() == 2
+        assert form.locator("select").evaluate_all(CUT_SELECTS) == []
+        page.select_option('select[name="side"]', "O")
+        assert form.locator("select").evaluate_all(CUT_SELECTS) == []
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ 8. the move list shows whole rows
+
+def _long_game(n, size=15):
+    """`n` moves on a `size` board that never make three in a row: colour ((col + 2·row) // 2) % 2."""
+    cells = [(c, r) for r in range(size) for c in range(size)]
+    xs = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 0]
+    os = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 1]
+    order = [(xs if i % 2 == 0 else os)[i // 2] for i in range(n)]
+    board = Board(PRESETS["caro-vn"].rules)
+    assert all(board.play(sq) is None for sq in order)
+    return order
+
+
+# The rows of the move list cut by its box's edges (neither wholly in nor wholly out of view), and
+# whether the last row is wholly in view.
+CUT_ROWS = """list => {
+  const top = list.getBoundingClientRect().top + list.clientTop;
+  const bottom = top + list.clientHeight;
+  const rows = [...list.children].map(li => li.getBoundingClientRect());
+  const cut = rows.filter(r => r.bottom > top + 0.5 && r.top < bottom - 0.5
+                               && (r.top < top - 0.5 || r.bottom > bottom + 0.5)).length;
+  const last = rows[rows.length - 1];
+  return {cut, lastInView: last.top >= top - 0.5 && last.bottom <= bottom + 0.5, scrolled: list.scrollTop > 0};
+}"""
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_move_list_scrolled_to_the_latest_move_shows_whole_rows(browser, live_server_url, lang, width):
+    moves = _long_game(123)
+    room, user = _local_room(squares=moves[:121])
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        page.wait_for_function("document.querySelectorAll('.move-list li').length === 61")
+        assert page.eval_on_selector(".move-list", CUT_ROWS) == {"cut": 0, "lastInView": True, "scrolled": True}
+        for square in moves[121:]:  # a new row comes: scrolled again, still whole rows
+            page.click(f'.sq[data-sq="{square}"]')
+            page.wait_for_selector(f'.sq[data-sq="{square}"]:not([data-stone=""])', timeout=WAIT)  # played
+        page.wait_for_function("document.querySelectorAll('.move-list li').length === 62", timeout=WAIT)
+        assert page.eval_on_selector(".move-list", CUT_ROWS) == {"cut": 0, "lastInView": True, "scrolled": True}
+        if width >= 900:  # beside the board, on the first screen
+            frame = page.locator(".move-list").bounding_box()
+            assert frame["y"] + frame["height"] <= HEIGHTS[width]
+    finally:
+        ctx.close()
