@@ -84,12 +84,31 @@ def player_names(game: Game, placeholders: bool = True) -> dict[str, str]:
     return names
 
 
-def result_text(game: Game, moves: list[Move] | None = None) -> str:
-    """Who won and why, in words ("X won with five in a row."), or how the game stands; with
-    the stored `moves`, a Reversi result adds the disc count ("(35–29)")."""
+def result_text(game: Game, moves: list[Move] | None = None, names: dict[str, str] | None = None) -> str:
+    """Who won and why, in words ("Lan (X) won with five in a row."), or how the game stands;
+    with the stored `moves`, a Reversi result adds the disc count ("(35–29)"). `names` are the
+    sides' names from `player_names(game, placeholders=False)`: the winner, a player who left or
+    did not come back are named by them (a game on one device, an unknown name and a call without
+    `names` name the side alone)."""
     kind = kind_of(game)
-    side = kind.side_label(game.winner, game.marks()) if game.winner else ""
+    labels = {side: kind.side_label(side, game.marks()) for side in (Side.X, Side.O)}
+    names = {} if names is None or game.is_local else names
+
+    def words(side: str) -> str:
+        name = names.get(side)
+        return _("%(name)s (%(side)s)") % {"name": name, "side": labels[side]} if name else labels[side]
+
+    def person(seat: str) -> str:
+        side = game.side_of(seat) if seat else ""
+        if not side:
+            return _("a player")
+        return names.get(side) or _("%(side)s side") % {"side": labels[side]}
+
     if game.status == Game.Status.ABORTED:
+        if game.termination == Game.Termination.ABANDONED:
+            return _("Game abandoned: nobody played in it for a long time.")
+        if game.termination == Game.Termination.MODERATOR:
+            return _("A moderator stopped this game. Nobody wins or loses.")
         return _("Game aborted: it ended before both players had moved. Nobody wins or loses.")
     if game.status == Game.Status.WAITING:
         return _("Waiting for an opponent: share the link or the code.")
@@ -102,14 +121,21 @@ def result_text(game: Game, moves: list[Move] | None = None) -> str:
         "discs": _("%(side)s won on discs."),
         "timeout": _("%(side)s won: the opponent ran out of time."),
         "resign": _("%(side)s won: the opponent resigned."),
+        "left": _("%(side)s won: %(left)s left the table."),
+        "absence": _("%(side)s won: %(absent)s did not come back."),
     }
     draws = {
         "full_board": _("Draw: the board is full."),
         "no_legal_move": _("Draw: X has only foul points left."),
         "discs": _("Draw: as many discs each."),
+        "agreement": _("Draw by agreement."),
+        "absence": _("Draw: %(absent)s did not come back, and the opponent called it a draw."),
     }
-    text = (wins.get(game.termination, _("%(side)s won.")) % {"side": side} if game.winner
-            else draws.get(game.termination, _("Draw.")))
+    values = {"left": person(game.left_seat), "absent": person(game.absent_seat)}
+    if game.winner:
+        text = wins.get(game.termination, _("%(side)s won.")) % {**values, "side": words(game.winner)}
+    else:
+        text = draws.get(game.termination, _("Draw.")) % values
     if game.termination == "discs" and moves:
         stones = kind.stones(kind.board(game.rules, [m.square for m in moves]))
         counts = [sum(1 for v in stones.values() if v == s) for s in (Side.X, Side.O)]
@@ -168,7 +194,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "sides": [{"side": side, "label": labels[side], "name": names[side],
                    "used": seconds_label(used[side]), "winner": game.winner == side} for side in (Side.X, Side.O)],
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
-        "result": result_text(game, moves),
+        "result": result_text(game, moves, player_names(game, placeholders=False)),
         "room": room,
         "board": html.board(kind.column_letters(kind.size(game.rules)),
                             kind.shown_stones(position.stones, game.marks()), position.last, position.line, position.line_dir, {s.square: s.ply for s in steps[:ply]}, words),

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from caro.games import services
+from caro.games.services import moderation
 from caro.games.models import Game
 from caro.rooms import services as rooms
 
@@ -31,7 +32,7 @@ def test_a_finished_game_shows_board_players_rules_result_and_times(caro_game):
     html = _page(f"/van/{game.pk}/")
     assert x.public_name in html and o.public_name in html
     assert "15×15 · chặn hai đầu · 1 phút/nước" in html
-    assert "X thắng với 5 quân liên tiếp." in html
+    assert f"{x.public_name} (X) thắng với 5 quân liên tiếp." in html
     assert len(_stones(html)) == 9
     # The winning line is drawn at the last move, across the five stones, in the row's direction.
     assert len(re.findall(r'class="sq[^"]* win" data-sq="[A-L]8" data-stone="X" data-win="h"', html)) == 5
@@ -93,10 +94,10 @@ def test_a_reversi_game_shows_passes_and_the_disc_count(reversi_vectors):
 def test_the_full_championship_game_shows_the_result_with_discs(reversi_vectors):
     text = reversi_vectors["full_game"]["moves"].lower()
     moves = [text[k:k + 2] for k in range(0, len(text), 2)]
-    game, _x, _o = play_game(moves, kind="reversi")
+    game, x, _o = play_game(moves, kind="reversi")
     assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "X", "discs")
     html = _page(f"/van/{game.pk}/")
-    assert "Đen thắng nhờ nhiều quân hơn. (35–29)" in html
+    assert f"{x.public_name} (Đen) thắng nhờ nhiều quân hơn. (35–29)" in html
 
 
 def test_the_picture_of_a_position_is_an_svg_of_that_ply(caro_game):
@@ -112,12 +113,12 @@ def test_the_picture_of_a_position_is_an_svg_of_that_ply(caro_game):
 
 
 def test_the_url_language_is_the_page_language_unless_the_reader_chose_one(caro_game):
-    game, _x, _o = caro_game
-    assert "X won with five in a row." in _page(f"/en/game/{game.pk}/")
-    assert "X thắng với 5 quân liên tiếp." in _page(f"/van/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    game, x, _o = caro_game
+    assert f"{x.public_name} (X) won with five in a row." in _page(f"/en/game/{game.pk}/")
+    assert f"{x.public_name} (X) thắng với 5 quân liên tiếp." in _page(f"/van/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en")
     client = Client()
     client.cookies["django_language"] = "vi"
-    assert "X thắng với 5 quân liên tiếp." in _page(f"/en/game/{game.pk}/", client)
+    assert f"{x.public_name} (X) thắng với 5 quân liên tiếp." in _page(f"/en/game/{game.pk}/", client)
 
 
 def test_unknown_games_and_formats_are_404(caro_game):
@@ -136,9 +137,25 @@ def test_my_games_lists_the_sessions_games():
 
 
 def test_a_resigned_game_says_so():
-    game, x, _o = play_game(["H8", "I9", "J10"])
+    game, x, o = play_game(["H8", "I9", "J10"])
     services.resign(game.pk, x)
-    assert "O thắng: đối thủ chịu thua." in _page(f"/van/{game.pk}/")
+    assert f"{o.public_name} (O) thắng: đối thủ chịu thua." in _page(f"/van/{game.pk}/")
+
+
+def test_every_ending_is_told_with_the_players_names():
+    left, x, o = play_game(["H8", "I9", "J10"], names=("Lan", "Minh"))
+    services.leave(left.pk, o)
+    assert "Lan (X) won: Minh left the table." in _page(f"/en/game/{left.pk}/")
+    assert "Lan (X) thắng: Minh đã rời bàn." in _page(f"/van/{left.pk}/")
+    drawn, x, o = play_game(["H8", "I9", "J10"])
+    services.offer_draw(drawn.pk, x)
+    services.answer_draw(drawn.pk, o, True)
+    assert "Hòa theo thỏa thuận." in _page(f"/van/{drawn.pk}/")
+    stopped, _x, _o = play_game(["H8", "I9"])
+    moderation.stop(stopped.pk)
+    html = _page(f"/en/game/{stopped.pk}/")
+    assert "A moderator stopped this game. Nobody wins or loses." in html and "before both players" not in html
+    assert "Người điều hành đã dừng ván này." in _page(f"/van/{stopped.pk}/")
 
 
 def test_the_position_from_the_replayed_steps_is_the_engines_at_every_ply(reversi_vectors):
