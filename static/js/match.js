@@ -12,7 +12,8 @@
   let since = null;            // ms (local clock) when the wait started
   let confirmed = false;       // the server answered this page's seek with `status` `waiting`
   let pending = root.dataset.go === "1" ? {mode: root.dataset.mode, choice: root.dataset.choice} : null;
-  let cancelling = false;      // Cancel was pressed while the socket was not open: sent once it is
+  let cancelling = false;      // Cancel was pressed before the socket's hello was read: sent after it
+  let greeted = false;         // this socket's hello (its first `status`) was read
 
   const change = $("change");
   if (change) change.addEventListener("click", (e) => { e.preventDefault(); $("choice-form").hidden = !$("choice-form").hidden; });
@@ -51,8 +52,10 @@
   }
   $("cancel").addEventListener("click", () => {
     seeking = null; pending = null;
-    if (socket && socket.readyState === WebSocket.OPEN) send({type: "cancel"});
-    else cancelling = true;  // e.g. just after a reload: the server's seek is cancelled when the socket opens
+    // Before the hello is read (just after a reload) the hello still on its way says "waiting",
+    // and this page would join the seek again: the cancel waits for the hello and follows it.
+    if (greeted) send({type: "cancel"});
+    else cancelling = true;
     showWaiting(null);
   });
 
@@ -103,11 +106,11 @@
   }
 
   function onFrame(f) {
-    if (f.type === "status") root.dataset.connected = "1";  // the server's hello was read (tests wait for it)
+    if (f.type === "status") { root.dataset.connected = "1"; greeted = true; }  // the server's hello was read (tests wait for it)
     switch (f.type) {
       case "status":
         if (f.status === "paired") { location.href = f.url; return; }
-        if (cancelling) {  // the player cancelled before this socket was open
+        if (cancelling) {  // the player cancelled before this socket's hello was read
           cancelling = false;
           if (f.status === "waiting") send({type: "cancel"});
           seeking = null; pending = null; showWaiting(null);
@@ -163,6 +166,7 @@
     const proto = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${proto}://${location.host}/ws/seek/?lang=${encodeURIComponent(document.documentElement.lang)}`);
     joined = false;
+    greeted = false;
     socket.addEventListener("open", () => {
       retry = 500;
       clearInterval(pinger);

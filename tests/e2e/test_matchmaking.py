@@ -185,7 +185,8 @@ def test_while_a_quick_seek_waits_the_page_offers_cancel_and_no_second_seek(brow
         page.click('[data-testid="cancel-seek"]')
         page.wait_for_selector('[data-testid="seeking"]', state="hidden")
         assert page.is_visible('[data-testid="quick-match"]')
-        assert _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0
+        # the page hides the box at once; the seek ends when the server has read the cancel
+        assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0)
         # Pressed once, the button goes at once, before the server's answer: no double seek by a double tap.
         page.click('[data-testid="quick-match"]')
         assert not page.is_visible('[data-testid="quick-match"]')
@@ -278,6 +279,63 @@ def test_a_cancel_pressed_before_the_socket_is_open_still_cancels_the_seek(brows
         # The socket opens, hears the seek is still waiting, and cancels it: the box stays closed.
         assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0)
         assert page.is_visible('[data-testid="quick-match"]')
+        assert not page.is_visible('[data-testid="cancel-seek"]')
+    finally:
+        ctx.close()
+
+
+# Lets every websocket open at once but holds the frames it receives until
+# window.__releaseFrames() (a slow network right after the handshake); window.__sockets keeps the
+# real sockets, and window.__pongs counts the pongs the page was given.
+_HELD_FRAMES = """(() => {
+  const Real = window.WebSocket, held = [];
+  window.__sockets = []; window.__pongs = 0;
+  window.__releaseFrames = () => { window.__releasedFrames = true; while (held.length) held.shift()(); };
+  class Slow extends EventTarget {
+    constructor(url) {
+      super();
+      const ws = this.real = new Real(url);
+      window.__sockets.push(ws);
+      for (const type of ["open", "message", "close", "error"]) {
+        ws.addEventListener(type, (e) => {
+          const pass = () => {
+            if (type === "message" && JSON.parse(e.data).type === "pong") window.__pongs += 1;
+            this.dispatchEvent(type === "message" ? new MessageEvent("message", {data: e.data})
+              : type === "close" ? new CloseEvent("close", {code: e.code, reason: e.reason}) : new Event(type));
+          };
+          if (type === "message" && !window.__releasedFrames) held.push(pass); else pass();
+        });
+      }
+    }
+    get readyState() { return this.real.readyState; }
+    send(data) { this.real.send(data); }
+    close(code, reason) { this.real.close(code, reason); }
+  }
+  Object.assign(Slow, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Slow;
+})();"""
+
+
+def test_a_cancel_pressed_before_the_sockets_hello_is_read_still_cancels_the_seek(browser, live_server_url):
+    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
+    try:
+        page = ctx.new_page()
+        _seek_from_home(page, live_server_url)
+        assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 1)
+        page.add_init_script(_HELD_FRAMES)
+        page.goto(live_server_url + "/match/?mode=quick&q=caro-15-blocked&go=1")
+        page.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+        page.wait_for_function("window.__sockets.length === 1 && window.__sockets[0].readyState === 1")
+        # Open, but its hello ("still waiting") not read yet: Cancel now.
+        page.click('[data-testid="cancel-seek"]')
+        page.wait_for_selector('[data-testid="seeking"]', state="hidden")
+        page.evaluate("window.__releaseFrames()")
+        page.wait_for_selector('[data-role="match"][data-connected="1"]')
+        # A ping after whatever the page sent on reading the hello: its pong means the server has
+        # read those frames too (one socket's frames are handled in order).
+        pongs = page.evaluate('window.__sockets[0].send(JSON.stringify({type: "ping", t: 1})), window.__pongs')
+        page.wait_for_function(f"window.__pongs > {pongs}")
+        assert _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 0, "the page sought again"
         assert not page.is_visible('[data-testid="cancel-seek"]')
     finally:
         ctx.close()
