@@ -13,6 +13,7 @@ let ghost = null; // square chosen when confirmation is on, waiting for the seco
 let clockOffset = 0; // server clock minus this clock, in ms (from ping/pong round trips)
 let bestRtt = Infinity;
 let pongDue = null;
+let rematchDeclinedBy = null; // the side that declined this game's last rematch offer (its note)
 let proposal = []; // RIF: the 5th-move points chosen for the offer, not sent yet
 let lastFlips = new Set(); // Reversi: the discs the last move turned over (highlighted once) // timer: the connection is considered dead if no pong arrives in time
 const HEARTBEAT_MS = 15000;
@@ -152,7 +153,7 @@ function onFrame(f) {
   if (chat.onFrame(f)) return;
   switch (f.type) {
     case "state":
-      if (state && f.game_id !== state.game_id) note("");  // a new game: the last game's note is gone
+      if (state && f.game_id !== state.game_id) { note(""); rematchDeclinedBy = null; } // a new game: the last game's notes are gone
       state = f; pending = null; ghost = null; lastFlips = new Set();
       if (!openingNow() || openingNow().step !== "offer_5") proposal = [];
       chat.setSeat(state.you);
@@ -223,8 +224,10 @@ function onFrame(f) {
       if (f.game_id === state.game_id) { state.crowd = f.count; renderCrowd(); }
       break;
     case "rematch_offer":
+    case "rematch_declined":
       if (!inOrder(f)) return;
-      state.rematch_offer = f.by;
+      state.rematch_offer = f.type === "rematch_offer" ? f.by : null;
+      rematchDeclinedBy = f.type === "rematch_declined" ? f.by : null;
       render();
       break;
     case "pong":
@@ -236,6 +239,7 @@ function onFrame(f) {
       break;
     case "error":
       pending = null;
+      $("decline-rematch").disabled = false;
       flash(f.message);
       render();
       break;
@@ -310,12 +314,19 @@ function render() {
   const again = $("play-again");
   again.hidden = !(seated && over);
   const offered = state.rematch_offer;
-  again.textContent = offered && offered !== state.you ? gettext("Accept the rematch") : gettext("Play again");
+  const answering = Boolean(seated && over && offered && offered !== state.you);
+  again.textContent = answering ? gettext("Accept the rematch") : gettext("Play again");
   again.disabled = offered === state.you;
+  const decline = $("decline-rematch");
+  if (decline.hidden === answering) decline.disabled = false; // shown afresh for each offer
+  decline.hidden = !answering;
   const levelChoice = root.querySelector(".level-choice");
   if (levelChoice) levelChoice.hidden = !(seated && over);
-  $("rematch-note").textContent = !over || !offered ? ""
-    : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(name)s wants to play again."), { name: playerName(offered) });
+  $("rematch-note").textContent = !over ? ""
+    : offered === state.you ? gettext("Waiting for your opponent to accept…")
+    : offered ? fmt(gettext("%(name)s wants to play again."), { name: playerName(offered) })
+    : rematchDeclinedBy && seated && rematchDeclinedBy !== state.you
+      ? fmt(gettext("%(name)s declined the rematch."), { name: playerName(rematchDeclinedBy) }) : "";
   $("resign").hidden = !(seated && state.status === "active");
   $("confirm-choice").hidden = !seated; // nothing to confirm for a spectator
   renderOffers(seated);
@@ -993,6 +1004,9 @@ $("play-again").addEventListener("click", () => {
   const frame = { type: "play_again", game_id: state.game_id };
   if (level) frame.level = level.value;
   if (send(frame)) $("play-again").disabled = true;
+});
+$("decline-rematch").addEventListener("click", () => {
+  if (send({ type: "decline_rematch", game_id: state.game_id })) $("decline-rematch").disabled = true;
 });
 $("undo").addEventListener("click", () => send({ type: "undo" }));
 function onChoice(e) {

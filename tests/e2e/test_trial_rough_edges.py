@@ -1,5 +1,5 @@
-"""Real Chromium at phone (360×740, Vietnamese) and desktop (1280×800, English) size: rough edges a
-new-user trial found in the room and on the home page, one section each.
+"""Real Chromium at phone (360×740, Vietnamese) and desktop (1280×800, English) size: rough edges
+new-user trials found in the room and on the home page, one section each.
 
 Positions and offers are made through the game services (what the socket calls), then the pages
 are watched; every wait is for a condition, never for a fixed time.
@@ -337,3 +337,57 @@ def test_the_move_list_scrolled_to_the_latest_move_shows_whole_rows(browser, liv
             assert frame["y"] + frame["height"] <= HEIGHTS[width]
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ 9. a rematch can be declined
+
+def _rematch_offer(game_id):
+    return Game.objects.values_list("rematch_offer", flat=True).get(pk=game_id)
+
+
+def test_a_declined_rematch_is_named_to_the_asker_who_may_ask_again(browser, live_server_url):
+    """X asks for a rematch; O, who sees "Accept the rematch" and "Decline", declines: X reads who
+    declined and may ask again, O's buttons are back to a plain "Play again"."""
+    room, x, o = _friend_room(["H8", "H9"])
+    game_id = room.current_game_id
+    _off_loop(games.resign, game_id, o)
+    ctx_x, ctx_o = _context(browser, *PHONE_VI), _context(browser, *DESKTOP_EN)
+    try:
+        asker = _open(ctx_x, live_server_url, x, room)
+        answerer = _open(ctx_o, live_server_url, o, room)
+        again, decline, said = ('[data-role="play-again"]', '[data-testid="decline-rematch"]',
+                                '[data-role="rematch-note"]')
+        asker.locator(again).wait_for(state="visible", timeout=WAIT)
+        assert answerer.locator(decline).is_hidden()  # nothing to decline yet
+        asker.click(again)
+        answerer.locator(decline).wait_for(state="visible", timeout=WAIT)
+        assert answerer.inner_text(again).strip() == "Accept the rematch"
+        assert answerer.inner_text(decline).strip() == "Decline"
+        answerer.click(decline)
+
+        asker.wait_for_function("name => document.querySelector('[data-role=rematch-note]').textContent"
+                                " === `${name} không muốn đánh lại.`", arg=o.public_name, timeout=WAIT)
+        assert asker.inner_text(again).strip() == "Đánh lại" and asker.is_enabled(again)
+        answerer.locator(decline).wait_for(state="hidden", timeout=WAIT)
+        assert answerer.inner_text(again).strip() == "Play again"
+        assert answerer.inner_text(said).strip() == ""
+        assert _off_loop(_rematch_offer, game_id) == ""
+        # what a page that opens now reads: no offer
+        asker.reload()
+        asker.wait_for_selector('.room[data-connected="1"]')
+        assert asker.inner_text(again).strip() == "Đánh lại" and asker.is_enabled(again)
+
+        asker.click(again)  # asked again: the answerer may answer again, after a reload too
+        answerer.locator(decline).wait_for(state="visible", timeout=WAIT)
+        answerer.reload()
+        answerer.wait_for_selector('.room[data-connected="1"]')
+        assert answerer.locator(decline).is_visible() and answerer.is_enabled(decline)
+        answerer.click(again)  # accepted this time: the next game starts for both
+        for page in (asker, answerer):
+            page.wait_for_function("document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length === 0",
+                                   timeout=WAIT)
+            page.locator(decline).wait_for(state="hidden", timeout=WAIT)
+            assert page.inner_text(said).strip() == ""
+    finally:
+        ctx_x.close()
+        ctx_o.close()
