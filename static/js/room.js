@@ -667,10 +667,17 @@ const CHOICES = () => ({
   leave: [gettext("Leave the table"), gettext("Leave the table? You lose this game.")],
 });
 
-// The answers to the opponent's open offer (draw, take-back): shown with the offer in its own box
-// (room.html: beside the status on a desktop, a bar fixed at the bottom of a phone's screen), so
-// the player sees it without scrolling.
+// The answers to the opponent's open offer (draw, take-back), and what to do about an opponent who
+// did not come back in time: shown with what they answer in their own box (room.html: beside the
+// status on a desktop, a bar fixed at the bottom of a phone's screen), so the player sees them
+// without scrolling.
 const ANSWERS = new Set(["accept_draw", "decline_draw", "accept_undo", "decline_undo"]);
+const DECISIONS = new Set(["wait", "claim_win", "claim_draw"]);
+
+// Whether this player chooses now what happens to an opponent whose grace ran out.
+function deciding() {
+  return state.status === "active" && (state.choices || []).some((c) => DECISIONS.has(c));
+}
 
 function choiceButton(c, labels) {
   const btn = document.createElement("button");
@@ -690,9 +697,10 @@ function renderOffers(seated) {
   const labels = CHOICES();
   const known = choices.filter((c) => labels[c]);
   const box = $("offers");
-  box.replaceChildren(...known.filter((c) => !ANSWERS.has(c)).map((c) => choiceButton(c, labels)));
+  box.replaceChildren(...known.filter((c) => !ANSWERS.has(c) && !DECISIONS.has(c)).map((c) => choiceButton(c, labels)));
   box.hidden = box.childElementCount === 0;
   const answers = known.filter((c) => ANSWERS.has(c));
+  const decisions = known.filter((c) => DECISIONS.has(c));
   const offer = []; // what the page says about offers under the board (own offers; all, for spectators)
   const incoming = []; // the opponent's offers this player may answer now
   if (state.status === "active" && state.draw_offer) {
@@ -705,12 +713,17 @@ function renderOffers(seated) {
       : fmt(gettext("%(name)s asks to take back their own last move (and your reply after it, if any)."), { name: playerName(state.undo_request) });
     (answers.includes("accept_undo") ? incoming : offer).push(text);
   }
+  if (decisions.length && state.absence) { // what they are about (the line above the board is hidden then)
+    incoming.push(fmt(gettext("%(name)s did not come back in time."), { name: playerName(state.absence.side) }));
+  }
   $("offer-note").textContent = offer.join(" ");
   const bar = $("incoming");
   const note = incoming.join(" ");
   if ($("incoming-note").textContent !== note) $("incoming-note").textContent = note;
   $("answers").replaceChildren(...answers.map((c) => choiceButton(c, labels)));
-  bar.hidden = answers.length === 0;
+  $("decisions").replaceChildren(...decisions.map((c) => choiceButton(c, labels)));
+  bar.setAttribute("aria-label", answers.length ? gettext("Your opponent's offer") : gettext("Your opponent did not come back"));
+  bar.hidden = answers.length + decisions.length === 0;
   fitIncoming();
 }
 
@@ -727,7 +740,8 @@ addEventListener("resize", fitIncoming);
 function renderAbsence(now) {
   const el = $("absence");
   const a = state.status === "active" ? state.absence : null;
-  if (!a) { el.textContent = ""; el.hidden = true; return; }
+  // no absence, or this player's choice: then the bar with the choices says it (renderOffers)
+  if (!a || deciding()) { el.textContent = ""; el.hidden = true; return; }
   const name = playerName(a.side);
   el.hidden = false;
   if (!a.expired) {
@@ -1019,6 +1033,7 @@ function onChoice(e) {
 }
 $("offers").addEventListener("click", onChoice);
 $("answers").addEventListener("click", onChoice);
+$("decisions").addEventListener("click", onChoice);
 $("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) send({ type: "resign" }); });
 for (const btn of document.querySelectorAll('[data-role="copy"]')) {
   btn.addEventListener("click", async () => {

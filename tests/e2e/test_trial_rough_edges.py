@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from accounts.guests import create_guest
 from caro.engine.caro import PRESETS, Board
 from caro.games import services as games
 from caro.games.models import Game
+from caro.games.services import presence
 from caro.rooms import services as rooms
 from tests.e2e.helpers import HEIGHTS, _context, _off_loop, _open
 
@@ -388,6 +391,57 @@ def test_a_declined_rematch_is_named_to_the_asker_who_may_ask_again(browser, liv
                                    timeout=WAIT)
             page.locator(decline).wait_for(state="hidden", timeout=WAIT)
             assert page.inner_text(said).strip() == ""
+    finally:
+        ctx_x.close()
+        ctx_o.close()
+
+
+# ------------------------------------------------------------------ 10. the absence choices are seen at once
+
+ABSENCE_WORDS = {"vi": ("không quay lại kịp.", ("Chờ thêm 1 phút", "Nhận thắng", "Xử hòa")),
+                 "en": ("did not come back in time.", ("Wait one more minute", "Claim the win", "Call it a draw"))}
+
+
+def _grace_runs_out(game_id):
+    """The absent player's grace period ends now (brought forward in the database, then enforced by
+    the service the Celery task calls)."""
+    Game.objects.filter(pk=game_id).update(absence_deadline=timezone.now() - timedelta(seconds=1))
+    return presence.enforce_absence(game_id)
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_choices_about_an_opponent_who_did_not_come_back_are_on_the_first_screen(browser, live_server_url, lang, width):
+    """O closes their page and does not come back: X, looking at the top of the room, sees what
+    happened and the three choices (wait, claim the win, call it a draw) without scrolling, on a
+    phone in the bar at the bottom of the screen; waiting one more minute puts the bar away."""
+    room, x, o = _friend_room(["H8", "H9", "I8"])  # O to move
+    ctx_x, ctx_o = _context(browser, lang, width), _context(browser, "en", 1280)
+    try:
+        page = _open(ctx_x, live_server_url, x, room)
+        away = _open(ctx_o, live_server_url, o, room)
+        away.close()
+        page.locator('[data-testid="absence"]').wait_for(state="visible", timeout=WAIT)  # the countdown
+        assert _off_loop(_grace_runs_out, room.current_game_id)
+        page.evaluate("scrollTo(0, 0)")
+        bar = page.locator('[data-testid="incoming-offer"]')
+        bar.wait_for(state="visible", timeout=WAIT)
+        words, labels = ABSENCE_WORDS[lang]
+        page.locator('[data-testid="absence-choices"] [data-testid="choice-claim_draw"]').wait_for(timeout=WAIT)
+        assert f"{o.public_name} {words}" in bar.inner_text()
+        assert page.locator('[data-testid="absence"]').is_hidden()  # said once, in the bar
+        assert page.evaluate("scrollY") == 0
+        for choice, label in zip(("wait", "claim_win", "claim_draw"), labels):
+            button = bar.locator(f'[data-testid="choice-{choice}"]')
+            assert button.inner_text().strip() == label
+            assert button.evaluate(ON_SCREEN), f"{label!r} is not on the first screen"
+        if width < 900:
+            board = page.locator(".board").bounding_box()
+            assert bar.bounding_box()["y"] >= board["y"] + board["height"] - 1, "the bar covers the board"
+        assert page.locator('[data-role="offers"] [data-testid^="choice-"]').count() == 1  # leaving stays below
+        bar.locator('[data-testid="choice-wait"]').click()
+        bar.wait_for(state="hidden", timeout=WAIT)
+        page.locator('[data-testid="absence"]').wait_for(state="visible", timeout=WAIT)  # a new countdown
+        assert page.evaluate("document.body.style.paddingBottom") == ""
     finally:
         ctx_x.close()
         ctx_o.close()
