@@ -20,6 +20,7 @@ from caro.games import services as games
 from caro.games.models import Game
 from caro.games.services import presence
 from caro.rooms import services as rooms
+from caro.rooms.models import Room
 from tests.e2e.helpers import HEIGHTS, _context, _off_loop, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -445,3 +446,71 @@ def test_the_choices_about_an_opponent_who_did_not_come_back_are_on_the_first_sc
     finally:
         ctx_x.close()
         ctx_o.close()
+
+
+# ------------------------------------------------------------------ 11. the clock choices are read whole
+
+# The words of every clock choice of the friend-room form that are not shown whole, in the form's
+# width and the window's: a choice in a list box (select) that is narrower than the choice, or a
+# choice's label (with its words) that overflows or sticks out of its box.
+CUT_CLOCK_CHOICES = """form => {
+  const cut = [];
+  const box = form.getBoundingClientRect();
+  const outside = r => r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.right > innerWidth + 0.5;
+  for (const input of form.querySelectorAll('[name="time"]')) {
+    if (input.tagName === 'SELECT') {
+      const have = input.getBoundingClientRect().width;
+      for (const option of input.options) {
+        const copy = input.cloneNode(false);
+        copy.append(option.cloneNode(true));
+        copy.style.cssText = 'width: auto; min-width: 0; max-width: none; position: absolute; visibility: hidden';
+        input.parentElement.append(copy);
+        const need = copy.getBoundingClientRect().width;
+        copy.remove();
+        if (need > have + 0.5 || outside(input.getBoundingClientRect())) cut.push(option.text);
+      }
+      continue;
+    }
+    const label = input.closest('label');
+    const parts = [label, ...label.querySelectorAll('span')];
+    if (parts.some(el => el.scrollWidth > el.clientWidth) || outside(label.getBoundingClientRect())) {
+      cut.push(label.textContent.trim());
+    }
+  }
+  return cut;
+}"""
+
+
+def _narrow_context(browser, lang, width):
+    if width in HEIGHTS:
+        return _context(browser, lang, width)
+    return browser.new_context(locale={"vi": "vi-VN", "en": "en-US"}[lang], viewport={"width": width, "height": 640},
+                               device_scale_factor=1, has_touch=True, is_mobile=True)
+
+
+@pytest.mark.parametrize("lang, width", [pytest.param("vi", 360, id="vi-360"), pytest.param("vi", 320, id="vi-320"),
+                                         pytest.param("en", 320, id="en-320"), pytest.param("en", 1280, id="en-1280")])
+def test_every_clock_choice_of_a_friend_room_is_read_whole(browser, live_server_url, lang, width):
+    ctx = _narrow_context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        page.click(".room-options summary")
+        form = page.locator('form:has([data-testid="create-room"])')
+        assert form.evaluate(CUT_CLOCK_CHOICES) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # every clock on offer is a choice, and the one chosen is the room's
+        radios = form.locator('input[name="time"]')
+        assert radios.count() == 14
+        assert form.locator('input[name="time"]:checked').get_attribute("value") == ""  # the default
+        label = form.locator('label:has(input[name="time"][value="3+2"])')
+        assert label.inner_text().strip() == {"vi": "3 phút, cộng 2 giây mỗi nước", "en": "3 min + 2 s per move"}[lang]
+        label.click()  # the words choose it
+        assert form.locator('input[name="time"]:checked').get_attribute("value") == "3+2"
+        page.click('[data-testid="create-room"]')
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"), timeout=WAIT)
+        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        game = _off_loop(lambda: Room.objects.select_related("current_game").get(code=code).current_game)
+        assert (game.move_time_ms, game.bank_ms, game.increment_ms) == (0, 180_000, 2_000)
+    finally:
+        ctx.close()
