@@ -225,6 +225,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             "sync": self.on_sync,
             "resign": self.on_resign,
             "play_again": self.on_play_again,
+            "decline_rematch": self.on_decline_rematch,
             "undo": self.on_undo,
             "ping": self.on_ping,
             "opening": self.on_opening,
@@ -289,6 +290,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
         game = await db(rooms.play_again)(self.code, self.user, level, game_id)
         if game_id is not None and game is not None and game.pk != game_id:
             await self.send_state()  # the room had moved on: the current game is the answer
+
+    async def on_decline_rematch(self, frame: dict) -> None:
+        """Decline the opponent's rematch offer; `game_id` (optional) is the game it is about: if
+        the room has moved on since, there is no such offer any more."""
+        game_id = frame.get("game_id")
+        if game_id is not None and (not isinstance(game_id, int) or isinstance(game_id, bool)):
+            raise GameError("malformed")
+        self._require_seat()
+        if game_id is not None and game_id != self.game_id:
+            raise GameError("no_offer")
+        await db(games.decline_rematch)(self.game_id, self.user)
 
     async def on_undo(self, frame: dict) -> None:
         self._require_seat()

@@ -74,7 +74,9 @@ def time_label(key: str) -> str:
 class FriendRoomForm(NewRoomForm):
     """A friend room: the rules, and the host's options kept for every game of the room."""
 
-    time = forms.ChoiceField(label=_("Clock"), required=False, initial="")
+    #: One labelled radio button per clock (not a list box): a label wraps on a narrow phone, where
+    #: a list box cut the longer choices off ("Mặc định: 1 phút/nước (cờ lật 30 gi").
+    time = forms.ChoiceField(label=_("Clock"), required=False, initial="", widget=forms.RadioSelect)
     first = forms.ChoiceField(
         label=_("First move in game 1"), required=False, initial="host",
         choices=[("host", _("Me (the host)")), ("guest", _("My friend")), ("rps", _("Rock-paper-scissors"))],

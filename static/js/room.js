@@ -13,6 +13,7 @@ let ghost = null; // square chosen when confirmation is on, waiting for the seco
 let clockOffset = 0; // server clock minus this clock, in ms (from ping/pong round trips)
 let bestRtt = Infinity;
 let pongDue = null;
+let rematchDeclinedBy = null; // the side that declined this game's last rematch offer (its note)
 let proposal = []; // RIF: the 5th-move points chosen for the offer, not sent yet
 let lastFlips = new Set(); // Reversi: the discs the last move turned over (highlighted once) // timer: the connection is considered dead if no pong arrives in time
 const HEARTBEAT_MS = 15000;
@@ -152,7 +153,7 @@ function onFrame(f) {
   if (chat.onFrame(f)) return;
   switch (f.type) {
     case "state":
-      if (state && f.game_id !== state.game_id) note("");  // a new game: the last game's note is gone
+      if (state && f.game_id !== state.game_id) { note(""); rematchDeclinedBy = null; } // a new game: the last game's notes are gone
       state = f; pending = null; ghost = null; lastFlips = new Set();
       if (!openingNow() || openingNow().step !== "offer_5") proposal = [];
       chat.setSeat(state.you);
@@ -223,8 +224,10 @@ function onFrame(f) {
       if (f.game_id === state.game_id) { state.crowd = f.count; renderCrowd(); }
       break;
     case "rematch_offer":
+    case "rematch_declined":
       if (!inOrder(f)) return;
-      state.rematch_offer = f.by;
+      state.rematch_offer = f.type === "rematch_offer" ? f.by : null;
+      rematchDeclinedBy = f.type === "rematch_declined" ? f.by : null;
       render();
       break;
     case "pong":
@@ -236,6 +239,7 @@ function onFrame(f) {
       break;
     case "error":
       pending = null;
+      $("decline-rematch").disabled = false;
       flash(f.message);
       render();
       break;
@@ -310,12 +314,19 @@ function render() {
   const again = $("play-again");
   again.hidden = !(seated && over);
   const offered = state.rematch_offer;
-  again.textContent = offered && offered !== state.you ? gettext("Accept the rematch") : gettext("Play again");
+  const answering = Boolean(seated && over && offered && offered !== state.you);
+  again.textContent = answering ? gettext("Accept the rematch") : gettext("Play again");
   again.disabled = offered === state.you;
+  const decline = $("decline-rematch");
+  if (decline.hidden === answering) decline.disabled = false; // shown afresh for each offer
+  decline.hidden = !answering;
   const levelChoice = root.querySelector(".level-choice");
   if (levelChoice) levelChoice.hidden = !(seated && over);
-  $("rematch-note").textContent = !over || !offered ? ""
-    : offered === state.you ? gettext("Waiting for your opponent to accept…") : fmt(gettext("%(name)s wants to play again."), { name: playerName(offered) });
+  $("rematch-note").textContent = !over ? ""
+    : offered === state.you ? gettext("Waiting for your opponent to accept…")
+    : offered ? fmt(gettext("%(name)s wants to play again."), { name: playerName(offered) })
+    : rematchDeclinedBy && seated && rematchDeclinedBy !== state.you
+      ? fmt(gettext("%(name)s declined the rematch."), { name: playerName(rematchDeclinedBy) }) : "";
   $("resign").hidden = !(seated && state.status === "active");
   $("confirm-choice").hidden = !seated; // nothing to confirm for a spectator
   renderOffers(seated);
@@ -656,10 +667,17 @@ const CHOICES = () => ({
   leave: [gettext("Leave the table"), gettext("Leave the table? You lose this game.")],
 });
 
-// The answers to the opponent's open offer (draw, take-back): shown with the offer in its own box
-// (room.html: beside the status on a desktop, a bar fixed at the bottom of a phone's screen), so
-// the player sees it without scrolling.
+// The answers to the opponent's open offer (draw, take-back), and what to do about an opponent who
+// did not come back in time: shown with what they answer in their own box (room.html: beside the
+// status on a desktop, a bar fixed at the bottom of a phone's screen), so the player sees them
+// without scrolling.
 const ANSWERS = new Set(["accept_draw", "decline_draw", "accept_undo", "decline_undo"]);
+const DECISIONS = new Set(["wait", "claim_win", "claim_draw"]);
+
+// Whether this player chooses now what happens to an opponent whose grace ran out.
+function deciding() {
+  return state.status === "active" && (state.choices || []).some((c) => DECISIONS.has(c));
+}
 
 function choiceButton(c, labels) {
   const btn = document.createElement("button");
@@ -679,9 +697,10 @@ function renderOffers(seated) {
   const labels = CHOICES();
   const known = choices.filter((c) => labels[c]);
   const box = $("offers");
-  box.replaceChildren(...known.filter((c) => !ANSWERS.has(c)).map((c) => choiceButton(c, labels)));
+  box.replaceChildren(...known.filter((c) => !ANSWERS.has(c) && !DECISIONS.has(c)).map((c) => choiceButton(c, labels)));
   box.hidden = box.childElementCount === 0;
   const answers = known.filter((c) => ANSWERS.has(c));
+  const decisions = known.filter((c) => DECISIONS.has(c));
   const offer = []; // what the page says about offers under the board (own offers; all, for spectators)
   const incoming = []; // the opponent's offers this player may answer now
   if (state.status === "active" && state.draw_offer) {
@@ -694,12 +713,17 @@ function renderOffers(seated) {
       : fmt(gettext("%(name)s asks to take back their own last move (and your reply after it, if any)."), { name: playerName(state.undo_request) });
     (answers.includes("accept_undo") ? incoming : offer).push(text);
   }
+  if (decisions.length && state.absence) { // what they are about (the line above the board is hidden then)
+    incoming.push(fmt(gettext("%(name)s did not come back in time."), { name: playerName(state.absence.side) }));
+  }
   $("offer-note").textContent = offer.join(" ");
   const bar = $("incoming");
   const note = incoming.join(" ");
   if ($("incoming-note").textContent !== note) $("incoming-note").textContent = note;
   $("answers").replaceChildren(...answers.map((c) => choiceButton(c, labels)));
-  bar.hidden = answers.length === 0;
+  $("decisions").replaceChildren(...decisions.map((c) => choiceButton(c, labels)));
+  bar.setAttribute("aria-label", answers.length ? gettext("Your opponent's offer") : gettext("Your opponent did not come back"));
+  bar.hidden = answers.length + decisions.length === 0;
   fitIncoming();
 }
 
@@ -716,7 +740,8 @@ addEventListener("resize", fitIncoming);
 function renderAbsence(now) {
   const el = $("absence");
   const a = state.status === "active" ? state.absence : null;
-  if (!a) { el.textContent = ""; el.hidden = true; return; }
+  // no absence, or this player's choice: then the bar with the choices says it (renderOffers)
+  if (!a || deciding()) { el.textContent = ""; el.hidden = true; return; }
   const name = playerName(a.side);
   el.hidden = false;
   if (!a.expired) {
@@ -994,6 +1019,9 @@ $("play-again").addEventListener("click", () => {
   if (level) frame.level = level.value;
   if (send(frame)) $("play-again").disabled = true;
 });
+$("decline-rematch").addEventListener("click", () => {
+  if (send({ type: "decline_rematch", game_id: state.game_id })) $("decline-rematch").disabled = true;
+});
 $("undo").addEventListener("click", () => send({ type: "undo" }));
 function onChoice(e) {
   const btn = e.target.closest("button[data-frame]");
@@ -1005,6 +1033,7 @@ function onChoice(e) {
 }
 $("offers").addEventListener("click", onChoice);
 $("answers").addEventListener("click", onChoice);
+$("decisions").addEventListener("click", onChoice);
 $("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) send({ type: "resign" }); });
 for (const btn of document.querySelectorAll('[data-role="copy"]')) {
   btn.addEventListener("click", async () => {

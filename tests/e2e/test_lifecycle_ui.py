@@ -95,7 +95,8 @@ def test_when_the_grace_runs_out_the_friend_chooses_and_claiming_the_win_ends_th
         assert _off_loop(grace_runs_out)
         for choice in ("wait", "claim_win", "claim_draw"):
             page_x.locator(f'[data-testid="choice-{choice}"]').wait_for(timeout=15_000)
-        assert "did not come back" in page_x.locator('[data-testid="absence"]').inner_text()
+        # said with the choices, in the box of things to answer (a bar at the bottom of a phone's screen)
+        assert "did not come back in time" in page_x.locator('[data-testid="incoming-offer"]').inner_text()
         page_x.on("dialog", lambda dialog: dialog.accept())
         page_x.click('[data-testid="choice-claim_win"]')
         page_x.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('did not come back')")

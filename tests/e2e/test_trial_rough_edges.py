@@ -1,5 +1,5 @@
-"""Real Chromium at phone (360×740, Vietnamese) and desktop (1280×800, English) size: rough edges a
-new-user trial found in the room and on the home page, one section each.
+"""Real Chromium at phone (360×740, Vietnamese) and desktop (1280×800, English) size: rough edges
+new-user trials found in the room and on the home page, one section each.
 
 Positions and offers are made through the game services (what the socket calls), then the pages
 are watched; every wait is for a condition, never for a fixed time.
@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from accounts.guests import create_guest
 from caro.engine.caro import PRESETS, Board
 from caro.games import services as games
 from caro.games.models import Game
+from caro.games.services import presence
 from caro.rooms import services as rooms
+from caro.rooms.models import Room
 from tests.e2e.helpers import HEIGHTS, _context, _off_loop, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -335,5 +339,178 @@ def test_the_move_list_scrolled_to_the_latest_move_shows_whole_rows(browser, liv
         if width >= 900:  # beside the board, on the first screen
             frame = page.locator(".move-list").bounding_box()
             assert frame["y"] + frame["height"] <= HEIGHTS[width]
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ 9. a rematch can be declined
+
+def _rematch_offer(game_id):
+    return Game.objects.values_list("rematch_offer", flat=True).get(pk=game_id)
+
+
+def test_a_declined_rematch_is_named_to_the_asker_who_may_ask_again(browser, live_server_url):
+    """X asks for a rematch; O, who sees "Accept the rematch" and "Decline", declines: X reads who
+    declined and may ask again, O's buttons are back to a plain "Play again"."""
+    room, x, o = _friend_room(["H8", "H9"])
+    game_id = room.current_game_id
+    _off_loop(games.resign, game_id, o)
+    ctx_x, ctx_o = _context(browser, *PHONE_VI), _context(browser, *DESKTOP_EN)
+    try:
+        asker = _open(ctx_x, live_server_url, x, room)
+        answerer = _open(ctx_o, live_server_url, o, room)
+        again, decline, said = ('[data-role="play-again"]', '[data-testid="decline-rematch"]',
+                                '[data-role="rematch-note"]')
+        asker.locator(again).wait_for(state="visible", timeout=WAIT)
+        assert answerer.locator(decline).is_hidden()  # nothing to decline yet
+        asker.click(again)
+        answerer.locator(decline).wait_for(state="visible", timeout=WAIT)
+        assert answerer.inner_text(again).strip() == "Accept the rematch"
+        assert answerer.inner_text(decline).strip() == "Decline"
+        answerer.click(decline)
+
+        asker.wait_for_function("name => document.querySelector('[data-role=rematch-note]').textContent"
+                                " === `${name} không muốn đánh lại.`", arg=o.public_name, timeout=WAIT)
+        assert asker.inner_text(again).strip() == "Đánh lại" and asker.is_enabled(again)
+        answerer.locator(decline).wait_for(state="hidden", timeout=WAIT)
+        assert answerer.inner_text(again).strip() == "Play again"
+        assert answerer.inner_text(said).strip() == ""
+        assert _off_loop(_rematch_offer, game_id) == ""
+        # what a page that opens now reads: no offer
+        asker.reload()
+        asker.wait_for_selector('.room[data-connected="1"]')
+        assert asker.inner_text(again).strip() == "Đánh lại" and asker.is_enabled(again)
+
+        asker.click(again)  # asked again: the answerer may answer again, after a reload too
+        answerer.locator(decline).wait_for(state="visible", timeout=WAIT)
+        answerer.reload()
+        answerer.wait_for_selector('.room[data-connected="1"]')
+        assert answerer.locator(decline).is_visible() and answerer.is_enabled(decline)
+        answerer.click(again)  # accepted this time: the next game starts for both
+        for page in (asker, answerer):
+            page.wait_for_function("document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length === 0",
+                                   timeout=WAIT)
+            page.locator(decline).wait_for(state="hidden", timeout=WAIT)
+            assert page.inner_text(said).strip() == ""
+    finally:
+        ctx_x.close()
+        ctx_o.close()
+
+
+# ------------------------------------------------------------------ 10. the absence choices are seen at once
+
+ABSENCE_WORDS = {"vi": ("không quay lại kịp.", ("Chờ thêm 1 phút", "Nhận thắng", "Xử hòa")),
+                 "en": ("did not come back in time.", ("Wait one more minute", "Claim the win", "Call it a draw"))}
+
+
+def _grace_runs_out(game_id):
+    """The absent player's grace period ends now (brought forward in the database, then enforced by
+    the service the Celery task calls)."""
+    Game.objects.filter(pk=game_id).update(absence_deadline=timezone.now() - timedelta(seconds=1))
+    return presence.enforce_absence(game_id)
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_choices_about_an_opponent_who_did_not_come_back_are_on_the_first_screen(browser, live_server_url, lang, width):
+    """O closes their page and does not come back: X, looking at the top of the room, sees what
+    happened and the three choices (wait, claim the win, call it a draw) without scrolling, on a
+    phone in the bar at the bottom of the screen; waiting one more minute puts the bar away."""
+    room, x, o = _friend_room(["H8", "H9", "I8"])  # O to move
+    ctx_x, ctx_o = _context(browser, lang, width), _context(browser, "en", 1280)
+    try:
+        page = _open(ctx_x, live_server_url, x, room)
+        away = _open(ctx_o, live_server_url, o, room)
+        away.close()
+        page.locator('[data-testid="absence"]').wait_for(state="visible", timeout=WAIT)  # the countdown
+        assert _off_loop(_grace_runs_out, room.current_game_id)
+        page.evaluate("scrollTo(0, 0)")
+        bar = page.locator('[data-testid="incoming-offer"]')
+        bar.wait_for(state="visible", timeout=WAIT)
+        words, labels = ABSENCE_WORDS[lang]
+        page.locator('[data-testid="absence-choices"] [data-testid="choice-claim_draw"]').wait_for(timeout=WAIT)
+        assert f"{o.public_name} {words}" in bar.inner_text()
+        assert page.locator('[data-testid="absence"]').is_hidden()  # said once, in the bar
+        assert page.evaluate("scrollY") == 0
+        for choice, label in zip(("wait", "claim_win", "claim_draw"), labels):
+            button = bar.locator(f'[data-testid="choice-{choice}"]')
+            assert button.inner_text().strip() == label
+            assert button.evaluate(ON_SCREEN), f"{label!r} is not on the first screen"
+        if width < 900:
+            board = page.locator(".board").bounding_box()
+            assert bar.bounding_box()["y"] >= board["y"] + board["height"] - 1, "the bar covers the board"
+        assert page.locator('[data-role="offers"] [data-testid^="choice-"]').count() == 1  # leaving stays below
+        bar.locator('[data-testid="choice-wait"]').click()
+        bar.wait_for(state="hidden", timeout=WAIT)
+        page.locator('[data-testid="absence"]').wait_for(state="visible", timeout=WAIT)  # a new countdown
+        assert page.evaluate("document.body.style.paddingBottom") == ""
+    finally:
+        ctx_x.close()
+        ctx_o.close()
+
+
+# ------------------------------------------------------------------ 11. the clock choices are read whole
+
+# The words of every clock choice of the friend-room form that are not shown whole, in the form's
+# width and the window's: a choice in a list box (select) that is narrower than the choice, or a
+# choice's label (with its words) that overflows or sticks out of its box.
+CUT_CLOCK_CHOICES = """form => {
+  const cut = [];
+  const box = form.getBoundingClientRect();
+  const outside = r => r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.right > innerWidth + 0.5;
+  for (const input of form.querySelectorAll('[name="time"]')) {
+    if (input.tagName === 'SELECT') {
+      const have = input.getBoundingClientRect().width;
+      for (const option of input.options) {
+        const copy = input.cloneNode(false);
+        copy.append(option.cloneNode(true));
+        copy.style.cssText = 'width: auto; min-width: 0; max-width: none; position: absolute; visibility: hidden';
+        input.parentElement.append(copy);
+        const need = copy.getBoundingClientRect().width;
+        copy.remove();
+        if (need > have + 0.5 || outside(input.getBoundingClientRect())) cut.push(option.text);
+      }
+      continue;
+    }
+    const label = input.closest('label');
+    const parts = [label, ...label.querySelectorAll('span')];
+    if (parts.some(el => el.scrollWidth > el.clientWidth) || outside(label.getBoundingClientRect())) {
+      cut.push(label.textContent.trim());
+    }
+  }
+  return cut;
+}"""
+
+
+def _narrow_context(browser, lang, width):
+    if width in HEIGHTS:
+        return _context(browser, lang, width)
+    return browser.new_context(locale={"vi": "vi-VN", "en": "en-US"}[lang], viewport={"width": width, "height": 640},
+                               device_scale_factor=1, has_touch=True, is_mobile=True)
+
+
+@pytest.mark.parametrize("lang, width", [pytest.param("vi", 360, id="vi-360"), pytest.param("vi", 320, id="vi-320"),
+                                         pytest.param("en", 320, id="en-320"), pytest.param("en", 1280, id="en-1280")])
+def test_every_clock_choice_of_a_friend_room_is_read_whole(browser, live_server_url, lang, width):
+    ctx = _narrow_context(browser, lang, width)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        page.click(".room-options summary")
+        form = page.locator('form:has([data-testid="create-room"])')
+        assert form.evaluate(CUT_CLOCK_CHOICES) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # every clock on offer is a choice, and the one chosen is the room's
+        radios = form.locator('input[name="time"]')
+        assert radios.count() == 14
+        assert form.locator('input[name="time"]:checked').get_attribute("value") == ""  # the default
+        label = form.locator('label:has(input[name="time"][value="3+2"])')
+        assert label.inner_text().strip() == {"vi": "3 phút, cộng 2 giây mỗi nước", "en": "3 min + 2 s per move"}[lang]
+        label.click()  # the words choose it
+        assert form.locator('input[name="time"]:checked').get_attribute("value") == "3+2"
+        page.click('[data-testid="create-room"]')
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"), timeout=WAIT)
+        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        game = _off_loop(lambda: Room.objects.select_related("current_game").get(code=code).current_game)
+        assert (game.move_time_ms, game.bank_ms, game.increment_ms) == (0, 180_000, 2_000)
     finally:
         ctx.close()

@@ -179,6 +179,50 @@ def test_rematch_needs_both_players_and_the_loser_moves_first():
     assert Game.objects.filter(rematch_of=game).count() == 1
 
 
+def _refusal(func, *args) -> str:
+    with pytest.raises(GameError) as err:
+        func(*args)
+    return err.value.code
+
+
+def test_a_declined_rematch_offer_is_cleared_and_the_asker_may_ask_again():
+    game, x, o = started_game()
+    play_sequence(game, x, o, X_FIVE)
+    assert _refusal(services.decline_rematch, game.pk, o) == "no_offer"  # nothing asked yet
+    services.create_rematch(game.pk, x)
+    game.refresh_from_db()
+    version = game.event_version
+    assert _refusal(services.decline_rematch, game.pk, x) == "no_offer"  # one's own offer
+    assert _refusal(services.decline_rematch, game.pk, two_players()[0]) == "not_a_player"
+    game.refresh_from_db()
+    assert (game.rematch_offer, game.event_version) == ("host", version)  # the refusals changed nothing
+    services.decline_rematch(game.pk, o)
+    game.refresh_from_db()
+    assert game.rematch_offer == "" and game.event_version == version + 1
+    assert snapshot.state_for(game, x)["rematch_offer"] is None  # what a socket that (re)connects reads
+    assert _refusal(services.decline_rematch, game.pk, o) == "no_offer"  # declined once: no offer left
+    assert not game.rematches.exists()
+    # the asker asks again, and this time the opponent accepts
+    assert services.create_rematch(game.pk, x) is None
+    game.refresh_from_db()
+    assert snapshot.state_for(game, o)["rematch_offer"] == "X"
+    rematch = services.create_rematch(game.pk, o)
+    assert rematch is not None and rematch.rematch_of_id == game.pk
+
+
+def test_a_rematch_cannot_be_declined_once_the_next_game_exists_nor_while_the_game_is_on():
+    game, x, o = started_game()
+    assert _refusal(services.decline_rematch, game.pk, o) == "not_over"
+    play_sequence(game, x, o, X_FIVE)
+    services.create_rematch(game.pk, o)
+    rematch = services.create_rematch(game.pk, x)
+    version = Game.objects.get(pk=game.pk).event_version
+    for user in (x, o):
+        assert _refusal(services.decline_rematch, game.pk, user) == "no_offer"
+    game.refresh_from_db()
+    assert game.event_version == version and list(game.rematches.all()) == [rematch]
+
+
 def test_the_rematch_of_a_rated_game_is_rated_and_of_a_casual_one_casual():
     for rated in (True, False):
         game, x, o = started_game()

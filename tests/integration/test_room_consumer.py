@@ -415,6 +415,56 @@ async def test_play_again_moves_everyone_to_the_new_game():
         await o.disconnect()
 
 
+@sync_to_async
+def _rematch_snapshot(room):
+    game = Game.objects.get(pk=room.current_game_id)
+    return game.pk, game.rematch_offer, game.event_version, game.rematches.count()
+
+
+async def test_a_rematch_offer_is_declined_and_bad_declines_change_nothing():
+    room, cookies = await _room_with_players()
+    x, _ = await _connect(room, cookies["x"])
+    o, _ = await _connect(room, cookies["o"], lang="vi")
+    w, _ = await _connect(room, cookies["watcher"])
+    try:
+        await o.send_json_to({"type": "decline_rematch"})  # the game is still on
+        await _expect_error(o, "not_over")
+        await x.send_json_to({"type": "resign"})  # before both moved: aborted
+        for comm in (x, o, w):
+            assert (await comm.receive_json_from(timeout=5))["type"] == "game_over"
+        await o.send_json_to({"type": "decline_rematch"})  # nothing asked yet
+        await _expect_error(o, "no_offer")
+        await x.send_json_to({"type": "play_again"})
+        for comm in (x, o, w):
+            assert (await comm.receive_json_from(timeout=5))["type"] == "rematch_offer"
+        before = await _rematch_snapshot(room)
+        await x.send_json_to({"type": "decline_rematch"})  # one's own offer
+        await _expect_error(x, "no_offer")
+        await w.send_json_to({"type": "decline_rematch"})
+        await _expect_error(w, "not_a_player")
+        for bad in ("1", True, 1.5, [1]):
+            await o.send_json_to({"type": "decline_rematch", "game_id": bad})
+            await _expect_error(o, "malformed")
+        await o.send_json_to({"type": "decline_rematch", "game_id": before[0] + 1000})  # not this room's game
+        refusal = await _expect_error(o, "no_offer")
+        assert refusal["message"] == "Không còn lời đề nghị nào để trả lời."  # in the socket's language
+        assert await _rematch_snapshot(room) == before
+        await o.send_json_to({"type": "decline_rematch", "game_id": before[0]})
+        for comm in (x, o, w):
+            declined = await comm.receive_json_from(timeout=5)
+            assert declined == {"type": "rematch_declined", "version": before[2] + 1, "by": "O",
+                                "game_id": before[0]}
+        assert await _rematch_snapshot(room) == (before[0], "", before[2] + 1, 0)
+        await x.send_json_to({"type": "sync"})
+        state = await x.receive_json_from(timeout=5)
+        assert state["type"] == "state" and state["rematch_offer"] is None and state["version"] == before[2] + 1
+        await x.send_json_to({"type": "play_again", "game_id": before[0]})  # the asker may ask again
+        assert (await o.receive_json_from(timeout=5))["type"] == "rematch_offer"
+    finally:
+        for comm in (x, o, w):
+            await comm.disconnect()
+
+
 async def test_pong_carries_the_server_clock_for_client_clocks():
     import time
 

@@ -30,7 +30,8 @@ def test_compiled_catalogs_match_the_po_files(lang):
     for entry in po.translated_entries():
         if entry.msgid_plural:
             continue
-        assert mo.gettext(entry.msgid) == entry.msgstr, f"stale .mo for {entry.msgid!r}: run compilemessages"
+        found = mo.pgettext(entry.msgctxt, entry.msgid) if entry.msgctxt else mo.gettext(entry.msgid)
+        assert found == entry.msgstr, f"stale .mo for {entry.msgid!r}: run compilemessages"
 
 
 def test_every_marked_string_is_in_the_catalog():

@@ -1,4 +1,5 @@
-"""Offers between the two players: a draw, a take-back by agreement, and the rematch.
+"""Offers between the two players: a draw, a take-back by agreement, and the rematch (asked for,
+then accepted or declined).
 
 Each offer is one pending request per game, answered by the other seat; the rules of when one may
 be made are predicates in `caro.games.state` (DRAW_OFFER_EVERY_PLIES, UNDO_AFTER_REFUSAL_PLIES).
@@ -131,7 +132,8 @@ def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game 
     """Ask for the next game between the same two players; both must ask (offer, then accept).
 
     The first request records an offer (event `rematch_offer`) and returns None; the opponent's
-    request starts the new game and returns it, with the first mover of `state.first_seat_of_next`.
+    request starts the new game and returns it, with the first mover of `state.first_seat_of_next`;
+    the opponent may decline instead (`decline_rematch`).
     Each person keeps their seat and, in caro, their mark. Repeats are idempotent (the same offer,
     the same new game). Against the computer, or on one device, the new game starts at once;
     `bot_level` then changes the computer's level. Raises `GameError` `not_a_player` or `not_over`.
@@ -157,6 +159,27 @@ def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game 
                                        "by": game.side_of(seat)}])
             return None
         return _next_game(game)
+
+
+def decline_rematch(game_id: int, user) -> None:
+    """Decline the opponent's pending rematch offer: the offer is cleared (event `rematch_declined`,
+    `by` the side that declined), and either player may ask again. Raises `GameError`
+    `not_a_player`, `not_over`, or `no_offer` (no offer is pending, the offer is one's own, or the
+    next game has already started)."""
+    with transaction.atomic():
+        game = lock(game_id)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise GameError("not_a_player")
+        if not game.is_over:
+            raise GameError("not_over")
+        if game.rematch_offer in ("", seat) or game.rematches.exists():
+            raise GameError("no_offer")
+        game.rematch_offer = ""
+        game.event_version += 1
+        game.save(update_fields=["rematch_offer", "event_version"])
+        outbox.publish(game, [{"type": "rematch_declined", "version": game.event_version,
+                               "by": game.side_of(seat)}])
 
 
 def _next_game(game: Game, bot_level: str | None = None) -> Game:
