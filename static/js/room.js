@@ -740,8 +740,9 @@ addEventListener("resize", fitIncoming);
 function renderAbsence(now) {
   const el = $("absence");
   const a = state.status === "active" ? state.absence : null;
-  // no absence, or this player's choice: then the bar with the choices says it (renderOffers)
-  if (!a || deciding()) { el.textContent = ""; el.hidden = true; return; }
+  // no absence, or this player's choice: then the bar with the choices says it (renderOffers); or
+  // this player's own absence, from the page as it was made while they were away: they are back
+  if (!a || deciding() || (state.you && !state.local && a.side === state.you)) { el.textContent = ""; el.hidden = true; return; }
   const name = playerName(a.side);
   el.hidden = false;
   if (!a.expired) {

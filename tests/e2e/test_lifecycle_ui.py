@@ -77,6 +77,26 @@ def test_a_closed_page_shows_the_countdown_and_coming_back_goes_on_with_the_righ
         ctx_o.close()
 
 
+def test_a_player_coming_back_never_reads_their_own_absence(browser, live_server_url):
+    # The page is made while the player is still away (its state says so) and its socket is held
+    # shut: what the page shows then is all it has.
+    room, x, o = _room(["H8", "H9", "I8"], move_time_ms=MOVE_MS)
+    ctx_x, ctx_o = _context(browser, "vi", 1280), _context(browser, "vi", 360)
+    try:
+        page_x = _open(ctx_x, live_server_url, x, room)
+        _open(ctx_o, live_server_url, o, room).close()
+        page_x.locator('[data-testid="absence"]').wait_for(state="visible", timeout=30_000)
+        ctx_o.add_init_script("window.WebSocket = class extends EventTarget { send() {} close() {} };")
+        page_o = ctx_o.new_page()
+        page_o.goto(f"{live_server_url}/r/{room.code}/")
+        page_o.wait_for_selector('.board .sq[data-sq="I8"][data-stone="X"]')
+        assert page_o.locator('[data-testid="absence"]').is_hidden()
+        assert page_x.locator('[data-testid="absence"]').is_visible()  # still away for the server
+    finally:
+        ctx_x.close()
+        ctx_o.close()
+
+
 def test_when_the_grace_runs_out_the_friend_chooses_and_claiming_the_win_ends_the_game_for_both(
     browser, live_server_url
 ):
