@@ -48,6 +48,12 @@ def test_replay_a_finished_game_with_buttons_keys_slider_and_move_list(browser, 
         assert page.locator(".record-board .sq.win").count() == 5
         page.screenshot(path=str(SHOTS / f"caro-final-{width}.png"), full_page=True)
         _fits(page, width)
+        board = page.locator(".record-board").bounding_box()
+        moves = page.locator('[data-role="moves"]').bounding_box()
+        if width >= 900:  # the board on the left, the move list beside it (not both squeezed on the right)
+            assert board["x"] + board["width"] <= moves["x"] and board["width"] >= 400, (board, moves)
+        else:  # one column: the board full width, the move list under the replay controls
+            assert board["width"] >= width - 40 and moves["y"] > board["y"] + board["height"], (board, moves)
         page.click('[data-go="first"]')
         _wait_stones(page, 0)
         assert "Thế cờ ban đầu" in page.inner_text('[data-role="ply-label"]')
