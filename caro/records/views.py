@@ -177,6 +177,8 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     decimal = formats.get_format("DECIMAL_SEPARATOR")
     times = [seconds_label(s.think_ms, decimal) for s in steps]
     labels = {side: kind.side_label(side, game.marks()) for side in (Side.X, Side.O)}
+    mark_class = ({Side.X: "black", Side.O: "white"} if game.kind == Game.Kind.REVERSI
+                  else {side: game.mark_of(side).lower() for side in (Side.X, Side.O)})
     move_rows = [(s.ply, s.square, t, labels[s.passed] if s.passed else "") for s, t in zip(steps, times)]
     current = steps[ply - 1] if ply else None
     words = {**labels, "empty": _("empty"), "last_move": _("last move"), "winning_line": _("winning line")}
@@ -191,7 +193,8 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "game": game,
         "kind": kind,
         "names": names,
-        "sides": [{"side": side, "label": labels[side], "name": names[side],
+        # the icon follows the person's mark (the first mover may hold O), as the stones do
+        "sides": [{"side": side, "label": labels[side], "name": names[side], "mark": mark_class[side],
                    "used": seconds_label(used[side]), "winner": game.winner == side} for side in (Side.X, Side.O)],
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
         "result": result_text(game, moves, player_names(game, placeholders=False)),

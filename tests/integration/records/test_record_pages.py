@@ -209,3 +209,18 @@ def test_the_record_draws_each_persons_own_mark_like_the_room_did():
     assert _stones(html) == {"H8": "O", "H9": "X"}  # the guest's first stone is an O, as in the room
     data = json.loads(re.search(r'<script id="record-data" type="application/json">(.*?)</script>', html, re.S).group(1))
     assert data["shown"] == {"X": "O", "O": "X"}
+
+
+def test_each_players_icon_is_their_mark_when_the_first_mover_holds_o():
+    # A rematch keeps marks with people: here the host moves first (side X) and draws O.
+    from accounts.guests import create_guest
+
+    host, guest = create_guest(), create_guest()
+    game = services.create_game(kind="caro", host=host, host_mark="O")
+    services.take_seat(game.pk, guest)
+    services.play_move(game.pk, host, "H8", 1, __import__("uuid").uuid4())
+    html = _page(f"/en/game/{game.pk}/")
+    rows = re.findall(r'<div class="player[^"]*" data-side="(\w)">\s*<span class="mark mark-(\w+)"[^>]*></span>\s*'
+                      r'<span class="side-name">(\w)</span>\s*<span class="name"[^>]*>([^<]*)</span>', html)
+    assert rows == [("X", "o", "O", host.public_name), ("O", "x", "X", guest.public_name)], rows
+    assert _stones(html) == {"H8": "O"}
