@@ -23,7 +23,7 @@ from caro.games import records
 from caro.games.display import game_summary, opening_lines
 from caro.games.errors import GameError
 from caro.games.kinds import kind_of
-from caro.games.models import Game, Move, Side
+from caro.games.models import Game, Move, Seat, Side
 from caro.games.services.records import store_imported
 from caro.records import html, limits
 from caro.records.forms import ContinueForm, ImportForm
@@ -129,9 +129,11 @@ def result_text(game: Game, moves: list[Move] | None = None, names: dict[str, st
         "no_legal_move": _("Draw: X has only foul points left."),
         "discs": _("Draw: as many discs each."),
         "agreement": _("Draw by agreement."),
-        "absence": _("Draw: %(absent)s did not come back, and the opponent called it a draw."),
+        "absence": _("Draw: %(absent)s did not come back, and %(present)s called it a draw."),
     }
-    values = {"left": person(game.left_seat), "absent": person(game.absent_seat)}
+    present = Seat.GUEST if game.absent_seat == Seat.HOST else Seat.HOST
+    values = {"left": person(game.left_seat), "absent": person(game.absent_seat),
+              "present": person(present) if game.absent_seat else ""}
     if game.winner:
         text = wins.get(game.termination, _("%(side)s won.")) % {**values, "side": words(game.winner)}
     else:
@@ -322,7 +324,7 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
         rows.append({
             "game": game, "url": record_url(game.pk, lang), "names": names,
             "rules": " · ".join(kind_of(game).describe(game.rules)),
-            "result": result_text(game),
+            "result": result_text(game, names=player_names(game, placeholders=False)),
             "labels": {side: kind_of(game).side_label(side, game.marks()) for side in (Side.X, Side.O)},
             "you": game.side_of_user(request.user) if not game.is_imported else None,
         })

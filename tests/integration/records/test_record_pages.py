@@ -3,12 +3,14 @@ JavaScript, the live room link, the position picture, languages."""
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from caro.games import services
-from caro.games.services import moderation
+from caro.games.services import moderation, presence
 from caro.games.models import Game
 from caro.rooms import services as rooms
 
@@ -156,6 +158,20 @@ def test_every_ending_is_told_with_the_players_names():
     html = _page(f"/en/game/{stopped.pk}/")
     assert "A moderator stopped this game. Nobody wins or loses." in html and "before both players" not in html
     assert "Người điều hành đã dừng ván này." in _page(f"/van/{stopped.pk}/")
+    away, x, o = play_game(["H8", "I9", "J10"], names=("Hoa", "Tùng"))
+    presence.connect(away.pk, "x-sock", x)
+    presence.connect(away.pk, "o-sock", o)
+    presence.disconnect("o-sock")
+    Game.objects.filter(pk=away.pk).update(absence_deadline=timezone.now() - timedelta(milliseconds=5))
+    presence.enforce_absence(away.pk)
+    services.decide_absence(away.pk, x, "claim_draw")
+    assert "Draw: Tùng did not come back, and Hoa called it a draw." in _page(f"/en/game/{away.pk}/")
+    assert "Hòa: Tùng không quay lại và Hoa chọn xử hòa." in _page(f"/van/{away.pk}/")
+    # the list of one's games tells it with the names too
+    client = Client()
+    client.force_login(x, backend="django.contrib.auth.backends.ModelBackend")
+    mine = _page("/en/game/mine/", client)
+    assert "Draw: Tùng did not come back, and Hoa called it a draw." in mine
 
 
 def test_the_position_from_the_replayed_steps_is_the_engines_at_every_ply(reversi_vectors):
