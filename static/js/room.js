@@ -748,6 +748,10 @@ function renderAbsence(now) {
   if (!a.expired) {
     el.textContent = fmt(gettext("%(name)s lost the connection — %(time)s left to come back."),
       { name, time: mmss(Math.min(a.deadline_ms - now, a.grace_ms || Infinity)) });
+    // the present player's own clock does not stop for it: waiting it out would lose on time
+    if (state.you && !state.local && state.turn === state.you && state.deadline_ms != null) {
+      el.textContent += " " + gettext("Your clock is still running: make your move.");
+    }
   } else if (state.you && state.you !== a.side) {
     el.textContent = fmt(gettext("%(name)s did not come back. Wait one more minute, claim the win, or call it a draw."), { name });
   } else {

@@ -97,6 +97,26 @@ def test_a_player_coming_back_never_reads_their_own_absence(browser, live_server
         ctx_o.close()
 
 
+def test_the_player_to_move_is_told_their_clock_runs_while_the_opponent_is_away(browser, live_server_url):
+    # X to move when O goes: waiting out O's grace would lose X the game on time.
+    room, x, o = _room(["H8", "H9"], move_time_ms=MOVE_MS)
+    ctx_x, ctx_o = _context(browser, "vi", 360), _context(browser, "en", 1280)
+    try:
+        page_x = _open(ctx_x, live_server_url, x, room)
+        page_o = _open(ctx_o, live_server_url, o, room)
+        page_o.close()
+        countdown = page_x.locator('[data-testid="absence"]')
+        countdown.wait_for(state="visible", timeout=30_000)
+        assert "Đồng hồ của bạn vẫn chạy: hãy đi nước của mình." in countdown.inner_text()
+        page_x.click('.sq[data-sq="I8"]')
+        page_x.wait_for_function("!document.querySelector('[data-testid=absence]').textContent.includes('Đồng hồ')",
+                                 timeout=30_000)
+        assert "mất kết nối" in countdown.inner_text()  # O's grace still counts down, O to move now
+    finally:
+        ctx_x.close()
+        ctx_o.close()
+
+
 def test_when_the_grace_runs_out_the_friend_chooses_and_claiming_the_win_ends_the_game_for_both(
     browser, live_server_url
 ):
