@@ -28,7 +28,7 @@ export function initChat(root, send) {
 
   function placeholder() {
     if (!input) return;
-    input.placeholder = player ? gettext("To your opponent (spectators can read it)") : gettext("To the other spectators");
+    input.placeholder = player ? gettext("To opponent & spectators") : gettext("To the other spectators");
   }
 
   function add(line) {

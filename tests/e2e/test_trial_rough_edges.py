@@ -514,3 +514,29 @@ def test_every_clock_choice_of_a_friend_room_is_read_whole(browser, live_server_
         assert (game.move_time_ms, game.bank_ms, game.increment_ms) == (0, 180_000, 2_000)
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ the chat box's hint
+
+# The width of the input's placeholder in its own font, against the room for text inside the box.
+_PLACEHOLDER_FITS = """(el) => {
+  const style = getComputedStyle(el);
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [ctx.measureText(el.placeholder).width, room, el.placeholder];
+}"""
+
+
+@pytest.mark.parametrize("lang,width", [pytest.param("vi", 360, id="vi-360"), pytest.param("en", 360, id="en-360")])
+def test_the_chat_box_hint_is_read_whole(browser, live_server_url, lang, width):
+    room, x, _o = _friend_room(["H8"])
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, x, room)
+        box = page.locator('[data-testid="chat-input"]')
+        page.wait_for_function("el => el.placeholder.length > 0", arg=box.element_handle())
+        text_px, room_px, hint = box.evaluate(_PLACEHOLDER_FITS)
+        assert text_px <= room_px, f"{hint!r} is {text_px:.0f} px in a {room_px:.0f} px box"
+    finally:
+        ctx.close()
