@@ -140,11 +140,7 @@ def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game 
     """
     with transaction.atomic():
         game = lock(game_id)
-        seat = game.seat_of(user)
-        if seat is None:
-            raise GameError("not_a_player")
-        if not game.is_over:
-            raise GameError("not_over")
+        seat = _seat_after(game, user)
         existing = game.rematches.order_by("pk").first()
         if existing is not None:
             return existing
@@ -152,11 +148,7 @@ def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game 
             return _next_game(game, bot_level)
         if game.rematch_offer in ("", seat):
             if game.rematch_offer == "":
-                game.rematch_offer = seat
-                game.event_version += 1
-                game.save(update_fields=["rematch_offer", "event_version"])
-                outbox.publish(game, [{"type": "rematch_offer", "version": game.event_version,
-                                       "by": game.side_of(seat)}])
+                _set_rematch_offer(game, seat, "rematch_offer", by=seat)
             return None
         return _next_game(game)
 
@@ -168,18 +160,30 @@ def decline_rematch(game_id: int, user) -> None:
     next game has already started)."""
     with transaction.atomic():
         game = lock(game_id)
-        seat = game.seat_of(user)
-        if seat is None:
-            raise GameError("not_a_player")
-        if not game.is_over:
-            raise GameError("not_over")
+        seat = _seat_after(game, user)
         if game.rematch_offer in ("", seat) or game.rematches.exists():
             raise GameError("no_offer")
-        game.rematch_offer = ""
-        game.event_version += 1
-        game.save(update_fields=["rematch_offer", "event_version"])
-        outbox.publish(game, [{"type": "rematch_declined", "version": game.event_version,
-                               "by": game.side_of(seat)}])
+        _set_rematch_offer(game, "", "rematch_declined", by=seat)
+
+
+def _seat_after(game: Game, user) -> str:
+    """The seat of `user` in `game` (locked), which is over. Raises `GameError` `not_a_player` or
+    `not_over`."""
+    seat = game.seat_of(user)
+    if seat is None:
+        raise GameError("not_a_player")
+    if not game.is_over:
+        raise GameError("not_over")
+    return seat
+
+
+def _set_rematch_offer(game: Game, offer: str, type_: str, *, by: str) -> None:
+    """Store `offer` (the asking seat, or "") on the finished `game` and publish event `type_`
+    with `by`, the side of seat `by`."""
+    game.rematch_offer = offer
+    game.event_version += 1
+    game.save(update_fields=["rematch_offer", "event_version"])
+    outbox.publish(game, [{"type": type_, "version": game.event_version, "by": game.side_of(by)}])
 
 
 def _next_game(game: Game, bot_level: str | None = None) -> Game:
