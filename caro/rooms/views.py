@@ -159,12 +159,32 @@ def _over_limit(request: HttpRequest, action: str | None, code: str | None = Non
     return response
 
 
+def _left_game_message(request: HttpRequest, code: str | None) -> str:
+    """What leaving the table of room `code` did to the visitor's game, or "" (no such room, or the
+    visitor did not leave its current game)."""
+    if not code or not request.user.is_authenticated or len(code) > 16:
+        return ""
+    room = Room.objects.filter(code=code.upper()).select_related("current_game").first()
+    game = room.current_game if room is not None else None
+    if game is None or not game.left_seat or game.seat_of(request.user) != game.left_seat:
+        return ""
+    if game.status == Game.Status.ABORTED:
+        return _("You left the table. The game ended before both players had moved, so nobody loses.")
+    return _("You left the table and lost the game.")
+
+
 def home(request: HttpRequest, join_form: JoinByCodeForm | None = None) -> HttpResponse:
     """The home page: how to play right now (friend room first in this release).
 
     `?preset=<slug>` (the guides' "play now with these rules") preselects that rule set;
-    `join_form`: a room code that led nowhere, shown again with its error.
+    `join_form`: a room code that led nowhere, shown again with its error; `?left=<room code>`
+    (the room page after "Leave the table"): what leaving did, when the visitor left that room's game.
     """
+    if "left" in request.GET:  # said once: the address without it is where the player lands
+        left = _left_game_message(request, request.GET.get("left"))
+        if left:
+            messages.info(request, left)
+        return redirect("home")
     slug = request.GET.get("preset")
     slug = slug if slug in RULE_CHOICES else DEFAULT_PRESET
     # The size and win length fields start from the chosen caro preset (the site's default for Reversi).

@@ -18,6 +18,8 @@ let proposal = []; // RIF: the 5th-move points chosen for the offer, not sent ye
 let lastFlips = new Set(); // Reversi: the discs the last move turned over (highlighted once) // timer: the connection is considered dead if no pong arrives in time
 const HEARTBEAT_MS = 15000;
 const PONG_TIMEOUT_MS = 8000;
+const LEAVE_WAIT_MS = 3000; // after "Leave the table", home at the latest this long after sending it
+let leaving = null; // the timer of that, while the server's game_over has not come
 const reversi = root.dataset.game === "reversi";
 const squares = new Map();
 for (const btn of root.querySelectorAll(".sq")) squares.set(btn.dataset.sq, btn);
@@ -192,6 +194,7 @@ function onFrame(f) {
       render();
       break;
     case "game_over":
+      if (leaving) { clearTimeout(leaving); goHome(); return; }
       if (!inOrder(f)) return;
       Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
         line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [], legal_flips: {},
@@ -239,6 +242,7 @@ function onFrame(f) {
       break;
     case "error":
       pending = null;
+      if (leaving) { clearTimeout(leaving); leaving = null; } // not left: the page says why
       $("decline-rematch").disabled = false;
       flash(f.message);
       render();
@@ -1034,7 +1038,12 @@ function onChoice(e) {
   if (btn.dataset.confirm && !confirm(btn.dataset.confirm)) return;
   if (!send({ type: btn.dataset.frame })) return;
   btn.disabled = true;
-  if (btn.dataset.frame === "leave") location.href = root.dataset.home; // leaving the table: back home
+  // leaving the table: back home once the server has ended the game (the home page says what
+  // leaving did), or after LEAVE_WAIT_MS whatever happened
+  if (btn.dataset.frame === "leave") leaving = setTimeout(goHome, LEAVE_WAIT_MS);
+}
+function goHome() {
+  location.href = `${root.dataset.home}?left=${encodeURIComponent(root.dataset.code)}`;
 }
 $("offers").addEventListener("click", onChoice);
 $("answers").addEventListener("click", onChoice);

@@ -269,8 +269,12 @@ def test_leaving_the_table_takes_the_player_home_and_tells_the_opponent(browser,
         page_o.on("dialog", lambda dialog: dialog.accept())
         page_o.click('[data-testid="choice-leave"]')
         page_o.wait_for_url(re.compile(r"/$"), timeout=15_000)
+        # home says what leaving did (the page waited for the game's end to come back first)
+        assert "Bạn đã rời bàn và thua ván này." in page_o.inner_text(".messages")
         page_x.wait_for_function("document.querySelector('[data-role=status]').textContent.includes('left the table')")
         assert "You won: your opponent left the table." in _text(page_x, "status")
+        page_o.reload()  # told once
+        assert page_o.locator(".messages").count() == 0 or "rời bàn" not in page_o.inner_text(".messages")
     finally:
         ctx_x.close()
         ctx_o.close()

@@ -218,6 +218,36 @@ def test_leaving_or_an_absence_before_both_have_moved_aborts():
     assert (game.status, game.termination) == ("aborted", "abort")
 
 
+def _home_after_leaving(user, code):
+    from django.contrib.messages import get_messages
+    from django.test import Client
+
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    response = client.get("/", {"left": code})
+    assert response.status_code == 302 and response["Location"] == "/"
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def test_home_tells_a_player_who_left_the_table_what_it_did_and_nobody_else():
+    from caro.rooms.models import Room
+
+    game, host, guest = friend_game()
+    code = Room.objects.get(current_game=game).code
+    alternate(game, ["H8", "H9", "I8"])
+    services.leave(game.pk, by_side(game)["O"])
+    assert _home_after_leaving(by_side(game)["O"], code.lower()) == ["You left the table and lost the game."]
+    assert _home_after_leaving(by_side(game)["X"], code) == []  # the one who stayed
+    assert _home_after_leaving(by_side(game)["O"], "NOPE") == []
+    assert _home_after_leaving(by_side(game)["O"], "x" * 5000) == []
+    early, host, guest = friend_game()
+    code = Room.objects.get(current_game=early).code
+    play(early, by_side(early)["X"], "H8")
+    services.leave(early.pk, by_side(early)["X"])
+    assert _home_after_leaving(by_side(early)["X"], code) == [
+        "You left the table. The game ended before both players had moved, so nobody loses."]
+
+
 def test_leaving_is_for_games_between_people():
     host = create_guest()
     room = rooms.create_room(host, kind="computer", bot_level="easy")
