@@ -162,9 +162,10 @@ def _over_limit(request: HttpRequest, action: str | None, code: str | None = Non
 def _left_game_message(request: HttpRequest, code: str | None) -> str:
     """What leaving the table of room `code` did to the visitor's game, or "" (no such room, or the
     visitor did not leave its current game)."""
-    if not code or not request.user.is_authenticated or len(code) > 16:
+    code = rooms.normalize_code(code or "")
+    if code is None or not request.user.is_authenticated:
         return ""
-    room = Room.objects.filter(code=code.upper()).select_related("current_game").first()
+    room = Room.objects.filter(code=code).select_related("current_game").first()
     game = room.current_game if room is not None else None
     if game is None or not game.left_seat or game.seat_of(request.user) != game.left_seat:
         return ""

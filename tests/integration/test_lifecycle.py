@@ -240,6 +240,7 @@ def test_home_tells_a_player_who_left_the_table_what_it_did_and_nobody_else():
     assert _home_after_leaving(by_side(game)["X"], code) == []  # the one who stayed
     assert _home_after_leaving(by_side(game)["O"], "NOPE") == []
     assert _home_after_leaving(by_side(game)["O"], "x" * 5000) == []
+    assert _home_after_leaving(by_side(game)["O"], "AB\x00C") == []  # a NUL byte: not a room (no 500)
     early, host, guest = friend_game()
     code = Room.objects.get(current_game=early).code
     play(early, by_side(early)["X"], "H8")
