@@ -38,7 +38,8 @@ class SignupForm(AllauthSignupForm):
 
 
 class GuestNameForm(forms.Form):
-    """A guest's new shown name: the rules of accounts.names, and no account's username."""
+    """A guest's new shown name: the rules of accounts.names, no account's username, and no other
+    player's shown name."""
 
     # No max_length here: Django's own message ("at most 40 characters") would contradict the name
     # rule (accounts.names: NAME_MAX_LENGTH), which clean_name reports with the name's length.
@@ -49,8 +50,13 @@ class GuestNameForm(forms.Form):
         self.user = user
 
     def clean_name(self) -> str:
-        """The normalised name; ValidationError (translated) when it breaks a rule or an account has it."""
+        """The normalised name; ValidationError (translated) when it breaks a rule, an account has it,
+        or another player shows it."""
         name = names.validate_name(self.cleaned_data["name"])
         if not name_free_for(name, self.user):
             raise ValidationError(_("An account already has this name. Please choose another one."), code="name_taken")
+        if User.objects.filter(display_name__iexact=name).exclude(pk=self.user.pk).exists():
+            # another player shows this name: in a room or its chat one would pass for the other
+            raise ValidationError(_("Another player already goes by this name. Please choose another one."),
+                                  code="name_in_use")
         return name

@@ -4,12 +4,14 @@ One set of rules for both, so a guest who signs up can keep their name:
 
 - NAME_MIN_LENGTH to NAME_MAX_LENGTH characters (after Unicode NFC normalisation and trimming);
 - Latin letters (Vietnamese ones with their marks included: "Hùng", "Đạt"), digits 0-9, the
-  underscore and the hyphen; no spaces, and no letters of other scripts (a Cyrillic "а" would let
-  "аdmin" pass for "admin");
-- not a reserved name (RESERVED_NAMES: the site's staff and system words, compared without case
-  and without "_"/"-"), and not shaped like a guest's username ("guest-…", "khach…");
+  underscore and the hyphen; no spaces, no letters of other scripts (a Cyrillic "а" would let
+  "аdmin" pass for "admin") and none of the Latin look-alikes (LATIN_RANGES, LOOKALIKE_LETTERS);
+- not a reserved name (RESERVED_NAMES: the site's staff and system words, compared without case,
+  marks, "_" or "-"), and not shaped like a guest's username ("guest-…", "khach…");
 - unique case-insensitively among accounts: the database holds a unique index on Lower(username)
-  (`User.Meta.constraints`); the forms check it first to give a clear error.
+  (`User.Meta.constraints`); the forms check it first to give a clear error. A guest's new shown
+  name must also differ from every other player's shown name (accounts.forms.GuestNameForm), so a
+  guest cannot pass for their opponent.
 
 Every error is a translated `ValidationError`.
 """
@@ -40,6 +42,15 @@ GUEST_LOOKALIKE = re.compile(r"^(guest|khach|khách)", re.IGNORECASE)
 
 _EXTRA = {"_", "-"}
 
+#: The Latin letters a name may use: Basic Latin, Latin-1, Latin Extended-A and -B and Latin
+#: Extended Additional (Vietnamese "ơ", "ư", "ạ", "ễ" …), as code point ranges. IPA letters, small
+#: capitals and the other phonetic blocks are left out: "ɑdmin", "ᴀᴅᴍɪɴ" or "ꜱᴛᴀꜰꜰ" would pass for
+#: a reserved name.
+LATIN_RANGES = ((0x41, 0x5A), (0x61, 0x7A), (0xC0, 0x24F), (0x1E00, 0x1EFF))
+#: Letters of those blocks that pass for punctuation or for another letter: the clicks (ǀ ǁ ǂ ǃ
+#: look like "|" and "!"), the dotless i (ı), the long s (ſ, like "f") and kra (ĸ, like "k").
+LOOKALIKE_LETTERS = frozenset("\u01c0\u01c1\u01c2\u01c3\u0131\u017f\u0138")
+
 
 def normalize(name: str) -> str:
     """The stored form of a typed name: NFC, surrounding spaces removed."""
@@ -49,12 +60,16 @@ def normalize(name: str) -> str:
 def _allowed(char: str) -> bool:
     if char in _EXTRA or char in "0123456789":
         return True
-    return char.isalpha() and unicodedata.name(char, "").startswith("LATIN ")
+    code = ord(char)
+    return (char.isalpha() and char not in LOOKALIKE_LETTERS
+            and any(low <= code <= high for low, high in LATIN_RANGES))
 
 
 def _key(name: str) -> str:
-    """The name as compared with the reserved list: case-folded, without "_" and "-"."""
-    return name.casefold().replace("_", "").replace("-", "")
+    """The name as compared with the reserved list: case-folded, without marks ("ádmin" is
+    "admin") and without "_" and "-"."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return bare.casefold().replace("_", "").replace("-", "")
 
 
 def validate_length(name: str) -> None:

@@ -131,7 +131,7 @@ def test_password_reset_by_mail():
 
 # ---------------------------------------------------------------- names
 
-@pytest.mark.parametrize("name", ["Lan", "Hùng_99", "Đạt-ace", "a" * 20, "Nguyễn"])
+@pytest.mark.parametrize("name", ["Lan", "Hùng_99", "Đạt-ace", "a" * 20, "Nguyễn", "Ưng_Ơn", "Müller", "Łukasz"])
 def test_good_names(name):
     assert names.validate_name(name) == name
 
@@ -143,6 +143,11 @@ def test_good_names(name):
     ("Moderator", "name_reserved"), ("mod", "name_reserved"), ("root", "name_reserved"),
     ("caro", "name_reserved"), ("support", "name_reserved"), ("guest-1a2b3c", "name_reserved"),
     ("Guest123", "name_reserved"), ("khach_01", "name_reserved"), ("Khách", "name_reserved"),
+    # Latin look-alikes: a dotless i, IPA and small-capital letters, clicks that look like "!" and "|"
+    ("adm\u0131n", "name_characters"), ("\u0251dmin", "name_characters"),
+    ("\u1d00\u1d05\u1d0d\u026a\u0274", "name_characters"), ("\ua731\u1d1b\u1d00\ua730\ua730", "name_characters"),
+    ("\u01c3\u01c3\u01c3", "name_characters"), ("\u01c0\u01c0\u01c0", "name_characters"),
+    ("\u00e1dmin", "name_reserved"),  # "ádmin": marks do not make a reserved name another one
 ])
 def test_bad_names(name, code):
     with pytest.raises(ValidationError) as raised:
@@ -224,6 +229,18 @@ def test_a_bad_guest_name_is_refused_in_vietnamese_and_changes_nothing(name, tex
     assert page.status_code == BAD_REQUEST and text in page.content.decode()
     guest.refresh_from_db()
     assert guest.display_name == before
+
+
+def test_a_guest_cannot_take_another_players_shown_name():
+    _first, other = _guest_client()
+    client, guest = _guest_client()
+    before = guest.display_name
+    for name in (other.display_name, other.display_name.upper()):
+        response = client.post("/tai-khoan/doi-ten/", {"name": name}, HTTP_HX_REQUEST="true")
+        assert "Một người chơi khác đang dùng tên này" in response.content.decode()
+        guest.refresh_from_db()
+        assert guest.display_name == before
+    assert client.post("/tai-khoan/doi-ten/", {"name": before}).status_code == 302  # one's own name
 
 
 def test_guest_renames_are_rate_limited():
