@@ -1,10 +1,17 @@
-"""Human-readable, translated descriptions of rules (the one-line summary shown everywhere)."""
+"""Human-readable, translated descriptions of rules (the one-line summary shown everywhere), and
+text as pages may show it (`printable`)."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from caro.games.kinds import kind_for_choice, kind_of
 from caro.games.openings import step_sides
+
+
+def printable(text: str) -> str:
+    """`text` without control and format characters (a bidi override, a zero-width space, an
+    escape; spaces are kept), trimmed: what people type or files hold, as pages may show it."""
+    return "".join(ch for ch in text if ch.isprintable() or ch == " ").strip()
 
 
 def summary(kind, rules: dict, move_time_ms: int | None = None, bank_ms: int = 0, increment_ms: int = 0) -> str:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.restrictions import Restriction, ban_message, ban_of, mute_message, mute_of
 from caro.games import outbox
+from caro.games.display import printable
 from caro.rooms.models import ChatMessage, Room
 
 #: The longest line, in characters (after trimming spaces), as short as a game chat needs.
@@ -61,7 +62,7 @@ def clean_text(text) -> str:
     ChatError `chat_empty` / `chat_too_long`."""
     if not isinstance(text, str):
         raise ChatError("chat_empty")
-    cleaned = "".join(ch for ch in text if ch.isprintable() or ch == " ").strip()
+    cleaned = printable(text)
     if not cleaned:
         raise ChatError("chat_empty")
     if len(cleaned) > MAX_CHAT_CHARS:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from caro.engine.errors import IllegalMove
 from caro.games import outbox
+from caro.games.display import printable
 from caro.games.errors import GameError
 from caro.games.kinds import KINDS, Played
 from caro.games.models import FirstMover, Game, Move, Side
@@ -50,7 +51,8 @@ def store_imported(kind: str, rules: dict, squares: list[str], times: list[int],
 
     `rules` is a `Game.rules` dict, `squares` the moves (X first), `times` the thinking time of
     each move in ms (0 if unknown; kept within 0..MAX_THINK_MS), `fmt` the format slug it was
-    read as, `names` the players' names by side from the file (cut to NAME_LENGTH). When the
+    read as, `names` the players' names by side from the file (control and format characters
+    removed, cut to NAME_LENGTH). When the
     record ends the game (five, full board, disc count) the result is stored; a record that
     stops earlier has no winner and no termination. Raises GameError for an illegal move or a
     move after the end (nothing stored),
@@ -59,7 +61,7 @@ def store_imported(kind: str, rules: dict, squares: list[str], times: list[int],
     if len(times) != len(squares):
         raise ValueError("one time per move")
     played, last, to_move = _replay(kind, rules, squares)
-    names = {side: str((names or {}).get(side, ""))[:NAME_LENGTH].strip() for side in (Side.X, Side.O)}
+    names = {side: printable(str((names or {}).get(side, "")))[:NAME_LENGTH].strip() for side in (Side.X, Side.O)}
     now = timezone.now()
     with transaction.atomic():
         game = Game.objects.create(

@@ -128,6 +128,13 @@ def test_the_championship_othello_game_imports_as_a_move_string_and_as_ggf(rever
     again = _imported_game(_import(client, ggf.replace("PB[]", "PB[Nicolet]"), rules="caro-vn"))
     assert _squares(again) == _squares(game) and again.imported["names"]["X"] == "Nicolet"
     assert "Nicolet" in client.get(f"/en/game/{again.pk}/").content.decode()
+    # A file's names lose their control and format characters (an escape, a bell, a bidi override
+    # that would turn the rest of the title round), as chat lines do.
+    odd = _imported_game(_import(client, ggf.replace("PB[]", "PB[\x1b[31mred\x07]").replace("PW[]", "PW[\u202eevil\u202c]"),
+                                 rules="caro-vn"))
+    assert odd.imported["names"] == {"X": "[31mred", "O": "evil"}
+    page = client.get(f"/en/game/{odd.pk}/").content.decode()
+    assert "\u202e" not in page and "\x1b" not in page and "[31mred (Black) won on discs." in page
 
 
 def _psq(*moves, size=15):
