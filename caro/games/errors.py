@@ -27,6 +27,7 @@ MESSAGES = {
     "takeback_refused": _("You cannot ask to take back now: this room does not allow it, a request is already waiting, you have no move to take back yet, or your last request was refused less than 10 moves ago."),
     "no_offer": _("There is no offer to answer any more."),
     "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
+    "leave_refused": _("Leaving the table is for games between two people; here you can resign."),
     # opening procedures (RIF, Swap2)
     "opening_over": _("The opening is over: play an ordinary move."),
     "opening_step": _("That is not the step the opening asks for now."),

@@ -252,7 +252,7 @@ def test_home_tells_a_player_who_left_the_table_what_it_did_and_nobody_else():
 def test_leaving_is_for_games_between_people():
     host = create_guest()
     room = rooms.create_room(host, kind="computer", bot_level="easy")
-    expect("illegal", services.leave, room.current_game_id, host)
+    expect("leave_refused", services.leave, room.current_game_id, host)
 
 
 # --------------------------------------------------------------------------- draws

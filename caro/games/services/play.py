@@ -261,11 +261,11 @@ def advance(game: Game, side: str, square: str, client_id: uuid.UUID) -> Step:
 def leave(game_id: int, user) -> None:
     """Leave the table in a game between two people: a loss (an abort before both have moved),
     recorded as "left" with who left. Raises `GameError` `not_a_player`, `not_started`,
-    `game_over`, `timeout`, or `illegal` (a game against the computer or on one device)."""
+    `game_over`, `timeout`, or `leave_refused` (a game against the computer or on one device)."""
 
     def leave_table(game: Game, seat: str) -> None:
         if not state.between_people(game):
-            raise GameError("illegal")
+            raise GameError("leave_refused")
         winner, termination = state.ending_on_leave(game, seat)
         finish(game, winner=winner, termination=termination, left=seat)
 
