@@ -52,6 +52,8 @@ def test_two_players_play_to_a_five_while_a_spectator_watches(browser, live_serv
         o = ctx_o.new_page()
         o.goto(link)
         o.click('[data-testid="take-seat"]')
+        # the form posts and the room page comes back seated (the old page was connected too)
+        o.wait_for_selector('[data-testid="take-seat"]', state="detached")
         o.wait_for_selector('.room[data-connected="1"]')
         w = ctx_w.new_page()
         w.goto(live_server_url + "/")

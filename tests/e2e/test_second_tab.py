@@ -65,6 +65,7 @@ def test_a_tab_opened_before_a_nameless_visitor_took_the_seat_becomes_the_player
         seat_tab = _open(context, live_server_url, None, room)
         assert _my_side(early, lang) == "" and early.locator('[data-testid="take-seat"]').is_visible()
         seat_tab.click('[data-testid="take-seat"]')
+        seat_tab.wait_for_selector('[data-testid="take-seat"]', state="detached")  # the seated page came back
         seat_tab.wait_for_selector('.room[data-connected="1"]')
         _becomes_player(seat_tab, lang)
         side = _my_side(seat_tab, lang)
