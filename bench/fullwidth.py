@@ -74,6 +74,23 @@ class FullWidthCheck:
             fb.remove(q)
         return out[:2]
 
+    def _suggestions(self, fb: FastBoard, att: int, depth: int) -> list[int]:
+        """The attacker's moves worth checking: its double five-threats, then the first move of a
+        wide compiled df-pn VCT of at most `depth` attacker moves."""
+        tries = self._double_threats(fb, att)
+        turn = fb.turn
+        fb.turn = att
+        try:
+            limit = min(self._deadline, time.perf_counter() + SUGGEST_S) if self._deadline != float("inf") \
+                else float("inf")
+            ts = ThreatSearch(fb, limit, max_nodes=SUGGEST_NODES, compiled=True, three_width=40, zone=False)
+            line = ts.dfpn(depth=depth)
+        finally:
+            fb.turn = turn
+        if line and line[0] is not None and line[0] not in tries:
+            tries.append(line[0])
+        return tries
+
     def _attacker_wins(self, fb: FastBoard, att: int, depth: int) -> bool:
         self.nodes += 1
         if time.perf_counter() > self._deadline:
@@ -85,29 +102,10 @@ class FullWidthCheck:
         won = False
         if self._fives(fb, att):
             won = True
-        elif depth > 0 and self._fives(fb, 3 - att):
-            # the defender made a four: the attacker blocks it, and the defender moves again
-            for z in self._fives(fb, 3 - att):
-                fb.put(z, att)
-                try:
-                    won = self._defender_loses(fb, att, depth - 1)
-                finally:
-                    fb.remove(z)
-                if won:
-                    break
         elif depth > 0:
-            tries = self._double_threats(fb, att)
-            turn = fb.turn
-            fb.turn = att
-            try:
-                limit = min(self._deadline, time.perf_counter() + SUGGEST_S) if self._deadline != float("inf") \
-                    else float("inf")
-                ts = ThreatSearch(fb, limit, max_nodes=SUGGEST_NODES, compiled=True, three_width=40, zone=False)
-                line = ts.dfpn(depth=depth)
-            finally:
-                fb.turn = turn
-            if line and line[0] is not None and line[0] not in tries:
-                tries.append(line[0])
+            # the defender made a four: the attacker blocks it (and the defender moves again); else
+            # the attacker's suggested moves
+            tries = self._fives(fb, 3 - att) or self._suggestions(fb, att, depth)
             for m in tries:
                 fb.put(m, att)
                 try:

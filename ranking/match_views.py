@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
 from caro.engine.caro import SIZES
-from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, http_limited
+from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, TOO_MANY_REQUESTS, http_limited
 from ranking import categories, choices, pairing
 from ranking.seeks import Seek
 from ranking.tasks import COUNTS_KEY
@@ -22,7 +22,6 @@ from ranking.tasks import COUNTS_KEY
 #: The session key of the player's last quick-match choice (shown on the home page).
 SESSION_CHOICE = "quick_choice"
 #: Said on the game's page to a player sent back there from this page while the game goes on.
-TOO_MANY_REQUESTS = 429  # HTTP status of a request refused by a per-minute limit
 IN_GAME = _("Your game is still going on, so you are back in it. Finish it before looking for another.")
 
 

@@ -400,11 +400,6 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
 
 
-#: The cache keys of django-ratelimit's windows (CACHES' KEY_PREFIX "caro", version 1, the
-#: library's "rl:" prefix): rooms and guests created per minute per address and per session.
-RATE_LIMIT_KEYS = "caro:1:rl:*"
-
-
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
     """Every test starts with no room or guest creation counted: all the tests' browsers and
@@ -413,10 +408,14 @@ def fresh_rate_limits():
     own requests from here."""
     import redis
     from django.conf import settings as django_settings
+    from django.core.cache import cache
 
+    # django-ratelimit's keys in the cache (its RATELIMIT_CACHE_PREFIX, "rl:", as the cache
+    # stores keys: CACHES' KEY_PREFIX and version in front)
+    pattern = cache.make_key(getattr(django_settings, "RATELIMIT_CACHE_PREFIX", "rl:") + "*")
     client = redis.Redis.from_url(django_settings.REDIS_URL)
     try:
-        names = list(client.scan_iter(RATE_LIMIT_KEYS))
+        names = list(client.scan_iter(pattern))
         if names:
             client.delete(*names)
     finally:

@@ -131,9 +131,8 @@ def result_text(game: Game, moves: list[Move] | None = None, names: dict[str, st
         "agreement": _("Draw by agreement."),
         "absence": _("Draw: %(absent)s did not come back, and %(present)s called it a draw."),
     }
-    present = Seat.GUEST if game.absent_seat == Seat.HOST else Seat.HOST
     values = {"left": person(game.left_seat), "absent": person(game.absent_seat),
-              "present": person(present) if game.absent_seat else ""}
+              "present": person(Seat.other(game.absent_seat)) if game.absent_seat else ""}
     if game.winner:
         text = wins.get(game.termination, _("%(side)s won.")) % {**values, "side": words(game.winner)}
     else:

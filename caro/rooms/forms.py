@@ -116,7 +116,7 @@ class JoinByCodeForm(forms.Form):
         data = super().clean()
         typed = re.sub(r"[\s\-_.]", "", data.get("code") or "").upper()
         if "code" in data:
-            code = normalize_code(typed) if len(typed) == 6 and typed.isalnum() else None
+            code = normalize_code(typed)
             if len(typed) != 6 or not typed.isalnum():
                 self.add_error("code", _("A room code has 6 letters and digits, like K7M 4QP."))
             elif code is None or not Room.objects.filter(code=code).exists():

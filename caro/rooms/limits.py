@@ -135,6 +135,9 @@ class SocketSlot:
             log.warning("socket limits: could not release a place (its lease will end)", exc_info=True)
 
 
+#: HTTP status of a request refused by a per-minute limit (Too Many Requests).
+TOO_MANY_REQUESTS = 429
+
 #: Said to a visitor refused a guest name by CARO_GUESTS_PER_MINUTE_PER_ADDRESS (every page that
 #: makes guests: new rooms, quick match).
 GUESTS_LIMIT_MESSAGE = _("Many new players have come from your network in the last minute. Wait a minute, "

@@ -18,7 +18,7 @@ from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.models import FirstMover, Game
 from caro.rooms import services as rooms
 from caro.rooms.forms import DEFAULT_TIME, TIME_CONTROLS, ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
-from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, http_limited
+from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, TOO_MANY_REQUESTS, http_limited
 from caro.rooms.models import Room
 
 
@@ -131,10 +131,6 @@ def chat_name(request: HttpRequest, code: str) -> HttpResponse:
         return refused
     ensure_player(request)
     return redirect(reverse("room", kwargs={"code": room.code}) + "#chat")
-
-
-#: HTTP status of a request refused by a per-minute limit (Too Many Requests).
-TOO_MANY_REQUESTS = 429
 
 
 def _over_limit(request: HttpRequest, action: str | None, code: str | None = None) -> HttpResponse | None:

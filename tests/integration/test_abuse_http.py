@@ -21,7 +21,7 @@ from caro.games.models import Game, Move
 from caro.rooms import services as rooms
 from caro.rooms.models import Room
 from caro.rooms.tasks import purge_abandoned_rooms
-from caro.rooms.views import TOO_MANY_REQUESTS
+from caro.rooms.limits import TOO_MANY_REQUESTS
 from tests.integration.helpers import play
 
 ROOT = Path(__file__).resolve().parents[2]
