@@ -1,5 +1,5 @@
 """Shared steps of the browser tests: contexts at phone or desktop size, signing a user in, opening a
-room page, and calling the game services from a thread of their own."""
+room page, calling the game services from a thread of their own, and a long game's moves."""
 
 from __future__ import annotations
 
@@ -8,8 +8,21 @@ import threading
 from django.db import connections
 from django.test import Client
 
+from caro.engine.caro import PRESETS, Board
+
 LOCALES = {"vi": "vi-VN", "en": "en-US"}
 HEIGHTS = {360: 740, 1280: 800}
+
+
+def _long_game(n=121, size=15):
+    """A long caro game: `n` moves on a `size` board that never make three in a row: colour ((col + 2·row) // 2) % 2."""
+    cells = [(c, r) for r in range(size) for c in range(size)]
+    xs = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 0]
+    os = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 1]
+    order = [(xs if i % 2 == 0 else os)[i // 2] for i in range(n)]
+    board = Board(PRESETS["caro-vn"].rules)
+    assert all(board.play(sq) is None for sq in order)
+    return order
 
 
 def _context(browser, lang, width):

@@ -49,17 +49,22 @@ def _clock_seconds(page, side):
     return int(minutes) * 60 + int(seconds)
 
 
+def _opponent_goes(ctx_x, ctx_o, live_server_url, room, x, o):
+    """Both players open the room, then O's page closes: X's page and its countdown, shown."""
+    page_x = _open(ctx_x, live_server_url, x, room)
+    _open(ctx_o, live_server_url, o, room).close()
+    countdown = page_x.locator('[data-testid="absence"]')
+    countdown.wait_for(state="visible", timeout=30_000)
+    return page_x, countdown
+
+
 def test_a_closed_page_shows_the_countdown_and_coming_back_goes_on_with_the_right_clock(browser, live_server_url):
     # O to move, 3 minutes per move: a loaded machine may take a minute over the steps below, and
     # O's clock must not run out meanwhile
     room, x, o = _room(["H8", "H9", "I8"], move_time_ms=MOVE_MS)
     ctx_x, ctx_o = _context(browser, "vi", 1280), _context(browser, "vi", 360)
     try:
-        page_x = _open(ctx_x, live_server_url, x, room)
-        page_o = _open(ctx_o, live_server_url, o, room)
-        page_o.close()
-        countdown = page_x.locator('[data-testid="absence"]')
-        countdown.wait_for(state="visible", timeout=30_000)
+        page_x, countdown = _opponent_goes(ctx_x, ctx_o, live_server_url, room, x, o)
         assert re.search(r"mất kết nối — còn (1:00|0:[0-5]\d) để quay lại", countdown.inner_text())
         page_o = _open(ctx_o, live_server_url, o, room)
         countdown.wait_for(state="hidden", timeout=30_000)
@@ -83,9 +88,7 @@ def test_a_player_coming_back_never_reads_their_own_absence(browser, live_server
     room, x, o = _room(["H8", "H9", "I8"], move_time_ms=MOVE_MS)
     ctx_x, ctx_o = _context(browser, "vi", 1280), _context(browser, "vi", 360)
     try:
-        page_x = _open(ctx_x, live_server_url, x, room)
-        _open(ctx_o, live_server_url, o, room).close()
-        page_x.locator('[data-testid="absence"]').wait_for(state="visible", timeout=30_000)
+        page_x, _countdown = _opponent_goes(ctx_x, ctx_o, live_server_url, room, x, o)
         ctx_o.add_init_script("window.WebSocket = class extends EventTarget { send() {} close() {} };")
         page_o = ctx_o.new_page()
         page_o.goto(f"{live_server_url}/r/{room.code}/")
@@ -102,11 +105,7 @@ def test_the_player_to_move_is_told_their_clock_runs_while_the_opponent_is_away(
     room, x, o = _room(["H8", "H9"], move_time_ms=MOVE_MS)
     ctx_x, ctx_o = _context(browser, "vi", 360), _context(browser, "en", 1280)
     try:
-        page_x = _open(ctx_x, live_server_url, x, room)
-        page_o = _open(ctx_o, live_server_url, o, room)
-        page_o.close()
-        countdown = page_x.locator('[data-testid="absence"]')
-        countdown.wait_for(state="visible", timeout=30_000)
+        page_x, countdown = _opponent_goes(ctx_x, ctx_o, live_server_url, room, x, o)
         assert "Đồng hồ của bạn vẫn chạy: hãy đi nước của mình." in countdown.inner_text()
         page_x.click('.sq[data-sq="I8"]')
         page_x.wait_for_function("!document.querySelector('[data-testid=absence]').textContent.includes('Đồng hồ')",
@@ -123,10 +122,7 @@ def test_when_the_grace_runs_out_the_friend_chooses_and_claiming_the_win_ends_th
     room, x, o = _room(["H8", "H9", "I8"])
     ctx_x, ctx_o = _context(browser, "en", 360), _context(browser, "en", 1280)
     try:
-        page_x = _open(ctx_x, live_server_url, x, room)
-        page_o = _open(ctx_o, live_server_url, o, room)
-        page_o.close()
-        page_x.locator('[data-testid="absence"]').wait_for(state="visible", timeout=15_000)
+        page_x, _countdown = _opponent_goes(ctx_x, ctx_o, live_server_url, room, x, o)
 
         def grace_runs_out():
             Game.objects.filter(pk=room.current_game_id).update(absence_deadline=timezone.now() - timedelta(seconds=1))

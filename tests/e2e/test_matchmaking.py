@@ -231,22 +231,32 @@ def _wait_for(condition, timeout=30.0):
     return False
 
 
-# Holds every websocket the page opens in CONNECTING until window.__releaseSockets() (then a real
-# socket is made and its events passed on): a moment a slow network gives at random.
-_HELD_SOCKETS = """(() => {
-  const Real = window.WebSocket, waiting = [];
+# A slow network, in two places: `hold` "open" keeps every websocket the page opens in CONNECTING
+# until window.__releaseSockets() (then a real socket is made and its events passed on); `hold`
+# "frames" lets it open at once but holds the frames it receives until window.__releaseFrames().
+# window.__sockets keeps the real sockets, window.__pongs counts the pongs the page was given.
+_SLOW_SOCKETS = """((hold) => {
+  const Real = window.WebSocket, waiting = [], held = [];
+  window.__sockets = []; window.__pongs = 0;
+  window.__released = hold !== "open"; window.__releasedFrames = hold !== "frames";
   window.__releaseSockets = () => { window.__released = true; while (waiting.length) waiting.shift()(); };
-  class Held extends EventTarget {
+  window.__releaseFrames = () => { window.__releasedFrames = true; while (held.length) held.shift()(); };
+  class Slow extends EventTarget {
     constructor(url) {
       super();
       this.readyState = 0;
       const open = () => {
         const ws = this.real = new Real(url);
+        window.__sockets.push(ws);
         for (const type of ["open", "message", "close", "error"]) {
           ws.addEventListener(type, (e) => {
-            this.readyState = ws.readyState;
-            this.dispatchEvent(type === "message" ? new MessageEvent("message", {data: e.data})
-              : type === "close" ? new CloseEvent("close", {code: e.code, reason: e.reason}) : new Event(type));
+            const pass = () => {
+              this.readyState = ws.readyState;
+              if (type === "message" && JSON.parse(e.data).type === "pong") window.__pongs += 1;
+              this.dispatchEvent(type === "message" ? new MessageEvent("message", {data: e.data})
+                : type === "close" ? new CloseEvent("close", {code: e.code, reason: e.reason}) : new Event(type));
+            };
+            if (type === "message" && !window.__releasedFrames) held.push(pass); else pass();
           });
         }
       };
@@ -255,9 +265,14 @@ _HELD_SOCKETS = """(() => {
     send(data) { this.real.send(data); }
     close(code, reason) { if (this.real) this.real.close(code, reason); }
   }
-  Object.assign(Held, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-  window.WebSocket = Held;
-})();"""
+  Object.assign(Slow, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Slow;
+})"""
+
+
+def _slow_sockets(hold):
+    """The init script of a page whose websockets are slow at `hold` ("open" or "frames")."""
+    return f"{_SLOW_SOCKETS}({hold!r});"
 
 
 def test_a_cancel_pressed_before_the_socket_is_open_still_cancels_the_seek(browser, live_server_url):
@@ -267,7 +282,7 @@ def test_a_cancel_pressed_before_the_socket_is_open_still_cancels_the_seek(brows
         _seek_from_home(page, live_server_url)  # a guest, waiting, on /match/?...&go=1
         assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 1)
         assert "go=1" not in page.url  # used up: a reload shows the seek the server has, not a new one
-        page.add_init_script(_HELD_SOCKETS)
+        page.add_init_script(_slow_sockets("open"))
         # The home page's button again (its address asks for the seek at once): the waiting box shows
         # at once while the socket is still connecting.
         page.goto(live_server_url + "/match/?mode=quick&q=caro-15-blocked&go=1")
@@ -284,45 +299,13 @@ def test_a_cancel_pressed_before_the_socket_is_open_still_cancels_the_seek(brows
         ctx.close()
 
 
-# Lets every websocket open at once but holds the frames it receives until
-# window.__releaseFrames() (a slow network right after the handshake); window.__sockets keeps the
-# real sockets, and window.__pongs counts the pongs the page was given.
-_HELD_FRAMES = """(() => {
-  const Real = window.WebSocket, held = [];
-  window.__sockets = []; window.__pongs = 0;
-  window.__releaseFrames = () => { window.__releasedFrames = true; while (held.length) held.shift()(); };
-  class Slow extends EventTarget {
-    constructor(url) {
-      super();
-      const ws = this.real = new Real(url);
-      window.__sockets.push(ws);
-      for (const type of ["open", "message", "close", "error"]) {
-        ws.addEventListener(type, (e) => {
-          const pass = () => {
-            if (type === "message" && JSON.parse(e.data).type === "pong") window.__pongs += 1;
-            this.dispatchEvent(type === "message" ? new MessageEvent("message", {data: e.data})
-              : type === "close" ? new CloseEvent("close", {code: e.code, reason: e.reason}) : new Event(type));
-          };
-          if (type === "message" && !window.__releasedFrames) held.push(pass); else pass();
-        });
-      }
-    }
-    get readyState() { return this.real.readyState; }
-    send(data) { this.real.send(data); }
-    close(code, reason) { this.real.close(code, reason); }
-  }
-  Object.assign(Slow, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-  window.WebSocket = Slow;
-})();"""
-
-
 def test_a_cancel_pressed_before_the_sockets_hello_is_read_still_cancels_the_seek(browser, live_server_url):
     ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 740})
     try:
         page = ctx.new_page()
         _seek_from_home(page, live_server_url)
         assert _wait_for(lambda: _off_loop(lambda: Seek.objects.filter(status=Seek.Status.WAITING).count()) == 1)
-        page.add_init_script(_HELD_FRAMES)
+        page.add_init_script(_slow_sockets("frames"))
         page.goto(live_server_url + "/match/?mode=quick&q=caro-15-blocked&go=1")
         page.wait_for_selector('[data-testid="seeking"]:not([hidden])')
         page.wait_for_function("window.__sockets.length === 1 && window.__sockets[0].readyState === 1")

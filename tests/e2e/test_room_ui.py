@@ -15,13 +15,12 @@ from pathlib import Path
 import pytest
 
 from accounts.guests import create_guest
-from caro.engine.caro import PRESETS, Board
 from caro.engine.reversi import Board as ReversiBoard
 from caro.games import services as games
 from caro.games import snapshot
 from caro.games.models import Game
 from caro.rooms import services as rooms
-from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _login, _off_loop, _open
+from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _login, _long_game, _off_loop, _open
 from tests.integration.ranking.builders import account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -80,17 +79,6 @@ def _shot(page, name):
 
 def _status(page):
     return page.inner_text('[data-role="status"]')
-
-
-def _long_game(n=121, size=15):
-    """`n` moves on a `size` board that never make three in a row: colour ((col + 2·row) // 2) % 2."""
-    cells = [(c, r) for r in range(size) for c in range(size)]
-    xs = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 0]
-    os = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 1]
-    order = [(xs if i % 2 == 0 else os)[i // 2] for i in range(n)]
-    board = Board(PRESETS["caro-vn"].rules)
-    assert all(board.play(sq) is None for sq in order)
-    return order
 
 
 # A move list row as text, "12. H8 I9", from its parts (not innerText, which depends on layout).

@@ -15,13 +15,12 @@ import pytest
 from django.utils import timezone
 
 from accounts.guests import create_guest
-from caro.engine.caro import PRESETS, Board
 from caro.games import services as games
 from caro.games.models import Game
 from caro.games.services import presence
 from caro.rooms import services as rooms
 from caro.rooms.models import Room
-from tests.e2e.helpers import HEIGHTS, _context, _off_loop, _open
+from tests.e2e.helpers import HEIGHTS, _context, _long_game, _off_loop, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -76,6 +75,19 @@ ON_SCREEN = """el => {
   return inside && el.contains(top);
 }"""
 
+
+def _answers_on_first_screen(page, bar, labels, width):
+    """Each of `labels` (`{choice: its words}`) is a button of the bar of things to answer, wholly
+    on the first screen; on a phone the bar leaves the board uncovered."""
+    assert page.evaluate("scrollY") == 0
+    for choice, label in labels.items():
+        button = bar.locator(f'[data-testid="choice-{choice}"]')
+        assert button.inner_text().strip() == label
+        assert button.evaluate(ON_SCREEN), f"{label!r} is not on the first screen"
+    if width < 900:
+        board = page.locator(".board").bounding_box()
+        assert bar.bounding_box()["y"] >= board["y"] + board["height"] - 1, "the bar covers the board"
+
 OFFER_WORDS = {
     "draw": {"vi": ("xin hòa.", "Đồng ý hòa", "Không hòa"), "en": ("offers a draw.", "Accept the draw", "Decline the draw")},
     "undo": {"vi": ("xin đi lại nước cuối", "Cho đi lại", "Không cho đi lại"),
@@ -104,14 +116,7 @@ def test_an_incoming_offer_and_its_answers_are_on_the_first_screen(browser, live
         bar.wait_for(state="visible", timeout=WAIT)
         note, accept, decline = OFFER_WORDS[kind][lang]
         assert f"{asking.public_name} {note}" in bar.inner_text()
-        assert page.evaluate("scrollY") == 0
-        for choice, label in ((f"accept_{kind}", accept), (f"decline_{kind}", decline)):
-            button = bar.locator(f'[data-testid="choice-{choice}"]')
-            assert button.inner_text().strip() == label
-            assert button.evaluate(ON_SCREEN), f"{label!r} is not on the first screen"
-        if width < 900:
-            board = page.locator(".board").bounding_box()
-            assert bar.bounding_box()["y"] >= board["y"] + board["height"] - 1, "the bar covers the board"
+        _answers_on_first_screen(page, bar, {f"accept_{kind}": accept, f"decline_{kind}": decline}, width)
         # only the answers are in the bar: the other choices stay under the board
         assert bar.locator("button").count() == 2
         assert page.locator('[data-role="offers"] [data-testid="choice-leave"]').count() == 1
@@ -298,17 +303,6 @@ def test_the_computer_choices_show_whole_in_their_boxes(browser, live_server_url
 
 # ------------------------------------------------------------------ 8. the move list shows whole rows
 
-def _long_game(n, size=15):
-    """`n` moves on a `size` board that never make three in a row: colour ((col + 2·row) // 2) % 2."""
-    cells = [(c, r) for r in range(size) for c in range(size)]
-    xs = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 0]
-    os = [f"{chr(65 + c)}{r + 1}" for c, r in cells if (c + 2 * r) // 2 % 2 == 1]
-    order = [(xs if i % 2 == 0 else os)[i // 2] for i in range(n)]
-    board = Board(PRESETS["caro-vn"].rules)
-    assert all(board.play(sq) is None for sq in order)
-    return order
-
-
 # The rows of the move list cut by its box's edges (neither wholly in nor wholly out of view), and
 # whether the last row is wholly in view.
 CUT_ROWS = """list => {
@@ -430,14 +424,7 @@ def test_the_choices_about_an_opponent_who_did_not_come_back_are_on_the_first_sc
         page.locator('[data-testid="absence-choices"] [data-testid="choice-claim_draw"]').wait_for(timeout=WAIT)
         assert f"{o.public_name} {words}" in bar.inner_text()
         assert page.locator('[data-testid="absence"]').is_hidden()  # said once, in the bar
-        assert page.evaluate("scrollY") == 0
-        for choice, label in zip(("wait", "claim_win", "claim_draw"), labels):
-            button = bar.locator(f'[data-testid="choice-{choice}"]')
-            assert button.inner_text().strip() == label
-            assert button.evaluate(ON_SCREEN), f"{label!r} is not on the first screen"
-        if width < 900:
-            board = page.locator(".board").bounding_box()
-            assert bar.bounding_box()["y"] >= board["y"] + board["height"] - 1, "the bar covers the board"
+        _answers_on_first_screen(page, bar, dict(zip(("wait", "claim_win", "claim_draw"), labels)), width)
         assert page.locator('[data-role="offers"] [data-testid^="choice-"]').count() == 1  # leaving stays below
         bar.locator('[data-testid="choice-wait"]').click()
         bar.wait_for(state="hidden", timeout=WAIT)
