@@ -586,6 +586,31 @@ class CaroHard(CaroBot):
     quiet_share = 0.15  # part of the budget for a quiet move that wins (ThreatSearch.quiet_win)
     quiet_share_each, quiet_until = 0.05, 0.75  # the same for the opponent, after each safe reply
     max_depth = 16  # plies of the deepest alpha-beta iteration (the compiled search reaches 12 often)
+    wide_check_share = 0.05  # after each safe reply: the opponent's VCT with threes anywhere (no zone)
+    count_cells, count_nodes = 24, 5000  # threat moves counted after each safe reply (see _threat_moves)
+    count_until = 0.9  # part of the budget by which the counts must be done (else not used)
+    threat_move_penalty = 100  # evaluation units per threat move the opponent keeps
+
+    def _threat_moves(self, fb: FastBoard, deadline: float) -> int:
+        """How many of the side to move's :attr:`count_cells` best cells would give it a VCF or
+        VCT if it moved twice (a threat it could make now). Raises Timeout past ``deadline``."""
+        att = fb.turn
+        sa, sd = fb.score[att], fb.score[3 - att]
+        cells = sorted((q for q in fb.cand if fb.cells[q] == 0 and fb.legal(q, att)),
+                       key=lambda q: (-(sa[q] * 3 + sd[q]), q))[:self.count_cells]
+        n = 0
+        for a in cells:
+            if time.perf_counter() > deadline:
+                raise Timeout
+            fb.play(a)
+            fb.turn = att
+            try:
+                ts = ThreatSearch(fb, deadline, max_nodes=self.count_nodes, shared=True)
+                n += (ts.vcf(depth=self.vcf_depth) or ts.vct(depth=self.opp_vct_depth)) is not None
+            finally:
+                fb.turn = 3 - att
+                fb.undo()
+        return n
 
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
@@ -662,6 +687,7 @@ class CaroHard(CaroBot):
                 self.vcf_depth, self.opp_vct_depth)
             if q is not None:
                 return q
+        counts: dict[int, int] = {}
         if threat:
             order = self._defence_order(fb, threat, ab, moves)
             proven, unknown = [], []
@@ -714,6 +740,32 @@ class CaroHard(CaroBot):
                     if not lost:
                         kept.append(c)
                 proven = kept or proven
+            if len(proven) > 1:
+                # a VCT with threes anywhere (the first checks try threes near the last moves
+                # only), then how many threat moves the opponent keeps
+                kept = []
+                for k, c in enumerate(proven):
+                    if time.perf_counter() > t0 + budget * self.count_until:
+                        kept.extend(proven[k:])
+                        break
+                    fb.play(c)
+                    try:
+                        ts = ThreatSearch(fb, time.perf_counter() + budget * self.wide_check_share, shared=True,
+                                          zone=False)
+                        if ts.vct(depth=self.opp_vct_depth) is None:
+                            kept.append(c)
+                    finally:
+                        fb.undo()
+                proven = kept or proven
+                try:
+                    for c in proven:
+                        fb.play(c)
+                        try:
+                            counts[c] = self._threat_moves(fb, t0 + budget * self.count_until)
+                        finally:
+                            fb.undo()
+                except Timeout:
+                    counts = {}
             survivors = proven or unknown
             if len(survivors) == 1:
                 return survivors[0]
@@ -737,6 +789,8 @@ class CaroHard(CaroBot):
                 break
         order = [q for _, q in ranked]
         if threat:
+            if counts and all(q in counts for q in order) and abs(ranked[0][0]) < WIN - 100:
+                return max(ranked, key=lambda r: r[0] - self.threat_move_penalty * counts[r[1]])[1]
             return order[0]
         # safety: avoid a move that gives the opponent a VCF or (while time is left) a VCT
         for q in order[:6]:
