@@ -561,9 +561,13 @@ class CaroHard(CaroBot):
     (the VCF / VCT the opponent would have if it moved now): when there is one, only replies
     after which the opponent has neither are searched (the threat line's first square, our
     fours, the best candidates, the rest of the line, the opponent's threat squares and our
-    threes are tried; undecided ones are rechecked while time is left); finally
-    iterative-deepening alpha-beta over the restricted candidates, and a check that the chosen
-    move leaves the opponent no VCF (nor, while time is left, a VCT).
+    threes are tried; undecided ones are rechecked while time is left). With several safe
+    replies, those after which the opponent has a quiet winning move or a VCT with threes
+    anywhere are dropped, and each one left is given the number of threat moves the opponent
+    keeps (:meth:`threat_moves`). Finally iterative-deepening alpha-beta over the restricted
+    candidates: under a threat the reply with the best score less
+    :attr:`threat_move_penalty` per threat move is played; otherwise the best, after a check
+    that it leaves the opponent no VCF (nor, while time is left, a VCT).
 
     Search depths count attacker moves: :attr:`vcf_depth`, :attr:`vct_depth` for its own
     threats, :attr:`opp_vct_depth` for the opponent's."""
@@ -587,13 +591,17 @@ class CaroHard(CaroBot):
     quiet_share_each, quiet_until = 0.05, 0.75  # the same for the opponent, after each safe reply
     max_depth = 16  # plies of the deepest alpha-beta iteration (the compiled search reaches 12 often)
     wide_check_share = 0.05  # after each safe reply: the opponent's VCT with threes anywhere (no zone)
-    count_cells, count_nodes = 24, 5000  # threat moves counted after each safe reply (see _threat_moves)
+    count_cells, count_nodes = 24, 5000  # threat moves counted after each safe reply (see threat_moves)
     count_until = 0.9  # part of the budget by which the counts must be done (else not used)
     threat_move_penalty = 100  # evaluation units per threat move the opponent keeps
 
-    def _threat_moves(self, fb: FastBoard, deadline: float) -> int:
-        """How many of the side to move's :attr:`count_cells` best cells would give it a VCF or
-        VCT if it moved twice (a threat it could make now). Raises Timeout past ``deadline``."""
+    def threat_moves(self, fb: FastBoard, deadline: float, shared: bool = True) -> int:
+        """How many threat moves the side to move has: of its :attr:`count_cells` best cells
+        (its own shape counted three times the opponent's), those after which it would have a
+        VCF or VCT if it moved again (:attr:`count_nodes` nodes each). Hard's measure of how
+        much attack a defence leaves the opponent: the fewer, the better the defence.
+        ``shared``: the rule set's kept tables (False: fresh ones, the same answer on any
+        machine). Raises Timeout past ``deadline`` (``time.perf_counter``, s)."""
         att = fb.turn
         sa, sd = fb.score[att], fb.score[3 - att]
         cells = sorted((q for q in fb.cand if fb.cells[q] == 0 and fb.legal(q, att)),
@@ -605,7 +613,7 @@ class CaroHard(CaroBot):
             fb.play(a)
             fb.turn = att
             try:
-                ts = ThreatSearch(fb, deadline, max_nodes=self.count_nodes, shared=True)
+                ts = ThreatSearch(fb, deadline, max_nodes=self.count_nodes, shared=shared)
                 n += (ts.vcf(depth=self.vcf_depth) or ts.vct(depth=self.opp_vct_depth)) is not None
             finally:
                 fb.turn = 3 - att
@@ -761,7 +769,7 @@ class CaroHard(CaroBot):
                     for c in proven:
                         fb.play(c)
                         try:
-                            counts[c] = self._threat_moves(fb, t0 + budget * self.count_until)
+                            counts[c] = self.threat_moves(fb, t0 + budget * self.count_until)
                         finally:
                             fb.undo()
                 except Timeout:
