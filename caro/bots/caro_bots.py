@@ -480,6 +480,16 @@ def double_threats(fb: FastBoard, s: int) -> tuple[bool, bool]:
     return ft, tt
 
 
+def fewest_threats(ranked: list[tuple[int, int]], counts: dict[int, int], penalty: int) -> int:
+    """The reply to play among ``ranked`` safe replies ((alpha-beta score, cell), best first),
+    given ``counts`` (cell -> threat moves it leaves the opponent): the highest score less
+    ``penalty`` evaluation units per threat move, the first of equals. The best score alone
+    decides when it is a won or lost one, or when a reply has no count (time ran out)."""
+    if not counts or any(q not in counts for _, q in ranked) or abs(ranked[0][0]) >= WIN - 100:
+        return ranked[0][1]
+    return max(ranked, key=lambda r: r[0] - penalty * counts[r[1]])[1]
+
+
 class CaroBot:
     """Base class: ``choose(board, budget_ms=1000, rng=None) -> square name``."""
 
@@ -797,9 +807,7 @@ class CaroHard(CaroBot):
                 break
         order = [q for _, q in ranked]
         if threat:
-            if counts and all(q in counts for q in order) and abs(ranked[0][0]) < WIN - 100:
-                return max(ranked, key=lambda r: r[0] - self.threat_move_penalty * counts[r[1]])[1]
-            return order[0]
+            return fewest_threats(ranked, counts, self.threat_move_penalty)
         # safety: avoid a move that gives the opponent a VCF or (while time is left) a VCT
         for q in order[:6]:
             if time.perf_counter() > end:

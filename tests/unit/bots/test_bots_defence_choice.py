@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from caro.bots.caro_bots import CaroHard
+from caro.bots.caro_bots import WIN, CaroHard, fewest_threats
 from caro.bots.fastboard import FastBoard
 from caro.bots.threats import ThreatSearch
 from caro.engine.caro import Board, Rules
@@ -72,3 +72,21 @@ def test_the_judged_holding_defence_leaves_the_opponent_the_fewest_threat_moves(
     assert max(counts[m] for m in holding) < min(counts[m] for m in losing), counts
     for move in losing:  # no VCT after any of them, even with threes anywhere
         assert _vct(_after(pid, move), zone=False) is None
+
+
+def test_the_threat_count_outweighs_a_small_lead_of_the_alpha_beta():
+    # gmk-s045 as Hard saw it at 1 s (scores of its alpha-beta, counts of its threat_moves):
+    # the judged-losing I7 leads by 87 units but leaves 2 more threat moves than E12
+    e12, f11, i7, j10 = 1, 2, 3, 4
+    ranked = [(1441, i7), (1404, j10), (1354, e12), (1134, f11)]
+    assert fewest_threats(ranked, {i7: 10, j10: 16, e12: 8, f11: 9}, CaroHard.threat_move_penalty) == e12
+    # equal after the penalty: the alpha-beta's order decides
+    assert fewest_threats([(700, i7), (600, e12)], {i7: 8, e12: 7}, 100) == i7
+
+
+def test_a_won_or_lost_score_or_a_missing_count_leaves_the_alpha_beta_choice():
+    a, b = 1, 2
+    assert fewest_threats([(WIN - 5, a), (100, b)], {a: 20, b: 0}, 100) == a
+    assert fewest_threats([(-(WIN - 5), a), (-(WIN - 7), b)], {a: 20, b: 0}, 100) == a
+    assert fewest_threats([(10, a), (0, b)], {b: 0}, 100) == a  # a's count ran out of time
+    assert fewest_threats([(10, a), (0, b)], {}, 100) == a
