@@ -605,6 +605,16 @@ class CaroHard(CaroBot):
     count_until = 0.9  # part of the budget by which the counts must be done (else not used)
     threat_move_penalty = 100  # evaluation units per threat move the opponent keeps
 
+    @staticmethod
+    def counts_threats(rules) -> bool:
+        """Whether Hard, under a threat with several safe replies, runs the wide VCT check and
+        ranks them by :meth:`threat_moves`: in freestyle and exact five (no blocked ends, no Renju),
+        where it was measured to help (bench/puzzles.py: 29 -> 32 of 34 defences held; matches
+        against hard_v1 kept). In caro with blocked ends the time it takes from the alpha-beta cost
+        more than it gave (bench/match.py: 63 % against hard_v1 after 31 games, against 77 %
+        without), and it was never measured under Renju, so those keep the alpha-beta's choice."""
+        return rules.blocked == "none" and not rules.renju
+
     def threat_moves(self, fb: FastBoard, deadline: float, shared: bool = True) -> int:
         """How many threat moves the side to move has: of its :attr:`count_cells` best cells
         (its own shape counted three times the opponent's), those after which it would have a
@@ -758,7 +768,7 @@ class CaroHard(CaroBot):
                     if not lost:
                         kept.append(c)
                 proven = kept or proven
-            if len(proven) > 1:
+            if len(proven) > 1 and self.counts_threats(fb.rules):
                 # a VCT with threes anywhere (the first checks try threes near the last moves
                 # only), then how many threat moves the opponent keeps
                 kept = []

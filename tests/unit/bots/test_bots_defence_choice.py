@@ -90,3 +90,11 @@ def test_a_won_or_lost_score_or_a_missing_count_leaves_the_alpha_beta_choice():
     assert fewest_threats([(-(WIN - 5), a), (-(WIN - 7), b)], {a: 20, b: 0}, 100) == a
     assert fewest_threats([(10, a), (0, b)], {b: 0}, 100) == a  # a's count ran out of time
     assert fewest_threats([(10, a), (0, b)], {}, 100) == a
+
+
+@pytest.mark.parametrize("preset, counts", [
+    ("freestyle", True), ("exact-five", True), ("caro-vn", False), ("caro-edge-open", False), ("renju", False),
+])
+def test_the_threat_count_is_used_where_it_was_measured_to_help(preset, counts):
+    from caro.engine.caro import PRESETS
+    assert CaroHard.counts_threats(PRESETS[preset].rules) is counts
