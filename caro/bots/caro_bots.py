@@ -611,8 +611,8 @@ class CaroHard(CaroBot):
         ranks them by :meth:`threat_moves`: in freestyle and exact five (no blocked ends, no Renju),
         where it was measured to help (bench/puzzles.py: 29 -> 32 of 34 defences held; matches
         against hard_v1 kept). In caro with blocked ends the time it takes from the alpha-beta cost
-        more than it gave (bench/match.py: 63 % against hard_v1 after 31 games, against 77 %
-        without), and it was never measured under Renju, so those keep the alpha-beta's choice."""
+        more than it gave (bench/match.py: 24.5 of 38 games = 64 % against hard_v1, against 77 % of
+        48 without), and it was never measured under Renju, so those keep the alpha-beta's choice."""
         return rules.blocked == "none" and not rules.renju
 
     def threat_moves(self, fb: FastBoard, deadline: float, shared: bool = True) -> int:
