@@ -31,8 +31,11 @@ def choice_summary(choice: str, size: int, win_length: int, move_time_ms: int | 
 
 
 def game_summary(game) -> str:
-    """The one-line summary of a game's rules and clock (and its opening procedure, if any)."""
+    """The one-line summary of a game's rules and clock ("no clock" when it has none: games
+    against the computer and on one device) and its opening procedure, if any."""
     line = summary(kind_of(game), game.rules, game.move_time_ms, game.bank_ms, game.increment_ms)
+    if not game.move_time_ms and not game.bank_ms:
+        line += " · " + _("no clock")
     procedure = (game.opening or {}).get("kind")
     if procedure:
         line += " · " + (_("RIF opening") if procedure == "rif" else _("Swap2 opening"))

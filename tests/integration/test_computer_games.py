@@ -46,6 +46,20 @@ def test_the_computer_answers_a_move_with_a_legal_one_and_no_clock():
     assert Move.objects.get(game=game, ply=2).side == "O"
 
 
+def test_the_room_and_record_say_the_game_has_no_clock(client):
+    from caro.games.display import game_summary
+    game, user, room = _bot_game()
+    for language, words in (("vi", "không tính giờ"), ("en", "no clock")):
+        with translation.override(language):
+            assert game_summary(game).endswith(" · " + words)
+    client.force_login(user)
+    page = client.get(f"/r/{room.code}/")
+    assert "không tính giờ" in page.context["rules_line"]
+    timed = rooms.create_room(user, kind="friend")  # a friend room has its per-move clock
+    with translation.override("en"):
+        assert "no clock" not in game_summary(Game.objects.get(pk=timed.current_game_id))
+
+
 def test_a_stale_computer_request_does_nothing():
     game, user, _room = _bot_game()
     play(game, user, "H8")
