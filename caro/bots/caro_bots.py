@@ -640,6 +640,25 @@ class CaroHard(CaroBot):
                 fb.undo()
         return n
 
+    @staticmethod
+    def _drop_lost(fb: FastBoard, replies: list[int], until: float, lost) -> list[int]:
+        """``replies`` in order without those after which ``lost()`` (a search run with the reply
+        played on ``fb``) is true; the ones not reached by ``until`` (``time.perf_counter``, s)
+        are kept, and all of them when every one is lost."""
+        kept = []
+        for k, c in enumerate(replies):
+            if time.perf_counter() > until:
+                kept.extend(replies[k:])
+                break
+            fb.play(c)
+            try:
+                gone = lost()
+            finally:
+                fb.undo()
+            if not gone:
+                kept.append(c)
+        return kept or replies
+
     def _opp_threat(self, fb: FastBoard, deadline: float, nodes: int) -> list[int] | None:
         """The opponent's VCF or VCT if it were to move now (a null move), else None."""
         fb.turn = 3 - fb.turn
@@ -753,38 +772,16 @@ class CaroHard(CaroBot):
             if len(proven) > 1:
                 # replies after which the opponent has a quiet move that wins (a threat sequence
                 # one move away that our likely answers do not stop) are dropped, if any is left
-                kept = []
-                for k, c in enumerate(proven):
-                    if time.perf_counter() > t0 + budget * self.quiet_until:
-                        kept.extend(proven[k:])
-                        break
-                    fb.play(c)
-                    try:
-                        ts = ThreatSearch(fb, min(t0 + budget * self.quiet_until,
-                                                  time.perf_counter() + budget * self.quiet_share_each), shared=True)
-                        lost = ts.quiet_win(self.vcf_depth, self.opp_vct_depth) is not None
-                    finally:
-                        fb.undo()
-                    if not lost:
-                        kept.append(c)
-                proven = kept or proven
+                until = t0 + budget * self.quiet_until
+                proven = self._drop_lost(fb, proven, until, lambda: ThreatSearch(
+                    fb, min(until, time.perf_counter() + budget * self.quiet_share_each), shared=True,
+                ).quiet_win(self.vcf_depth, self.opp_vct_depth) is not None)
             if len(proven) > 1 and self.counts_threats(fb.rules):
                 # a VCT with threes anywhere (the first checks try threes near the last moves
                 # only), then how many threat moves the opponent keeps
-                kept = []
-                for k, c in enumerate(proven):
-                    if time.perf_counter() > t0 + budget * self.count_until:
-                        kept.extend(proven[k:])
-                        break
-                    fb.play(c)
-                    try:
-                        ts = ThreatSearch(fb, time.perf_counter() + budget * self.wide_check_share, shared=True,
-                                          zone=False)
-                        if ts.vct(depth=self.opp_vct_depth) is None:
-                            kept.append(c)
-                    finally:
-                        fb.undo()
-                proven = kept or proven
+                proven = self._drop_lost(fb, proven, t0 + budget * self.count_until, lambda: ThreatSearch(
+                    fb, time.perf_counter() + budget * self.wide_check_share, shared=True, zone=False,
+                ).vct(depth=self.opp_vct_depth) is not None)
                 try:
                     for c in proven:
                         fb.play(c)
