@@ -226,7 +226,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
             "resign": self.on_resign,
             "play_again": self.on_play_again,
             "decline_rematch": self.on_decline_rematch,
-            "undo": self.on_undo,
             "ping": self.on_ping,
             "opening": self.on_opening,
             "chat": self.on_chat,
@@ -281,13 +280,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await db(games.resign)(self.game_id, self.user)
 
     async def on_play_again(self, frame: dict) -> None:
-        level = frame.get("level")
-        if level is not None and level not in Game.BotLevel.values:
-            raise GameError("malformed")
         game_id = frame.get("game_id")
         if game_id is not None and (not isinstance(game_id, int) or isinstance(game_id, bool)):
             raise GameError("malformed")
-        game = await db(rooms.play_again)(self.code, self.user, level, game_id)
+        game = await db(rooms.play_again)(self.code, self.user, game_id)
         if game_id is not None and game is not None and game.pk != game_id:
             await self.send_state()  # the room had moved on: the current game is the answer
 
@@ -301,10 +297,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if game_id is not None and game_id != self.game_id:
             raise GameError("no_offer")
         await db(games.decline_rematch)(self.game_id, self.user)
-
-    async def on_undo(self, frame: dict) -> None:
-        self._require_seat()
-        await db(games.undo)(self.game_id, self.user)
 
     async def on_game_action(self, frame: dict) -> None:
         """Offers, answers, leaving and absence choices: one service call each (GAME_ACTIONS)."""

@@ -124,7 +124,9 @@ def test_a_shared_ply_link_opens_that_position_in_a_fresh_context(browser, live_
 
 
 @pytest.mark.parametrize("width", [360, 1280])
-def test_continue_from_a_position_against_the_computer(browser, live_server_url, celery_worker_process, width):
+def test_continue_from_a_position_against_the_computer(browser, live_server_url, width):
+    """The record's "continue" opens the on-device page (the computer plays in the browser) with
+    the position's moves, the rules and the level in its address."""
     game, _x, _o = play_game(WIN_ROW)
     ctx = _context(browser, width, locale="vi-VN")
     try:
@@ -137,16 +139,9 @@ def test_continue_from_a_position_against_the_computer(browser, live_server_url,
         assert page.locator('[data-role="continue"]').is_visible()
         page.select_option('[data-role="continue"] select[name="level"]', "easy")
         page.click('[data-testid="continue"]')
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"), timeout=TIMEOUT)
-        page.wait_for_selector('.room[data-connected="1"]', timeout=TIMEOUT)
-        board = "document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length"
-        page.wait_for_function(f"{board} === 4", timeout=TIMEOUT)
-        assert "Máy (Dễ)" in page.inner_text('[data-role="name-O"]')
-        page.locator('[data-role="confirm-toggle"]').set_checked(False)
-        page.click('.sq[data-sq="H10"]')
-        page.wait_for_function(f"{board} === 6", timeout=TIMEOUT)  # the computer answered
-        page.screenshot(path=str(SHOTS / f"continued-room-{width}.png"), full_page=True)
-        _fits(page, width)
+        moves = "%2C".join(WIN_ROW[:4])
+        page.wait_for_url(re.compile(rf"/choi-may/\?preset=caro-vn&size=15&win_length=5&level=easy&moves={moves}$"),
+                          timeout=TIMEOUT)
     finally:
         ctx.close()
 
