@@ -4,7 +4,7 @@ The incremental update (placing / removing a stone and re-classifying the window
 compiled (:mod:`.nbcore`, numba); the classification of a window stays here in Python, asked
 once per distinct window and kept in a table the compiled code reads.
 
-Internal only (the public interface is :func:`caro.bots.choose_move`). Cells are indices into a
+Internal only (the public interface is :func:`bench.pybots.choose_move`). Cells are indices into a
 padded array: real square ``(col, row)`` is ``(row + 1) * W + col`` with ``W = size + 1``; the
 extra column and the top and bottom rows hold ``EDGE``. Sides are ``1`` (X, moves first) and
 ``2`` (O).

@@ -1,15 +1,15 @@
 """Compiled alpha-beta of caro Hard (numba, ``cache=True``): the same search as the pure-Python
-:class:`caro.bots.caro_bots.HardSearch` (principal-variation search over restricted candidates,
+:class:`bench.pybots.caro_bots.HardSearch` (principal-variation search over restricted candidates,
 fewer the deeper it goes, a transposition table, the shape evaluation with threat terms), run
-over :class:`~caro.bots.fastboard.FastBoard`'s compiled state ``st`` (layout: :mod:`.nbcore`).
+over :class:`~bench.pybots.fastboard.FastBoard`'s compiled state ``st`` (layout: :mod:`.nbcore`).
 
-Internal only; :class:`caro.bots.caro_bots.CompiledSearch` drives it and keeps the Python
+Internal only; :class:`bench.pybots.caro_bots.CompiledSearch` drives it and keeps the Python
 search as the reference the tests compare with (``tests/unit/bots/test_bots_nbsearch.py``).
 Every rule set but Renju: Renju's foul test asks the engine in Python, so Renju rooms keep the
 Python search.
 
 The rules stay written once: a stone is placed and the windows around it re-classified by
-:func:`caro.bots.nbcore.move`, whose classes come from the rule-aware pattern table. A window
+:func:`bench.pybots.nbcore.move`, whose classes come from the rule-aware pattern table. A window
 missing from the table is classified on the spot by the table's Python classifier (through
 ``numba.objmode``) when the table has room (the caller reserves it, see
 ``fastboard._Patterns.reserve``); else the search stops (``ctl[STOP] == STOP_MISS``, the missing

@@ -1,5 +1,5 @@
-"""The compiled Reversi Hard search (caro/bots/reversi_nb.py) against the pure-Python reference
-of caro/bots/reversi_search.py and the engine: move generation, flips and evaluation agree
+"""The compiled Reversi Hard search (bench/pybots/reversi_nb.py) against the pure-Python reference
+of bench/pybots/reversi_search.py and the engine: move generation, flips and evaluation agree
 bit for bit, the evaluation does not change under the board's 8 symmetries, the exact solver
 equals the reference solver and a plain minimax (passes included), the midgame search to the
 end of the game is exact, and a node-limited move choice is deterministic. No wall-time limits:
@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from caro.bots import reversi_nb as nb
-from caro.bots import reversi_search as rs
-from caro.bots.reversi_bots import _state
+from bench.pybots import reversi_nb as nb
+from bench.pybots import reversi_search as rs
+from bench.pybots.reversi_bots import _state
 from caro.engine import reversi
 from caro.engine.reversi import flips_bits, legal_bits
 

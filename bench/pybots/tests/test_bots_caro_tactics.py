@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from caro.bots import choose_move
-from caro.bots.caro_bots import CaroHard
-from caro.bots.enginecheck import forced_vcf, stopping_replies, winning_cells
+from bench.pybots import choose_move
+from bench.pybots.caro_bots import CaroHard
+from bench.pybots.enginecheck import forced_vcf, stopping_replies, winning_cells
 from caro.engine.caro import PRESETS, Board
 
 LEVELS = ("easy", "medium", "hard")
@@ -204,8 +204,8 @@ def test_shared_threat_tables_agree_with_fresh_search():
     # warmed tables all find a VCF of the same length.
     import time
 
-    from caro.bots.fastboard import FastBoard
-    from caro.bots.threats import ThreatSearch
+    from bench.pybots.fastboard import FastBoard
+    from bench.pybots.threats import ThreatSearch
 
     for pos in _vcf_positions():
         board = Board.from_stones(PRESETS[pos["preset"]].rules, x=pos["x"], o=pos["o"], to_move=pos["to_move"])

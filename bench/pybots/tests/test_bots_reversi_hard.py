@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from caro.bots import BENCH_LEVELS, LEVELS, get_bot
-from caro.bots import reversi_search as rs
-from caro.bots.reversi_bots import INDEX, ReversiHard, _state
+from bench.pybots import BENCH_LEVELS, LEVELS, get_bot
+from bench.pybots import reversi_search as rs
+from bench.pybots.reversi_bots import INDEX, ReversiHard, _state
 from caro.engine import reversi
 from caro.engine.reversi import NAMES, flips_bits, legal_bits
 

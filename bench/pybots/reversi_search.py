@@ -2,7 +2,7 @@
 endgame solver on Python-int bitboards, and the move choice.
 
 The bot's move choice (:func:`choose`) runs the compiled twins of :class:`Search` and
-:class:`Endgame` in :mod:`caro.bots.reversi_nb` (numba; the same evaluation, weights and
+:class:`Endgame` in :mod:`bench.pybots.reversi_nb` (numba; the same evaluation, weights and
 algorithms, about 70 times as many nodes per second). The pure-Python versions here are the
 reference the tests compare the compiled ones with, and what ``bench/reversi_tune.py`` plays its
 self-play games with.
@@ -629,7 +629,7 @@ def choose(me: int, opp: int, budget_ms: int, max_nodes: int | None = None,
            info: dict | None = None) -> int:
     """Bit index of Hard's move for ``me`` (who must have a legal move) against ``opp``.
 
-    The searches are the compiled ones of :mod:`caro.bots.reversi_nb` (the same evaluation and
+    The searches are the compiled ones of :mod:`bench.pybots.reversi_nb` (the same evaluation and
     algorithms as :class:`Search` / :class:`Endgame` here). ``budget_ms``: thinking time in ms
     (:data:`SHARE` of it is planned). ``max_nodes``: a node limit per search (the midgame search, the
     solve, the midgame search after a solve that did not finish; tests and benchmarks; None for

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from caro.bots import fastboard_v1
-from caro.bots.fastboard import FIVE, OS, XS, FastBoard
+from bench.pybots import fastboard_v1
+from bench.pybots.fastboard import FIVE, OS, XS, FastBoard
 from caro.engine.caro import PRESETS, Board, Rules
 
 
@@ -104,8 +104,8 @@ def test_renju_foul_filter_agrees_with_engine():
 
 
 def test_warm_up_fills_the_window_table_of_every_preset():
-    from caro.bots import warm_up
-    from caro.bots.fastboard import patterns
+    from bench.pybots import warm_up
+    from bench.pybots.fastboard import patterns
 
     assert warm_up() >= 0
     for preset in PRESETS.values():

@@ -1,4 +1,4 @@
-"""Threat-space search on a :class:`~caro.bots.fastboard.FastBoard`: VCF and VCT.
+"""Threat-space search on a :class:`~bench.pybots.fastboard.FastBoard`: VCF and VCT.
 
 VCF (victory by continuous fours): the attacker plays only fours; the defender must block each
 one, and the attacker wins when it gets two winning cells at once (or a five). VCT (victory by

@@ -1,6 +1,6 @@
 """The Hard caro level as it was before issue 16 (``"hard_v1"``), kept frozen for
 ``bench/match.py`` (new Hard against old Hard). Not offered to players: it is not in
-:data:`caro.bots.LEVELS`, only :func:`caro.bots.get_bot` knows it.
+:data:`bench.pybots.LEVELS`, only :func:`bench.pybots.get_bot` knows it.
 
 It is the old code unchanged: :class:`CaroHardV1` (own VCF, own VCT with at most three open
 threes, the opponent's VCF/VCT by a null move, iterative-deepening alpha-beta, a VCF/VCT safety

@@ -1,6 +1,6 @@
 """The Reversi Hard level as it was before issue 16 (``"hard_v1"``), kept frozen for
 ``bench/match.py`` and ``bench/reversi_speed.py`` (new Hard against old Hard). Not offered to
-players: it is not in :data:`caro.bots.LEVELS`, only :func:`caro.bots.get_bot` knows it.
+players: it is not in :data:`bench.pybots.LEVELS`, only :func:`bench.pybots.get_bot` knows it.
 
 It is the old code unchanged and self-contained (its own flips, square values, evaluation,
 alpha-beta and endgame solver), so later changes to :mod:`.reversi_bots` do not move it:

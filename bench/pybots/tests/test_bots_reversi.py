@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from caro.bots import choose_move
-from caro.bots.reversi_bots import INDEX, Endgame, _state, flips
+from bench.pybots import choose_move
+from bench.pybots.reversi_bots import INDEX, Endgame, _state, flips
 from caro.engine import reversi
 from caro.engine.reversi import NAMES, legal_bits
 

@@ -4,7 +4,7 @@
 import ast
 from pathlib import Path
 
-from caro.bots import BENCH_LEVELS, LEVELS, get_bot
+from bench.pybots import BENCH_LEVELS, LEVELS, get_bot
 from caro.engine.caro import Board, Rules
 
 FROZEN = {"hard_v1.py": {"fastboard_v1"}, "fastboard_v1.py": set()}
@@ -19,9 +19,9 @@ def test_old_hard_imports_only_frozen_bot_code():
             if isinstance(node, ast.ImportFrom) and node.level:
                 relative.add(node.module)
             if isinstance(node, ast.ImportFrom) and not node.level:
-                assert not (node.module or "").startswith("caro.bots"), (name, node.module)
+                assert not (node.module or "").startswith("bench.pybots"), (name, node.module)
             if isinstance(node, ast.Import):
-                assert not any(a.name.startswith("caro.bots") for a in node.names), name
+                assert not any(a.name.startswith("bench.pybots") for a in node.names), name
         assert relative <= allowed, (name, relative)
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from caro.bots.caro_bots import WIN, CaroHard, fewest_threats
-from caro.bots.fastboard import FastBoard
-from caro.bots.threats import ThreatSearch
+from bench.pybots.caro_bots import WIN, CaroHard, fewest_threats
+from bench.pybots.fastboard import FastBoard
+from bench.pybots.threats import ThreatSearch
 from caro.engine.caro import Board, Rules
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,4 +1,4 @@
-"""The computer's opening steps (caro.bots.openings): every step at every level is accepted by the
+"""The computer's opening steps (bench.pybots.openings): every step at every level is accepted by the
 engine's machine, Hard's swap decisions agree with a deeper search of its own, and the opening
 stones it places do not hand over a won position."""
 
@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from caro.bots import choose_opening_action
-from caro.bots.caro_bots import WIN
-from caro.bots.openings import DEPTHS, FIRST_MOVE_EDGE, SWAP2_OPENINGS, position_value
+from bench.pybots import choose_opening_action
+from bench.pybots.caro_bots import WIN
+from bench.pybots.openings import DEPTHS, FIRST_MOVE_EDGE, SWAP2_OPENINGS, position_value
 from caro.engine.caro import PRESETS
 from caro.engine.coords import parse_square, square_name
 from caro.engine.openings import FIRST, RifOpening, Step, Swap2Opening, symmetries

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from caro.bots import choose_move, get_bot
+from bench.pybots import choose_move, get_bot
 from caro.engine import reversi
 from caro.engine.caro import PRESETS, Board, Rules
 from caro.engine.errors import IllegalMove

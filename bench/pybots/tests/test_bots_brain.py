@@ -6,14 +6,14 @@ import sys
 
 import pytest
 
-from caro.bots.brain import Brain, rules_from_info
+from bench.pybots.brain import Brain, rules_from_info
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
 class Pipe:
     def __init__(self, *args):
-        self.proc = subprocess.Popen([sys.executable, "-m", "caro.bots.brain", *args], cwd=ROOT,
+        self.proc = subprocess.Popen([sys.executable, "-m", "bench.pybots.brain", *args], cwd=ROOT,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def send(self, line):

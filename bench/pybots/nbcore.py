@@ -1,4 +1,4 @@
-"""Compiled hot path of :class:`~caro.bots.fastboard.FastBoard`: placing / removing a stone and
+"""Compiled hot path of :class:`~bench.pybots.fastboard.FastBoard`: placing / removing a stone and
 re-classifying the line windows around it (numba, ``cache=True``).
 
 Internal only. The board's whole incremental state lives in ONE flat ``int64`` array ``st`` so
@@ -22,7 +22,7 @@ padded), then the eight class weights.
 
 The window classes themselves are NOT computed here: the kernel looks window keys up in an
 open-addressing table (``mkeys``/``mvals``, filled from the rule-aware Python classifier
-:meth:`caro.bots.fastboard._Patterns.code`, which asks the engine's :func:`run_wins`). On a
+:meth:`bench.pybots.fastboard._Patterns.code`, which asks the engine's :func:`run_wins`). On a
 miss the kernel changes nothing but the stone itself (its cell, the neighbour counts, the window
 keys) and reports the missing keys; the caller
 fills them in and calls again with ``s = -1`` (refresh only). So the rules stay written once.

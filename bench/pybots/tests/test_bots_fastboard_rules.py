@@ -19,7 +19,7 @@ import random
 
 import pytest
 
-from caro.bots.fastboard import FIVE, OS, XS, FastBoard
+from bench.pybots.fastboard import FIVE, OS, XS, FastBoard
 from caro.engine.caro import Board, Rules
 from caro.engine.coords import square_name
 from caro.engine.errors import FOUL, IllegalMove

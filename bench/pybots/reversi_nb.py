@@ -1,10 +1,10 @@
 """Compiled search of Reversi Hard (numba, ``cache=True``): the same move generation,
 evaluation, negascout and exact endgame as the pure-Python reference in
-:mod:`caro.bots.reversi_search`, on ``uint64`` bitboards.
+:mod:`bench.pybots.reversi_search`, on ``uint64`` bitboards.
 
-Internal only; :func:`caro.bots.reversi_search.choose` drives it. Bit ``row * 8 + col`` is a
+Internal only; :func:`bench.pybots.reversi_search.choose` drives it. Bit ``row * 8 + col`` is a
 square (a1 = bit 0). Every score is from the side to move's view, in the units of
-:func:`caro.bots.reversi_search.evaluate` (``SCALE`` per disc; a finished game ``+-WIN``).
+:func:`bench.pybots.reversi_search.evaluate` (``SCALE`` per disc; a finished game ``+-WIN``).
 
 State shared by one move's searches (all small numpy arrays, made by :func:`new_context`):
 

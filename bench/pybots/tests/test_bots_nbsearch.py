@@ -1,4 +1,4 @@
-"""The compiled alpha-beta of caro Hard (caro/bots/nbsearch.py, driven by
+"""The compiled alpha-beta of caro Hard (bench/pybots/nbsearch.py, driven by
 caro_bots.CompiledSearch) against the pure-Python reference, caro_bots.HardSearch.
 
 Both are run with no transposition table (the compiled table replaces entries, the Python one
@@ -15,7 +15,7 @@ import time
 import numpy as np
 import pytest
 
-from caro.bots.caro_bots import WIN, CaroHard, CompiledSearch, HardSearch, _root
+from bench.pybots.caro_bots import WIN, CaroHard, CompiledSearch, HardSearch, _root
 from caro.engine.caro import PRESETS, Board, Rules
 
 # the first test of a fresh checkout compiles the functions (minutes on a busy 2-core machine)

@@ -1,7 +1,7 @@
 """Compiled threat search (numba, ``cache=True``): the df-pn VCF / VCT of
-:class:`caro.bots.threats.ThreatSearch` over the compiled board state of :mod:`.nbcore`.
+:class:`bench.pybots.threats.ThreatSearch` over the compiled board state of :mod:`.nbcore`.
 
-Internal only; :class:`~caro.bots.threats.ThreatSearch` dispatches here for every rule set but
+Internal only; :class:`~bench.pybots.threats.ThreatSearch` dispatches here for every rule set but
 Renju (Renju's foul test calls the engine in Python, so Renju keeps the Python search).
 
 Node semantics are the Python ``dfpn``'s, move for move (same move sets, same order, same
@@ -217,7 +217,7 @@ def _defences(st, geo, mkeys, mvals, out, reals, sizes, a, blocked, L, buf, tmp,
 @njit(cache=True)
 def _three_defences(st, geo, mkeys, mvals, reals, a, buf, tmp, info, miss, res):
     """Cells (into ``buf``) where the side not ``a`` stops all of ``a``'s open-four cells with
-    one stone: their count, -1 on a table miss. As :func:`caro.bots.threats.three_defences`."""
+    one stone: their count, -1 on a table miss. As :func:`bench.pybots.threats.three_defences`."""
     nc = geo[0]
     H = geo[1]
     o_keys = 33 * nc + 8

@@ -3,7 +3,7 @@
 ``hard_v1`` is measured against the new Hard as it was, speed included, so it keeps this board;
 every level players meet uses the compiled :mod:`.fastboard`. What follows is the old text.
 
-Internal only (the public interface is :func:`caro.bots.choose_move`). Cells are indices into a
+Internal only (the public interface is :func:`bench.pybots.choose_move`). Cells are indices into a
 padded array: real square ``(col, row)`` is ``(row + 1) * W + col`` with ``W = size + 1``; the
 extra column and the top and bottom rows hold ``EDGE``. Sides are ``1`` (X, moves first) and
 ``2`` (O).

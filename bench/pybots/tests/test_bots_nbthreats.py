@@ -1,10 +1,10 @@
-"""The compiled threat search (:mod:`caro.bots.nbthreats`, issue 16) against the Python one.
+"""The compiled threat search (:mod:`bench.pybots.nbthreats`, issue 16) against the Python one.
 
 On random positions of every rule set but Renju (freestyle, exact five, caro with both edge
 rules; sizes 15 and the others played), the compiled df-pn VCT visits the same tree as the
 Python df-pn (same verdict, same node count) and the compiled VCF gives the Python depth-first
 VCF's verdict; every line it returns replays legally on the engine's board and ends in the
-attacker's five (the engine's judgement, :mod:`caro.bots.enginecheck`). The shared puzzle
+attacker's five (the engine's judgement, :mod:`bench.pybots.enginecheck`). The shared puzzle
 file's wins that the Python search finds are found too; Renju keeps the Python search.
 No timing: searches are bounded by nodes only.
 """
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from caro.bots import threats
-from caro.bots.enginecheck import stopping_replies, winning_cells
-from caro.bots.fastboard import FastBoard
-from caro.bots.threats import ThreatSearch
+from bench.pybots import threats
+from bench.pybots.enginecheck import stopping_replies, winning_cells
+from bench.pybots.fastboard import FastBoard
+from bench.pybots.threats import ThreatSearch
 from caro.engine.caro import PRESETS, Board, Rules
 from caro.engine.coords import square_name
 
@@ -262,9 +262,9 @@ def test_shared_vcf_and_vct_tables_do_not_mix(slug):
 
 
 def test_warm_up_loads_every_compiled_threat_function():
-    """caro.bots.warm_up() (a worker's start, manage.py warm_bots) runs threats.warm_up(): the
+    """bench.pybots.warm_up() (a worker's start, manage.py warm_bots) runs threats.warm_up(): the
     kernel and the table lookup the proof line uses are compiled (or loaded) by then."""
-    from caro.bots import nbthreats
+    from bench.pybots import nbthreats
 
     threats.warm_up()
     assert nbthreats.search.signatures and nbthreats.tt_get.signatures

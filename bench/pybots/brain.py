@@ -1,6 +1,6 @@
 """Gomocup / Piskvork protocol front end for the caro bots.
 
-    python -m caro.bots.brain --level hard [--preset freestyle]
+    python -m bench.pybots.brain --level hard [--preset freestyle]
 
 Reads one command per line on stdin and answers on stdout (flushed after every line):
 

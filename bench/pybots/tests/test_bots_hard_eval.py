@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from caro.bots.caro_bots import WIN, AlphaBeta, HardSearch, double_threats
-from caro.bots.fastboard import OS, XS, FastBoard
+from bench.pybots.caro_bots import WIN, AlphaBeta, HardSearch, double_threats
+from bench.pybots.fastboard import OS, XS, FastBoard
 from caro.engine.caro import PRESETS, Board
 
 FAR = 1e9  # a deadline (perf_counter seconds) that is never reached

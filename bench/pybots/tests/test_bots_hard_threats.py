@@ -5,7 +5,7 @@ opponent is refused (after Hard's move the opponent has no VCT, and no shape tha
 The attacker's shape: two pairs meeting at H8 (F8 G8 and H6 H7), so a stone on H8 makes two open
 threes at once; the other side's stones are far away and make nothing. Under Renju the attacker
 is O (for X the same point is a double-three foul), so O attacks under every rule set here.
-The wins and blocks are judged by the engine (:mod:`caro.bots.enginecheck`), never by the bot's
+The wins and blocks are judged by the engine (:mod:`bench.pybots.enginecheck`), never by the bot's
 own tables; the threat searcher's longer lines are checked on the shared puzzle file.
 """
 
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from caro.bots import choose_move
-from caro.bots.fastboard import FIVE, OPEN4, FastBoard
-from caro.bots.threats import ThreatSearch, three_defences
-from caro.bots.enginecheck import stopping_replies, winning_cells
+from bench.pybots import choose_move
+from bench.pybots.fastboard import FIVE, OPEN4, FastBoard
+from bench.pybots.threats import ThreatSearch, three_defences
+from bench.pybots.enginecheck import stopping_replies, winning_cells
 from caro.engine.caro import PRESETS, Board, Rules
 from caro.engine.coords import parse_square, square_name
 from caro.engine.errors import IllegalMove

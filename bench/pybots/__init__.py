@@ -3,7 +3,7 @@
 One interface for all games and levels::
 
     >>> from caro.engine.caro import Board, Rules
-    >>> from caro.bots import choose_move
+    >>> from bench.pybots import choose_move
     >>> choose_move(Board(Rules()), "hard", budget_ms=500)
     'H8'
 

@@ -189,7 +189,7 @@ class ReversiHard(ReversiBot):
     """Iterative-deepening negascout with the tuned evaluation of :mod:`.reversi_search`, an exact
     endgame solve from :data:`~.reversi_search.EXACT_EMPTIES` empties and a win/draw/loss solve
     from :data:`~.reversi_search.WLD_EMPTIES` (two more each from a 3000 ms budget); see
-    :func:`caro.bots.reversi_search.choose`.
+    :func:`bench.pybots.reversi_search.choose`.
 
     ``max_nodes``: a node limit per search (None: only the clock limits it); ``last_info`` is the
     report of the last move (depth, solved, empties, nodes, score).

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from caro.bots.fastboard import FastBoard
-from caro.bots.threats import ThreatSearch
+from bench.pybots.fastboard import FastBoard
+from bench.pybots.threats import ThreatSearch
 from caro.engine.caro import Board, Rules
 
 ROOT = Path(__file__).resolve().parents[3]
