@@ -34,3 +34,20 @@ export function refusal(fn) {
   }
   throw new Error("expected an IllegalMove, nothing was thrown");
 }
+
+/** A text of the vectors: a string, or parts, each a string or [string, count] (repeated). */
+export function vectorText(value) {
+  if (typeof value === "string") return value;
+  return value.map((part) => (typeof part === "string" ? part : part[0].repeat(part[1]))).join("");
+}
+
+/** The RangeError `fn` throws (Python's ValueError; fails the test otherwise). */
+export function valueError(fn) {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof RangeError) return error;
+    throw error;
+  }
+  throw new Error("expected a RangeError, nothing was thrown");
+}

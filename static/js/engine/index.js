@@ -25,3 +25,6 @@ export {
 export { BLACK, WHITE, Board as ReversiBoard, perft } from "./reversi.js";
 export * as caro from "./caro.js";
 export * as reversi from "./reversi.js";
+export {
+  formatSquares, parseSquares, formatPsq, parsePsq, formatReversi, parseReversi,
+} from "./records.js";
