@@ -8,6 +8,7 @@ import pytest
 
 from caro.engine.caro import Board, Outcome, Rules, Termination, geometry
 from caro.engine.errors import IllegalMove
+from caro.engine.renju import foul_at, foul_map
 
 RENJU = Rules(renju=True, blocked="none")
 
@@ -126,3 +127,15 @@ def test_no_legal_move_check_stops_at_the_first_non_foul(monkeypatch):
 def test_no_legal_move_termination_value():
     assert Termination.NO_LEGAL_MOVE.value == "no_legal_move"
     assert Termination("no_legal_move") is Termination.NO_LEGAL_MOVE
+
+
+def test_foul_map_is_foul_at_on_every_empty_point(renju_case):
+    """The fast listing behind legal_moves and foul_points judges exactly as foul_at, point by
+    point, for Black to move and (as a pure function of the stones) with the colours swapped."""
+    rays = geometry(15).rays
+    for black, white in ((renju_case["black"], renju_case["white"]), (renju_case["white"], renju_case["black"])):
+        board = Board.from_stones(RENJU, x=black, o=white)
+        cells = list(board._cells)
+        expected = {i: foul_at(cells, rays, i) for i, v in enumerate(cells) if v == 0}
+        assert foul_map(cells, rays) == {i: kind for i, kind in expected.items() if kind is not None}
+        assert cells == board._cells  # untouched
