@@ -35,7 +35,7 @@
 
 import { parseSquare, squareName } from "./coords.js";
 import { FOUL, GAME_OVER, OCCUPIED, WRONG_TURN, IllegalMove, repr } from "./errors.js";
-import { Foul, foulAt } from "./renju.js";
+import { Foul, foulAt, foulMap } from "./renju.js";
 
 export { Foul };
 
@@ -409,10 +409,9 @@ export class Board {
   /** Every stone as `{square name: "X" | "O"}`, in row order. @returns {Record<string, string>} */
   stones() {
     const names = this._geo.names;
+    const cells = this._cells;
     const result = {};
-    this._cells.forEach((v, i) => {
-      if (v) result[names[i]] = SIDE[v];
-    });
+    for (let i = 0; i < cells.length; i += 1) if (cells[i]) result[names[i]] = SIDE[cells[i]];
     return result;
   }
 
@@ -440,12 +439,12 @@ export class Board {
    */
   legalMoves() {
     if (this.outcome !== null) return [];
-    const { names, rays } = this._geo;
+    const names = this._geo.names;
     const cells = this._cells;
-    const renjuX = this.rules.renju && this.turn === X;
+    const fouls = this.rules.renju && this.turn === X ? foulMap(cells, this._geo.rays) : null;
     const result = [];
     for (let i = 0; i < cells.length; i += 1) {
-      if (cells[i] === EMPTY && (!renjuX || foulAt(cells, rays, i) === null)) result.push(names[i]);
+      if (cells[i] === EMPTY && (fouls === null || !fouls.has(i))) result.push(names[i]);
     }
     return result;
   }

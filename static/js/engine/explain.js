@@ -42,12 +42,18 @@ export function foulPoints(board) {
 export function refusedFive(board, square) {
   const rules = board.rules;
   if (board.outcome !== null || (rules.blocked === "none" && !rules.exact) || rules.renju) return null;
-  const relaxed = Board.fromPosition(
-    new Rules({ size: rules.size, win_length: rules.win_length, blocked: "none" }),
-    board.position(),
-  );
+  const relaxed = Board.fromPosition(relaxedRules(rules.size, rules.win_length), board.position());
   const line = relaxed.winningLine(square);
   if (line === null) return null;
   const kind = rules.exact && line.length > rules.win_length ? "overline" : "blocked";
   return { kind, line };
+}
+
+const RELAXED = new Map();
+
+/** The rules under which any long enough run wins: nothing blocks, longer runs count (cached). */
+function relaxedRules(size, winLength) {
+  const key = size * 10 + winLength;
+  if (!RELAXED.has(key)) RELAXED.set(key, new Rules({ size, win_length: winLength, blocked: "none" }));
+  return RELAXED.get(key);
 }

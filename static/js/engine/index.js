@@ -17,7 +17,7 @@ export {
   X, O, SIZES, WIN_LENGTHS, AXES, Blocked, Opening, Termination, Foul, Rules, PRESETS, DEFAULT_PRESET,
   Board, geometry, runWins,
 } from "./caro.js";
-export { foulAt } from "./renju.js";
+export { foulAt, foulMap } from "./renju.js";
 export { foulPoints, refusedFive } from "./explain.js";
 export {
   FIRST, SECOND, Step, Action, Swap2Opening, RifOpening, OPENINGS, openingFromDict, symmetries,

@@ -7,8 +7,8 @@ import { describe, test } from "node:test";
 
 import { Board, Rules, Termination, geometry } from "../../../static/js/engine/caro.js";
 import { foulPoints, refusedFive } from "../../../static/js/engine/explain.js";
-import { foulAt } from "../../../static/js/engine/renju.js";
-import { refusal, valueError, vectors } from "../helpers.js";
+import { foulAt, foulMap } from "../../../static/js/engine/renju.js";
+import { refusal, sharedCases, valueError, vectors } from "../helpers.js";
 
 const RENJU = new Rules({ renju: true, blocked: "none" });
 
@@ -102,4 +102,24 @@ describe("refused five", () => {
     assert.equal(refusedFive(free, "D8"), null);
     assert.equal(refusedFive(Board.fromStones(RENJU, { x: ["D8"] }), "D8"), null);
   });
+});
+
+describe("foulMap", () => {
+  const { cases } = sharedCases("renju-fouls.json");
+  for (const c of cases) {
+    test(`${c.id}: the fast listing judges as foulAt on every empty point, both colourings`, () => {
+      const { rays } = geometry(15);
+      for (const [black, white] of [[c.black, c.white], [c.white, c.black]]) {
+        const board = Board.fromStones(RENJU, { x: black, o: white });
+        const cells = board._cells.slice();
+        const expected = new Map();
+        cells.forEach((v, i) => {
+          const kind = v === 0 ? foulAt(cells, rays, i) : null;
+          if (kind !== null) expected.set(i, kind);
+        });
+        assert.deepEqual(foulMap(cells, rays), expected);
+        assert.deepEqual(cells, board._cells);
+      }
+    });
+  }
 });
