@@ -9,7 +9,6 @@ here with the reason instead of skipping the browser engine's tests."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -23,22 +22,13 @@ NODE_TIMEOUT_S = 600
 this project's 2-core machines; the limit only catches a hung process on a loaded machine."""
 
 
-def node_or_fail() -> str:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("Node.js is not installed: the browser engine's tests need `node` on PATH "
-                    "(Debian: apt-get install nodejs; .ci/run installs it)", pytrace=False)
-    return node
-
-
 def test_there_are_node_test_files():
     assert FILES, f"no *.test.js under {JS_TESTS}"
 
 
 @pytest.mark.timeout(NODE_TIMEOUT_S + 30)
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(JS_TESTS)) for p in FILES])
-def test_node_file(path: Path):
-    node = node_or_fail()
+def test_node_file(path: Path, node: str):
     env = {**os.environ, "NODE_OPTIONS": "", "NO_COLOR": "1"}
     result = subprocess.run(
         [node, "--test", "--test-reporter=spec", str(path)], cwd=ROOT, env=env,

@@ -113,3 +113,23 @@ def engine_vectors():
 def vector_text():
     """:func:`text_of_vector`: the text a vector's ``text`` field stands for."""
     return text_of_vector
+
+
+_AGREE_STATS: dict[str, dict] = {}
+
+
+@pytest.fixture(scope="session")
+def engines_agree_stats() -> dict:
+    """Where test_engines_agree leaves each rule set's counts, for the summary below."""
+    return _AGREE_STATS
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """What the random games of the differential test contained (games, plies, wins, fouls,
+    refused fives, refused tries...), per rule set: proof that the comparison saw the cases."""
+    if not _AGREE_STATS:
+        return
+    terminalreporter.section("engines agree: what the random games contained")
+    for rule_set, stats in _AGREE_STATS.items():
+        counts = ", ".join(f"{n} {what}" for what, n in sorted(stats.items(), key=lambda item: -item[1]))
+        terminalreporter.write_line(f"{rule_set}: {counts}")
