@@ -227,6 +227,19 @@ function centralSquare(rng, size, radius) {
 
 const ALL_KINDS = ["place", "choose", "swap", "keep", "offer", "select", "resign"];
 
+/**
+ * A square on the line through the centre and the second stone, at most `reach` cells from the
+ * centre: RIF positions built on it keep a mirror symmetry, so equivalent 5th-move offers occur.
+ */
+function onOpeningLine(rng, board, reach) {
+  const half = Math.floor(board.rules.size / 2);
+  const second = board.moves[1];
+  const dc = second.charCodeAt(0) - 65 - half;
+  const dr = Number(second.slice(1)) - 1 - half;
+  const k = (1 + Math.floor(rng() * reach)) * (rng() < 0.5 ? 1 : -1);
+  return squareName(half + k * dc, half + k * dr);
+}
+
 /** One opening action for the machine's step, sometimes a wrong one on purpose. */
 function openingAction(rng, machine) {
   const size = machine.board.rules.size;
@@ -242,17 +255,19 @@ function openingAction(rng, machine) {
       return { kind: "choose", color: pick(rng, [X, O, X, O, "black", null]) };
     case Step.PLACE_1: return { kind: "place", square: centralSquare(rng, size, rng() < 0.8 ? 0 : 1) };
     case Step.PLACE_2: return { kind: "place", square: centralSquare(rng, size, rng() < 0.85 ? 1 : 2) };
-    case Step.PLACE_3: return { kind: "place", square: centralSquare(rng, size, rng() < 0.85 ? 2 : 3) };
+    case Step.PLACE_3: // often on the line through the centre and move 2: the position keeps a mirror
+      return { kind: "place", square: rng() < 0.5 ? onOpeningLine(rng, machine.board, 2) : centralSquare(rng, size, rng() < 0.85 ? 2 : 3) };
     case Step.SWAP: return { kind: pick(rng, ["swap", "keep"]) };
-    case Step.PLACE_4: return { kind: "place", square: centralSquare(rng, size, 3) };
+    case Step.PLACE_4:
+      return { kind: "place", square: rng() < 0.4 ? onOpeningLine(rng, machine.board, 4) : centralSquare(rng, size, 3) };
     case Step.OFFER_5: {
       const a = centralSquare(rng, size, 3);
       const r = rng();
       if (r < 0.1) return { kind: "offer", squares: [a] };
       if (r < 0.15) return { kind: "offer", squares: [a, a.toLowerCase()] };
-      if (r < 0.35) { // the image of a under a symmetry of the position: equivalent unless a itself
+      if (r < 0.45) { // the image of a under a symmetry of the position: equivalent unless a itself
         const syms = symmetries(machine.board);
-        const t = pick(rng, syms);
+        const t = pick(rng, syms.length > 1 ? syms.slice(1) : syms);
         const [c, w] = t(a.charCodeAt(0) - 65, Number(a.slice(1)) - 1);
         return { kind: "offer", squares: [a, squareName(c, w)] };
       }

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { Rules } from "../../../static/js/engine/caro.js";
+import { Board, Rules } from "../../../static/js/engine/caro.js";
+import { parseSquare, squareName } from "../../../static/js/engine/coords.js";
 import {
   Action, FIRST, OPENINGS, RifOpening, SECOND, Step, Swap2Opening, openingFromDict, symmetries,
 } from "../../../static/js/engine/openings.js";
@@ -137,5 +138,19 @@ describe("stored openings", () => {
   });
   for (const data of V.bad_data) {
     test(`malformed data ${JSON.stringify(data)}`, () => valueError(() => openingFromDict(data)));
+  }
+});
+
+describe("symmetries of set-up positions", () => {
+  for (const position of V.symmetry_positions) {
+    test(position.note, () => {
+      const board = Board.fromStones(RENJU, { x: position.x, o: position.o });
+      const group = symmetries(board);
+      assert.equal(group.length, position.size);
+      const [col, row] = parseSquare(position.probe, 15);
+      const images = group.map((t) => squareName(...t(col, row)));
+      assert.equal(images[0], position.probe);
+      assert.deepEqual([...images].sort(), [...position.images].sort());
+    });
   }
 });

@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from caro.engine.caro import Rules
+from caro.engine.caro import Board, Rules
+from caro.engine.coords import parse_square, square_name
 from caro.engine.errors import IllegalMove
 from caro.engine.openings import RifOpening, Step, Swap2Opening, opening_from_dict, symmetries
 
@@ -161,3 +162,14 @@ def test_opening_from_dict_without_actions_is_a_fresh_machine():
     assert opening_from_dict({"kind": "rif", "rules": RENJU.to_dict()}).state == Step.PLACE_1
     with pytest.raises(ValueError):
         RifOpening.from_dict(None)
+
+
+def test_symmetry_groups_of_set_up_positions(vectors):
+    """Every kind of symmetry (each reflection axis, the quarter turns) is found, and maps squares
+    where it should: the images of a probe square under the group."""
+    for position in vectors["symmetry_positions"]:
+        board = Board.from_stones(RENJU, x=position["x"], o=position["o"])
+        group = symmetries(board)
+        assert len(group) == position["size"], position["note"]
+        images = [square_name(*t(*parse_square(position["probe"], 15))) for t in group]
+        assert images[0] == position["probe"] and sorted(images) == sorted(position["images"]), position["note"]
