@@ -10,6 +10,7 @@ import {
 } from "../../../static/js/engine/caro.js";
 import { parseSquare, parseReversiSquare, reversiSquareName, squareName } from "../../../static/js/engine/coords.js";
 import { IllegalMove, REASONS } from "../../../static/js/engine/errors.js";
+import { refusedFive } from "../../../static/js/engine/explain.js";
 import { refusal, valueError, vectors } from "../helpers.js";
 
 const COORDS = vectors("coords.json");
@@ -130,6 +131,14 @@ describe("playing", () => {
           assert.deepEqual(board.winningLine(position.move), position.outcome.line);
         }
       }
+    });
+  }
+
+  for (const vector of CARO.refused_fives) {
+    test(`refused five: ${vector.id}`, () => {
+      const board = Board.fromStones(Rules.fromDict(vector.rules), { x: vector.x, o: vector.o, toMove: vector.to_move });
+      board.play(vector.move);
+      assert.deepEqual(refusedFive(board, vector.move), vector.note);
     });
   }
 

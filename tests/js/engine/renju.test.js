@@ -1,12 +1,12 @@
 // Renju fouls in the browser engine: the judgements of tests/engine_vectors/renju.json (run
-// against the Python engine by tests/unit/engine/test_engine_renju.py), the foul points and the
-// refused-five note of explain.js, and the no-legal-move draw, as in the Python tests.
+// against the Python engine by tests/unit/engine/test_engine_renju.py), the foul points of
+// explain.js, and the no-legal-move draw, as in the Python tests.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { Board, Rules, Termination, geometry } from "../../../static/js/engine/caro.js";
-import { foulPoints, refusedFive } from "../../../static/js/engine/explain.js";
+import { foulPoints } from "../../../static/js/engine/explain.js";
 import { foulAt, foulMap } from "../../../static/js/engine/renju.js";
 import { refusal, sharedCases, valueError, vectors } from "../helpers.js";
 
@@ -86,21 +86,6 @@ describe("X left with only foul points", () => {
     assert.equal(stuck.outcome, null);
     assert.deepEqual(stuck.legalMoves(), []);
     assert.equal(refusal(() => stuck.play("H8")).reason, "foul");
-  });
-});
-
-describe("refused five", () => {
-  test("blocked at both ends, and an overline under exact rules", () => {
-    const blocked = Board.fromStones(new Rules(), { x: ["D8", "E8", "F8", "G8"], o: ["C8", "I8"] });
-    assert.equal(blocked.play("H8"), null);
-    assert.deepEqual(refusedFive(blocked, "H8"), { kind: "blocked", line: ["D8", "E8", "F8", "G8", "H8"] });
-    const six = Board.fromStones(new Rules({ exact: true, blocked: "none" }), { x: ["C3", "D3", "E3", "G3", "H3"] });
-    assert.equal(six.play("F3"), null);
-    assert.deepEqual(refusedFive(six, "F3"), { kind: "overline", line: ["C3", "D3", "E3", "F3", "G3", "H3"] });
-    assert.equal(refusedFive(six, "A1"), null);
-    const free = Board.fromStones(new Rules({ blocked: "none" }), { x: ["D8"] });
-    assert.equal(refusedFive(free, "D8"), null);
-    assert.equal(refusedFive(Board.fromStones(RENJU, { x: ["D8"] }), "D8"), null);
   });
 });
 

@@ -51,6 +51,7 @@ _VECTOR_ARGUMENTS = {
     "invalid_rules_kwargs": ("caro.json", ("invalid_rules", "invalid_rules_python_only")),
     "bad_rules_data": ("caro.json", ("bad_rules_data",)),
     "caro_position": ("caro.json", ("positions",)),
+    "refused_five_vector": ("caro.json", ("refused_fives",)),
     "foul_vector": ("renju.json", ("fouls",)),
     "swap2_path": ("openings.json", ("swap2_paths",)),
     "rif_not_central": ("openings.json", ("rif_not_central",)),

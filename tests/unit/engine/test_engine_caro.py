@@ -12,6 +12,7 @@ import pytest
 from caro.engine.caro import DEFAULT_PRESET, PRESETS, Board, Blocked, Outcome, Rules, Termination
 from caro.engine.coords import parse_square, square_name
 from caro.engine.errors import IllegalMove
+from caro.engine.explain import refused_five
 
 ALL_RULES = [
     Rules(size=size, win_length=k, exact=exact, blocked=blocked)
@@ -148,6 +149,13 @@ def test_position_vector(caro_position):
             assert outcome is None and board.outcome is None, rules
         else:
             assert outcome == Outcome(expected["winner"], Termination(expected["termination"]), tuple(expected["line"])), rules
+
+
+def test_refused_five_vector(refused_five_vector):
+    vector = refused_five_vector
+    board = Board.from_stones(Rules.from_dict(vector["rules"]), x=vector["x"], o=vector["o"], to_move=vector["to_move"])
+    board.play(vector["move"])
+    assert refused_five(board, vector["move"]) == vector["note"]
 
 
 def test_game_over_refuses_moves_and_undo_reopens():
