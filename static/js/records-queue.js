@@ -13,7 +13,8 @@
    pending()        what this browser still holds: [{id, record, state: "waiting" | "refused",
                     error, message, queuedAt (Unix ms), attempts, lastStatus}], oldest first
    discard(id)      remove a refused record (the player's own choice, on "My games")
-   start()          once per tab: flush now, on `online`, and when a retry delay ends
+   start()          once per tab: flush now, on `online`, and when a retry delay ends (nothing
+                    is tried while the browser knows it is offline)
 
    Two tabs never send at once: a flush holds the Web Lock "caro-records-queue" from reading the
    list to removing what was sent, so the other tab's flush starts after and finds them gone.
@@ -273,6 +274,11 @@ export async function enqueue(record) {
 
 export async function flush() {
   const state = shared();
+  if (globalThis.navigator?.onLine === false) {
+    // No network at all: nothing is tried; the `online` event starts the next round.
+    const waiting = (await state.queue.pending()).filter((e) => e.state === WAITING).length;
+    return { sent: [], refused: [], waiting, retryInMs: null };
+  }
   const result = await state.queue.flush();
   if (result.sent.length || result.refused.length) state.announce({ type: "flushed", ...result });
   if (state.started && result.retryInMs != null && !state.timer) {

@@ -4,9 +4,11 @@
    page script sends itself (it cancels the submit) are that script's to answer. htmx requests that
    fail for want of a network get the same sentence. */
 
-/** Show `text` in the page's message list (the base layout's `.messages` look), in a line of its
-    own identified by `role`; replaces an earlier line of the same role. Returns the line. */
-export function showLine(doc, role, text, live = "status") {
+/** Show `text` in a line of the base layout's `.messages` look, identified by `role`; replaces an
+    earlier line of the same role. A `floating` line stays in view at the bottom of the window (an
+    answer to a button the visitor just pressed, wherever the page is scrolled); the other goes
+    at the top of the page. Returns the line. */
+export function showLine(doc, role, text, { live = "status", floating = false } = {}) {
   let list = doc.querySelector(`[data-offline-line="${role}"]`);
   if (!list) {
     list = doc.createElement("ul");
@@ -14,7 +16,14 @@ export function showLine(doc, role, text, live = "status") {
     list.dataset.offlineLine = role;
     list.setAttribute("role", live);
     list.append(doc.createElement("li"));
-    (doc.querySelector("main") || doc.body).prepend(list);
+    if (floating) {
+      Object.assign(list.style, { position: "fixed", left: "12px", right: "12px", bottom: "12px", margin: "0 auto",
+        maxWidth: "640px", zIndex: "20" });
+      list.firstElementChild.style.boxShadow = "0 2px 8px rgba(0, 0, 0, .25)";
+      doc.body.append(list);
+    } else {
+      (doc.querySelector("main") || doc.body).prepend(list);
+    }
   }
   list.firstElementChild.textContent = text;
   list.hidden = false;
@@ -26,10 +35,19 @@ export function hideLine(doc, role) {
   if (list) list.hidden = true;
 }
 
+/** How long the answer to a refused form stays on the screen, ms. */
+const REFUSED_SHOWN_MS = 8000;
+
 /** Install the offline line and the refusal of server forms. `texts`: {offline, refused}. */
 export function watchConnection(win, texts) {
   const doc = win.document;
   const onOfflinePage = doc.querySelector("[data-offline-page]") !== null;
+  let hideLater = null;
+  const refuse = () => {
+    showLine(doc, "refused", texts.refused, { live: "alert", floating: true });
+    win.clearTimeout(hideLater);
+    hideLater = win.setTimeout(() => hideLine(doc, "refused"), REFUSED_SHOWN_MS);
+  };
   const update = () => {
     if (!win.navigator.onLine && !onOfflinePage) showLine(doc, "status", texts.offline);
     else {
@@ -46,7 +64,7 @@ export function watchConnection(win, texts) {
     const method = (event.submitter?.getAttribute("formmethod") || form.getAttribute("method") || "get").toLowerCase();
     if (event.defaultPrevented || method !== "post" || win.navigator.onLine) return;
     event.preventDefault();
-    showLine(doc, "refused", texts.refused, "alert");
+    refuse();
   });
-  doc.addEventListener("htmx:sendError", () => showLine(doc, "refused", texts.refused, "alert"));
+  doc.addEventListener("htmx:sendError", refuse);
 }
