@@ -214,6 +214,44 @@ def test_the_kept_pages_follow_the_visitors_language(browser, offline_site, seed
         ctx.close()
 
 
+def test_after_a_log_in_the_kept_pages_are_the_accounts(browser, offline_site, seeded):
+    """A log-in rotates the CSRF cookie (Django's rotate_token): the pages tell the worker, which
+    fetches the visitor-language pages again, so offline they show the account and carry form
+    tokens that the server still accepts once back online."""
+    import secrets
+
+    from accounts.models import User
+    from tests.e2e.helpers import _login
+
+    url = offline_site.url
+    user = _off_loop(lambda: User.objects.create_user("offline_lan", email="lan@example.com", password="x-Very-long-9"))
+    ctx = _context(browser, "vi", 360)
+    try:
+        page = ctx.new_page()
+        _controlled(page, url + "/")
+        assert "offline_lan" not in page.inner_text(".site-header")
+        _login(ctx, url, user)  # the session of a log-in, and the cookie it rotates
+        ctx.add_cookies([{"name": "csrftoken", "value": secrets.token_urlsafe(24)[:32], "url": url}])
+        page.goto(url + _guides()["vi"][0])
+        assert "offline_lan" in page.inner_text(".site-header")
+        _wait_true(page, """async () => {
+          const names = (await caches.keys()).filter((n) => n.startsWith('caro-pages-vi-'));
+          const home = names.length && await (await caches.open(names[0])).match('/');
+          return Boolean(home) && (await home.text()).includes('offline_lan');
+        }""")
+        ctx.set_offline(True)
+        page.goto(url + "/")
+        assert "offline_lan" in page.inner_text(".site-header")
+        token = page.get_attribute('form[action="/rooms/new"] input[name=csrfmiddlewaretoken]', "value")
+        ctx.set_offline(False)
+        # the kept form's token goes with the cookie the browser holds now: the server takes it
+        response = page.request.post(url + "/rooms/new", form={"csrfmiddlewaretoken": token},
+                                     headers={"Referer": url + "/"}, max_redirects=0)
+        assert response.status != 403
+    finally:
+        ctx.close()
+
+
 def test_the_site_is_installable(browser, offline_site, seeded, tmp_path):
     # A profile on disk: Chromium installs nothing from an incognito context (Playwright's default).
     ctx = browser.browser_type.launch_persistent_context(

@@ -1,5 +1,5 @@
-/* While the device is offline: a line at the top of the page saying what still works, and a form
-   that needs the server (a POST: a new room, a quick match, the language switch, a log-in) is not
+/* While the device is offline: a line at the top of a page opened offline saying what still
+   works, and a form that needs the server (a POST: a new room, a quick match, the language switch, a log-in) is not
    sent into the void but answered at once with a sentence saying it needs a connection. Forms a
    page script sends itself (it cancels the submit) are that script's to answer. htmx requests that
    fail for want of a network get the same sentence. */
@@ -48,16 +48,13 @@ export function watchConnection(win, texts) {
     win.clearTimeout(hideLater);
     hideLater = win.setTimeout(() => hideLine(doc, "refused"), REFUSED_SHOWN_MS);
   };
-  const update = () => {
-    if (!win.navigator.onLine && !onOfflinePage) showLine(doc, "status", texts.offline);
-    else {
-      hideLine(doc, "status");
-      hideLine(doc, "refused");
-    }
-  };
-  win.addEventListener("online", update);
-  win.addEventListener("offline", update);
-  update();
+  // A page opened offline (from the worker's copy) says what works; a page whose connection drops
+  // later says nothing here (a room has its own connection state), but refuses its server forms.
+  if (!win.navigator.onLine && !onOfflinePage) showLine(doc, "status", texts.offline);
+  win.addEventListener("online", () => {
+    hideLine(doc, "status");
+    hideLine(doc, "refused");
+  });
   // Bubbling phase: a page script that sends the form itself has cancelled the submit by now.
   doc.addEventListener("submit", (event) => {
     const form = event.target;

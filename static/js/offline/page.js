@@ -2,11 +2,11 @@
    line and form refusal, and the records queue's sending (on load and when the network is back). */
 import { registerWorker } from "./register.js";
 import { watchConnection } from "./connection.js";
-import { configure, start } from "../records-queue.js";
+import { configure, cookieValue, start } from "../records-queue.js";
 
 const boot = document.querySelector("script[data-offline-boot]");
 const data = boot ? boot.dataset : {};
-registerWorker(data.worker, data.visitorLanguage).catch(() => {
+registerWorker(data.worker, data.visitorLanguage, cookieValue(document.cookie, "csrftoken")).catch(() => {
   // no worker (a private window that refuses storage, an insecure origin): the site works without it
 });
 watchConnection(window, { offline: data.textOffline, refused: data.textRefused });

@@ -12,9 +12,11 @@
    - fetch: static files cache first; the kept pages network first (their copy when the network
      fails or is slower than CARO_OFFLINE.pageTimeoutMs); any other page of the site from the
      network, and the offline page when that fails. Everything else is not touched.
-   - message {type: "visitor-language", lang}: the pages say which language the visitor reads
-     (caro.offline's head tag); when it changes, the visitor-language pages are fetched again,
-     so the pages kept for offline use are in the visitor's language. */
+   - message {type: "visitor", lang, key}: every page says which language the visitor reads (the
+     head tag's data-visitor-language) and a digest of the CSRF cookie (it changes when the visitor
+     logs in); when either changes, the visitor-language pages are fetched again, so the pages
+     kept for offline use are in the visitor's language, with the visitor's header and valid
+     form tokens. */
 "use strict";
 
 const CONFIG = self.CARO_OFFLINE;
@@ -26,7 +28,7 @@ const STATE_KEY = "/__caro-offline/state";
 /** How many files the install fetches at once. */
 const PARALLEL_FETCHES = 4;
 
-let visitorLanguageNow = null;
+let stateNow = null;
 let refreshing = null;
 
 self.addEventListener("install", (event) => event.waitUntil(install()));
@@ -34,7 +36,7 @@ self.addEventListener("activate", (event) => event.waitUntil(activate()));
 self.addEventListener("fetch", onFetch);
 self.addEventListener("message", (event) => {
   const data = event.data || {};
-  if (data.type === "visitor-language") event.waitUntil(onVisitorLanguage(data.lang));
+  if (data.type === "visitor") event.waitUntil(onVisitor(data.lang, data.key || ""));
 });
 
 async function install() {
@@ -93,7 +95,7 @@ function refreshVisitorPages() {
         if (!response.ok) throw new Error(`${page.url}: ${response.status}`);
         language = (await keepPage(page, response)) || language;
       });
-      if (language) await setVisitorLanguage(language);
+      if (language) await setState({ language });
     } finally {
       refreshing = null;
     }
@@ -138,33 +140,42 @@ async function keptPage(page) {
   return undefined;
 }
 
-async function visitorLanguage() {
-  if (visitorLanguageNow) return visitorLanguageNow;
+/** The worker's state, kept in the STATE_CACHE: {language, key} (key: see onVisitor). */
+async function state() {
+  if (stateNow) return stateNow;
   const kept = await (await caches.open(SW.STATE_CACHE)).match(STATE_KEY);
-  const state = kept ? await kept.json() : {};
-  visitorLanguageNow = state.language || CONFIG.defaultLanguage;
-  return visitorLanguageNow;
+  stateNow = { language: CONFIG.defaultLanguage, key: "", ...(kept ? await kept.json() : {}) };
+  return stateNow;
 }
 
-async function setVisitorLanguage(language) {
-  visitorLanguageNow = language;
-  const body = JSON.stringify({ language });
+async function setState(changes) {
+  stateNow = { ...(await state()), ...changes };
+  const body = JSON.stringify(stateNow);
   await (await caches.open(SW.STATE_CACHE)).put(STATE_KEY, new Response(body, { headers: { "Content-Type": "application/json" } }));
 }
 
-/** A page said the visitor reads `language`: fetch the visitor-language pages again when that is
-    not the language they are kept in (a switch of language), or some are missing. */
-async function onVisitorLanguage(language) {
+async function visitorLanguage() {
+  return (await state()).language;
+}
+
+/** A page said the visitor reads `language` and has CSRF cookie digest `key`: fetch the
+    visitor-language pages again when the language is not the one they are kept in (a switch of
+    language), the visitor is another (a log-in rotates the cookie), or some are missing. */
+async function onVisitor(language, key) {
   if (!CONFIG.languages.includes(language)) return;
   const cache = await caches.open(SW.languageCache(CONFIG.version, language));
   const missing = await Promise.all(ROUTES.visitorPages.map(async (page) => !(await cache.match(page.url))));
-  if (language !== (await visitorLanguage()) || missing.some(Boolean)) {
-    await setVisitorLanguage(language);
+  const known = await state();
+  const otherVisitor = Boolean(key && known.key && key !== known.key);
+  if (language !== known.language || otherVisitor || missing.some(Boolean)) {
+    await setState({ language, key: key || known.key });
     try {
       await refreshVisitorPages();
     } catch (error) {
       // offline or the server is away: the next page load asks again
     }
+  } else if (key && !known.key) {
+    await setState({ key }); // the first page after the install: the pages were fetched with this cookie
   }
 }
 
@@ -233,7 +244,7 @@ async function pageAnswer(event, page) {
 /** A visitor-language page came from the network in `language`: when that is not the language
     the other pages are kept in, the visitor switched: fetch them again. */
 async function onServedLanguage(language) {
-  if (language && language !== (await visitorLanguage())) await onVisitorLanguage(language);
+  if (language && language !== (await visitorLanguage())) await onVisitor(language, "");
 }
 
 async function navigationAnswer(event) {
