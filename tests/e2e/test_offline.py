@@ -355,6 +355,24 @@ def _pending(page) -> list[dict]:
     return page.evaluate(f"{QUEUE}.then((q) => q.pending())")
 
 
+def _enqueue(page, record: dict) -> bool:
+    """Hand `record` to the page's records queue, as a play page does when a game ends."""
+    return page.evaluate(f"(r) => {QUEUE}.then((q) => q.enqueue(r))", record)
+
+
+def _my_games_page(ctx, url: str, lang: str, install: bool = True):
+    """A new tab on "My games" (after the home page, once the worker controls it, when `install`)."""
+    page = ctx.new_page()
+    if install:
+        _controlled(page, url + "/")
+    page.goto(url + _my_games(lang))
+    return page
+
+
+def _count_uploads(page, posts: list) -> None:
+    page.on("request", lambda r: posts.append(r) if r.method == "POST" and "/api/local-games/" in r.url else None)
+
+
 @pytest.mark.parametrize("lang, width", [("vi", 360), ("en", 1280)])
 def test_a_record_the_server_does_not_take_now_waits_and_my_games_says_so(browser, offline_site, seeded, lang, width):
     """Finished offline, a game waits in IndexedDB and "My games" lists it as waiting. Back online,
@@ -363,12 +381,10 @@ def test_a_record_the_server_does_not_take_now_waits_and_my_games_says_so(browse
     url = offline_site.url
     ctx = _context(browser, lang, width)
     try:
-        page = ctx.new_page()
-        _controlled(page, url + "/")
-        page.goto(url + _my_games(lang))
+        page = _my_games_page(ctx, url, lang)
         ctx.set_offline(True)
         record = _record()
-        assert page.evaluate(f"(r) => {QUEUE}.then((q) => q.enqueue(r))", record) is True
+        assert _enqueue(page, record) is True
         row = page.locator(f'[data-testid="records-pending"] li[data-record-id="{record["id"]}"]')
         row.wait_for()
         assert row.get_attribute("data-state") == "waiting"
@@ -381,7 +397,7 @@ def test_a_record_the_server_does_not_take_now_waits_and_my_games_says_so(browse
 
         ctx.clear_cookies()  # no CSRF cookie: the server answers 403
         posts = []
-        page.on("request", lambda r: posts.append(r) if r.method == "POST" and "/api/local-games/" in r.url else None)
+        _count_uploads(page, posts)
         ctx.set_offline(False)
         _wait_true(page, f"{QUEUE}.then((q) => q.pending()).then((p) => p.length === 1 && p[0].lastStatus >= 400)")
         [entry] = _pending(page)
@@ -406,24 +422,22 @@ def test_a_record_finished_offline_is_sent_once_and_shows_once_in_my_games(brows
     url = offline_site.url
     ctx = _context(browser, lang, width)
     try:
-        first = ctx.new_page()
-        _controlled(first, url + "/")
-        first.goto(url + _my_games(lang))
-        second = ctx.new_page()
-        second.goto(url + _my_games(lang))
+        first = _my_games_page(ctx, url, lang)
+        second = _my_games_page(ctx, url, lang, install=False)
         posts = []
         for page in (first, second):
-            page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and "/api/local-games/" in r.url else None)
+            _count_uploads(page, posts)
         ctx.set_offline(True)
         good, forged = _record(), _record(moves=["H8", "H8"])
-        first.evaluate(f"(r) => {QUEUE}.then((q) => q.enqueue(r))", good)
-        first.evaluate(f"(r) => {QUEUE}.then((q) => q.enqueue(r))", forged)
+        _enqueue(first, good)
+        _enqueue(first, forged)
         second.locator(f'li[data-record-id="{good["id"]}"]').wait_for()  # the other tab heard of it
 
         ctx.set_offline(False)
         _wait_true(first, f"{QUEUE}.then((q) => q.pending()).then((p) => p.length === 1 && p[0].state === 'refused')")
         time.sleep(1)  # any second send would have been made by now
-        assert sorted(posts) == sorted([url + "/api/local-games/"] * 2)  # each record once, from either tab
+        # each record once, from either tab
+        assert sorted(json.loads(p.post_data)["id"] for p in posts) == sorted([good["id"], forged["id"]])
         assert Game.objects.count() == 1
         for page in (first, second):
             page.goto(url + _my_games(lang))
