@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.urls import NoReverseMatch, reverse
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import CHROMIUM_ARGS, chromium_path
 from tests.e2e.helpers import _context, _off_loop
@@ -72,9 +73,15 @@ def _cached(page) -> dict[str, list[str]]:
 
 def _wait_true(page, script: str, timeout_s: float = TIMEOUT / 1000) -> None:
     """Poll an async browser function until it resolves truthy (wait_for_function does not wait
-    for a promise's value)."""
+    for a promise's value), through reloads of the page."""
     deadline = time.monotonic() + timeout_s
-    while not page.evaluate(script):
+    while True:
+        try:
+            if page.evaluate(script):
+                return
+        except PlaywrightError as exc:  # the page reloaded meanwhile ("My games" does once records are sent)
+            if "context was destroyed" not in str(exc):
+                raise
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout_s} s: {script}")
         time.sleep(0.2)
