@@ -140,8 +140,16 @@ def test_after_one_visit_the_site_works_offline(browser, offline_site, seeded, l
         page.goto(url + guides[other][1])
         assert page.get_attribute("html", "lang") == other
         if play:
+            # The play page and every module it loads (the engine, the computer's worker) come
+            # from the cache: nothing fails, no script error.
+            failed, errors = [], []
+            page.on("requestfailed", lambda r: failed.append(r.url))
+            page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(f"{url}{play}?preset=caro-vn&level=easy&side=X")
-            assert "offline-sentence" not in page.content()
+            page.locator('[data-testid="device-game"]').wait_for()
+            page.wait_for_load_state("networkidle")
+            assert failed == [] and errors == []
+            assert page.locator('[data-testid="offline-sentence"]').count() == 0
 
         for path in (f"/r/{code}/", "/match/", "/bang-xep-hang/", "/nguoi-choi/nobody/", "/van/1/", "/admin/"):
             page.goto(url + path)
