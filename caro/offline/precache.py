@@ -158,6 +158,8 @@ def version_of(manifest_hash: str, page_list: list[Page], code: str = "") -> str
 
 
 def worker_enabled() -> bool:
-    """Whether /sw.js serves the real worker: CARO_SERVICE_WORKER on and a static manifest to take
-    the version and the hashed names from (DEBUG has none: there the site works without it)."""
-    return bool(settings.CARO_SERVICE_WORKER) and manifest_storage() is not None
+    """Whether /sw.js serves the real worker: CARO_SERVICE_WORKER on, a static manifest to take
+    the version and the hashed names from (DEBUG has none: there the site works without it), and
+    static files on the site's own origin (a STATIC_URL path: a worker keeps only its origin's)."""
+    same_origin = settings.STATIC_URL.startswith("/") and not settings.STATIC_URL.startswith("//")
+    return bool(settings.CARO_SERVICE_WORKER) and same_origin and manifest_storage() is not None

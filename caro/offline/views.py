@@ -80,10 +80,11 @@ def worker_config(page_list: list[precache.Page]) -> dict:
 
 def worker_script() -> str:
     """The text of /sw.js: the configuration, then the worker's parts; the retiring worker when
-    offline play is off (CARO_SERVICE_WORKER=0) or the static files have no manifest (DEBUG)."""
-    storage = precache.manifest_storage()
-    if storage is None or not settings.CARO_SERVICE_WORKER:
+    offline play is off (CARO_SERVICE_WORKER=0, or static files without a manifest (DEBUG) or on
+    another origin: precache.worker_enabled)."""
+    if not precache.worker_enabled():
         return read_static(RETIRE_PART)
+    storage = precache.manifest_storage()
     config = worker_config(precache.pages())
     return f"self.CARO_OFFLINE = {json.dumps(config, ensure_ascii=False)};\n" + _worker_code(storage.manifest_hash)
 

@@ -26,5 +26,8 @@ def offline_head(context) -> dict:
         # The visitor's language (cookie, then Accept-Language), also on pages shown in another
         # one (a guide's URL fixes its language): the worker keeps its pages in this one.
         "visitor_language": getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE),
+        # Who visits (a user's id, "" for nobody): with the CSRF cookie, what tells the worker
+        # that another visitor is here (a log-in, a log-out, a new guest) and its pages are stale.
+        "visitor": getattr(getattr(request, "user", None), "pk", None) or "",
         "upload_url": upload_url,
     }

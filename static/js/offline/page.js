@@ -6,7 +6,9 @@ import { configure, cookieValue, start } from "../records-queue.js";
 
 const boot = document.querySelector("script[data-offline-boot]");
 const data = boot ? boot.dataset : {};
-registerWorker(data.worker, data.visitorLanguage, cookieValue(document.cookie, "csrftoken")).catch(() => {
+// Who visits: the CSRF cookie (a log-in rotates it) and the user's id (a log-out, a new guest).
+const visitor = `${cookieValue(document.cookie, "csrftoken")}|${data.visitor || ""}`;
+registerWorker(data.worker, data.visitorLanguage, visitor).catch(() => {
   // no worker (a private window that refuses storage, an insecure origin): the site works without it
 });
 watchConnection(window, { offline: data.textOffline, refused: data.textRefused });

@@ -126,6 +126,12 @@ def test_without_a_static_manifest_or_when_turned_off_the_worker_retires_itself(
     assert "data-worker=" not in client.get("/").content.decode()
 
 
+def test_static_files_on_another_origin_have_no_worker(client, manifest_site, settings):
+    settings.STATIC_URL = "https://cdn.example/static/"
+    assert "unregister()" in client.get("/sw.js").content.decode()
+    assert "data-worker=" not in client.get("/").content.decode()
+
+
 def test_debug_storage_has_no_worker(client):
     with override_settings(STORAGES={**MANIFEST_STORAGE, "staticfiles": {
             "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}):
@@ -142,7 +148,7 @@ def test_every_page_links_the_manifest_theme_colour_icon_and_registers_the_worke
     assert '<meta name="theme-color" content="#0b6e4f">' in html
     assert re.search(r'<link rel="apple-touch-icon" href="/static/icons/apple-touch-icon\.[0-9a-f]{12}\.png">', html)
     boot = re.search(r"<script type=\"module\" src=\"/static/js/offline/page\.[0-9a-f]{12}\.js\"[^>]*>", html).group(0)
-    assert 'data-worker="/sw.js"' in boot and 'data-visitor-language="vi"' in boot
+    assert 'data-worker="/sw.js"' in boot and 'data-visitor-language="vi"' in boot and 'data-visitor=""' in boot
     assert 'data-text-offline="Bạn đang ngoại tuyến' in boot
     # a guide is shown in its URL's language; the worker is told the visitor's own
     client.cookies["django_language"] = "vi"
