@@ -9,6 +9,7 @@ import re
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
+from django.urls import NoReverseMatch, reverse
 
 from caro.tutorials.loader import sync_guides
 from caro.tutorials.models import Guide
@@ -41,6 +42,13 @@ def manifest_site(collected, settings):
             call_command("collectstatic", interactive=False, verbosity=0)
         sync_guides()
         yield root, extra
+
+
+def _reverse(name: str) -> str | None:
+    try:
+        return reverse(name)
+    except NoReverseMatch:
+        return None
 
 
 def _config(body: str) -> dict:
@@ -165,6 +173,9 @@ def test_the_web_manifest(client, manifest_site):
     assert data["theme_color"] == "#0b6e4f" and data["background_color"] == "#fbfaf7"
     icons = {(i["sizes"], i["purpose"]): i["src"] for i in data["icons"]}
     assert set(icons) == {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
+    # the on-device play pages as shortcuts, those that exist (CONTRACTS.md section 3)
+    expected = [url for url in map(_reverse, ("play_computer", "play_local")) if url]
+    assert [shortcut["url"] for shortcut in data["shortcuts"]] == expected
     root, _extra = manifest_site
     for src in icons.values():
         assert re.fullmatch(r"/static/icons/[\w-]+\.[0-9a-f]{12}\.png", src)
