@@ -25,4 +25,5 @@ urlpatterns = [
     path("", include("caro.records.urls")),
     path("", include("ranking.urls")),
     path("", include("ranking.match_urls")),
+    path("", include("lobby.urls")),
 ]
