@@ -9,7 +9,7 @@ if (root) {
   for (const el of document.getElementById("featured-words").content.querySelectorAll("[data-word]")) {
     words[el.dataset.word] = el.textContent;
   }
-  const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (_m, key) => values[key] ?? "");
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_m, key) => values[key] ?? "");
   const SVG = "http://www.w3.org/2000/svg";
   const CELL = 20;
   let game = null;      // the featured state, kept current by the events
