@@ -182,7 +182,7 @@ class History:
 #: What a profile's recent-games row reads: the game's ~50 columns and both players' ~30 each made
 #: the query's SQL and its model objects cost more than the page's other queries together.
 RECENT_GAME_FIELDS = ("id", "kind", "status", "host_id", "guest_id", "host_side", "winner", "bot_seat", "bot_level",
-                      "finished_at", "host__id", "host__username", "host__display_name",
+                      "finished_at", "annulled", "host__id", "host__username", "host__display_name",
                       "guest__id", "guest__username", "guest__display_name")
 
 
@@ -213,7 +213,7 @@ def recent_key(rows: list[RecentGame]) -> str:
     game id and end time (µs: ids alone repeat in a database made again) and its rating change's
     id (0 for none; a reverted change is left out of the rows)."""
     return ".".join(f"{row.game.pk}-{row.game.finished_at.timestamp() if row.game.finished_at else 0}"
-                    f"-{row.change.pk if row.change else 0}" for row in rows)
+                    f"-{row.change.pk if row.change else 0}-{int(row.game.annulled)}" for row in rows)
 
 
 def history(user, category: str, limit: int = CHART_GAMES) -> History:

@@ -196,7 +196,9 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "names": names,
         # the icon follows the person's mark (the first mover may hold O), as the stones do
         "sides": [{"side": side, "label": labels[side], "name": names[side], "mark": mark_class[side],
-                   "used": seconds_label(used[side]), "winner": game.winner == side} for side in (Side.X, Side.O)],
+                   # an imported record without times (a move list, a PSQ of zeros) shows none, not "0,0 s"
+                   "used": seconds_label(used[side]) if any(s.think_ms for s in steps) else "",
+                   "winner": game.winner == side} for side in (Side.X, Side.O)],
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
         "result": result_text(game, moves, player_names(game, placeholders=False)),
         "room": room,

@@ -75,7 +75,7 @@ def _a_listed_player():
     """Someone already on the caro leaderboard (10+ rated games, active), so the table is there."""
     user = account(display_name="Bảng_Vàng")
     Rating.objects.create(user=user, category="caro", value=1500, games=12, wins=8, draws=1, losses=3,
-                          peak=1510, listed=True)
+                          peak=1510, listed=True, established=True)
     return user
 
 
