@@ -59,42 +59,29 @@ def rename(request: HttpRequest) -> HttpResponse:
     visitor who is not a guest yet renames the name they were given (`accounts.visitors`), which
     their guest takes later. Accounts get a translated refusal; bad input changes nothing."""
     user = request.user
-    if not user.is_authenticated and getattr(request, "visitor", None) is not None:
-        return _rename_visitor(request)
-    if not user.is_authenticated or not user.is_guest:
+    visitor = getattr(request, "visitor", None) if not user.is_authenticated else None
+    if visitor is None and (not user.is_authenticated or not user.is_guest):
         message = _("Only guests choose their name here: an account plays under its username.")
         if request.htmx:
             return render(request, "account/guest_name.html", {"error": message})
         messages.error(request, message)
         return redirect("home")
+    guest = None if visitor is not None else user  # the form's user: None for a visitor without one
     if request.method == "GET":
-        form = GuestNameForm(user=user, initial={"name": user.public_name})
-        return _answer(request, form)
-    form = GuestNameForm(request.POST, user=user)
+        shown = visitor.name if visitor is not None else user.public_name
+        return _answer(request, GuestNameForm(user=guest, initial={"name": shown}))
+    form = GuestNameForm(request.POST, user=guest)
     if _limited(request):
         return _answer(request, form, TOO_MANY_REQUESTS,
                        _("You have changed your name many times in the last minute. Wait a minute, then try again."))
     if not form.is_valid():
         return _answer(request, form, BAD_REQUEST)
-    user.display_name = form.cleaned_data["name"]
-    user.save(update_fields=["display_name"])
+    name = form.cleaned_data["name"]
+    if visitor is not None:  # kept in the visitor's cookie: no row is made
+        visitors.rename(request, name)
+    else:
+        user.display_name = name
+        user.save(update_fields=["display_name"])
     if not request.htmx:
-        messages.success(request, _("Your name is now %(name)s.") % {"name": user.display_name})
-    return _answer(request, None)
-
-
-def _rename_visitor(request: HttpRequest) -> HttpResponse:
-    """`rename` for a visitor who has no user yet: the same form and rules; the name is kept in
-    the visitor's cookie (no row is made)."""
-    if request.method == "GET":
-        return _answer(request, GuestNameForm(user=None, initial={"name": request.visitor.name}))
-    form = GuestNameForm(request.POST, user=None)
-    if _limited(request):
-        return _answer(request, form, TOO_MANY_REQUESTS,
-                       _("You have changed your name many times in the last minute. Wait a minute, then try again."))
-    if not form.is_valid():
-        return _answer(request, form, BAD_REQUEST)
-    visitors.rename(request, form.cleaned_data["name"])
-    if not request.htmx:
-        messages.success(request, _("Your name is now %(name)s.") % {"name": request.visitor.name})
+        messages.success(request, _("Your name is now %(name)s.") % {"name": name})
     return _answer(request, None)
