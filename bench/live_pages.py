@@ -42,7 +42,14 @@ def fill(players: int, live_count: int, lobby_count: int) -> None:
     from accounts.models import User
     from caro.games.models import Connection, Game, Seat
     from caro.rooms.models import Room
-    from caro.rooms.services import new_code
+    from caro.rooms.models import CODE_ALPHABET
+
+    def code_of(n: int) -> str:  # distinct codes (random ones collide among 10,000 rooms: a birthday)
+        digits = []
+        for _ in range(6):
+            n, digit = divmod(n, len(CODE_ALPHABET))
+            digits.append(CODE_ALPHABET[digit])
+        return "".join(digits)
     from lobby import counts
     from lobby.models import LiveGame
     from ranking import categories
@@ -68,8 +75,8 @@ def fill(players: int, live_count: int, lobby_count: int) -> None:
              rated=True, ply=20, started_at=now, deadline=now + timezone.timedelta(minutes=5),
              absence_rule="forfeit")
         for i in range(live_count)], batch_size=2000)
-    rooms = Room.objects.bulk_create([Room(code=new_code(), created_by_id=g.host_id, current_game=g, watchable=True)
-                                      for g in games], batch_size=2000)
+    rooms = Room.objects.bulk_create([Room(code=code_of(i), created_by_id=g.host_id, current_game=g, watchable=True)
+                                      for i, g in enumerate(games)], batch_size=2000)
     LiveGame.objects.bulk_create([
         LiveGame(game=g, room_code=r.code, kind="caro", rated=True, watchable=True,
                  rating=(ratings[g.host_id] + ratings[g.guest_id]) // 2, host_rating=ratings[g.host_id],
@@ -77,8 +84,9 @@ def fill(players: int, live_count: int, lobby_count: int) -> None:
         for g, r in zip(games, rooms)], batch_size=2000)
     hosts = ids[2 * live_count:2 * live_count + lobby_count]
     waiting = Game.objects.bulk_create([Game(kind="caro", rules=rules, host_id=h) for h in hosts])
-    Room.objects.bulk_create([Room(code=new_code(), created_by_id=g.host_id, current_game=g, listed=True,
-                                   lobby_since=now - timezone.timedelta(seconds=i)) for i, g in enumerate(waiting)])
+    Room.objects.bulk_create([Room(code=code_of(live_count + i), created_by_id=g.host_id, current_game=g,
+                                   listed=True, lobby_since=now - timezone.timedelta(seconds=i))
+                              for i, g in enumerate(waiting)])
     Connection.objects.bulk_create([Connection(channel=f"bench.{g.pk}", game=g, seat=Seat.HOST, user_id=g.host_id,
                                                seen_at=now) for g in waiting])
     counts._redis().delete(counts.ONLINE_KEY)

@@ -88,3 +88,17 @@ def test_the_admin_game_page_shows_the_position_as_a_board_and_the_rules_in_word
     assert 'data-testid="admin-board"' in html and "<svg" in html
     assert "15×15" in html
     assert "Rules.to_dict()" not in html and game.position not in html
+
+
+def test_the_report_form_is_answered_in_place_with_htmx():
+    winner, loser = account(), account()
+    game = won_by(winner, loser)
+    client = _client(winner)
+    url = reverse("moderation:report", args=[game.pk])
+    sent = client.post(url, {"reason": "insults", "note": "rude"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in sent and 'data-testid="report-answer"' in sent and "report-sent" in sent
+    assert "<form" not in sent  # sent: no second form to press
+    again = client.post(url, {"reason": "insults"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "form-error" in again and "<form" in again and 'role="alert"' in again
+    plain = client.post(url, {"reason": "insults"})
+    assert plain.status_code == 302 and plain["Location"] == game.get_absolute_url()
