@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "caro.offline",
     "ranking",
     "moderation",
+    "lobby",
 ]
 
 MIDDLEWARE = [
@@ -109,6 +110,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A visitor's name from the first page (a signed cookie, no row), and who is online now.
+    "accounts.visitors.VisitorMiddleware",
+    "lobby.middleware.OnlineMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -227,6 +231,8 @@ CELERY_BEAT_SCHEDULE = {
     # Hourly, so a flood's rooms are gone (and their creators eligible for the guest purge) long
     # before the daily guest purge runs.
     "purge-abandoned-rooms": {"task": "caro.rooms.tasks.purge_abandoned_rooms", "schedule": 3600.0},
+    # Who is here (online, playing, waiting) for the home page: counted here, read from the cache.
+    "lobby-counts": {"task": "lobby.tasks.recount", "schedule": 2.0, "options": {"expires": 4.0}},
 }
 # The computer's moves (up to CARO_BOT_BUDGET_MS of thinking each) have their own queue, so they
 # never delay the clock tasks; a worker consumes both (`-Q celery,bots`), or run one per queue.
