@@ -75,6 +75,8 @@ READ_TIMEOUT_S = 1.0
 #: Seconds to wait for Redis to confirm a SUBSCRIBE before carrying on (the receiver subscribes
 #: again after a reconnection anyway).
 CONFIRM_WAIT_S = 2.0
+#: The longest each step of closing a shard may take (s).
+FLUSH_STEP_S = 5.0
 #: The message put on a watching channel's queue after a reconnection (`watch_reconnects`).
 RECONNECTED = {"type": "layer.reconnected"}
 
@@ -508,18 +510,24 @@ class Shard:
                 await asyncio.sleep(RECONNECT_S)
 
     async def flush(self) -> None:
+        """Stop the receiver and close the connections (each step bounded by FLUSH_STEP_S: this
+        runs when a loop closes, and must not hang it on a broken connection)."""
         if self._receiver is not None:
             self._receiver.cancel()
             try:
-                await self._receiver
-            except BaseException:  # noqa: BLE001 - cancelled
+                await asyncio.wait_for(self._receiver, FLUSH_STEP_S)
+            except BaseException:  # noqa: BLE001 - cancelled, or stuck: left behind
                 pass
             self._receiver = None
-        async with self._lock:
-            await self._drop()
-        if self._redis is not None:
-            await _close_redis(self._redis)
-            self._redis = None
+        pubsub, self._pubsub, self.connected = self._pubsub, None, False
+        redis_client, self._redis = self._redis, None
+        for closing in ((pubsub.aclose() if pubsub is not None else None),
+                        (_close_redis(redis_client) if redis_client is not None else None)):
+            if closing is not None:
+                try:
+                    await asyncio.wait_for(closing, FLUSH_STEP_S)
+                except BaseException:  # noqa: BLE001 - already broken
+                    pass
         self.wanted = set()
         self.lost = False
 
