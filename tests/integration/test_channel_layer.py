@@ -63,6 +63,38 @@ async def _resubscribed(*layers) -> None:
     raise AssertionError("not subscribed again")
 
 
+class OwnRedis:
+    """A Redis server of the test's own (it gets killed and started again), on a fixed port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.server = redis_server.start_redis(self.port)
+
+    def kill(self) -> None:
+        self.server.stop()
+
+    def restart(self) -> None:
+        """A fresh, empty server on the same port: no subscription survives."""
+        self.server = redis_server.start_redis(self.port)
+
+
+@pytest.fixture
+def own_redis():
+    redis_ = OwnRedis()
+    yield redis_
+    redis_.server.stop()
+
+
+async def _members(one, two, *groups) -> tuple[str, str]:
+    """A channel of each of two layers (processes), each in every group of `groups`."""
+    x, o = await one.new_channel(), await two.new_channel()
+    for group in groups:
+        await one.group_add(group, x)
+        await two.group_add(group, o)
+    return x, o
+
+
 @pytest.fixture
 def url():
     return os.environ["REDIS_URL"]
@@ -129,45 +161,34 @@ async def test_a_process_without_members_publishes_and_members_elsewhere_receive
         await _flush(web, worker)
 
 
-async def test_local_members_get_a_batch_even_when_redis_refuses_it(url):
+async def test_local_members_get_a_batch_even_when_redis_refuses_it(own_redis):
     """`group_send_many` delivers locally first, then raises: a caller that keeps the batch sends
     it again with `local=False` and nobody here gets it twice."""
-    port = free_port()
-    server = redis_server.start_redis(port)
+    one, two = _layers(own_redis.url)
     try:
-        own = f"redis://127.0.0.1:{port}/0"
-        one, two = _layers(own)
-        x, o = await one.new_channel(), await two.new_channel()
-        await one.group_add("g", x)
-        await two.group_add("g", o)
-        server.stop()
+        x, o = await _members(one, two, "g")
+        own_redis.kill()
         with pytest.raises(Exception):
             await one.group_send_many([("g", {"type": "m", "n": 1})])
         assert (await _gets(one, x))["n"] == 1  # delivered here although Redis is away
-        server = redis_server.start_redis(port)
+        own_redis.restart()
         await _resubscribed(one, two)  # as the outbox waits before it sends its backlog again
         await one.group_send_many([("g", {"type": "m", "n": 1})], local=False)
         assert (await _gets(two, o))["n"] == 1
         await _nothing(one, x)
-        await _flush(one, two)
     finally:
-        server.stop()
+        await _flush(one, two)
 
 
-async def test_after_a_redis_restart_every_subscription_is_back_and_watchers_are_told(url):
-    port = free_port()
-    server = redis_server.start_redis(port)
+async def test_after_a_redis_restart_every_subscription_is_back_and_watchers_are_told(own_redis):
+    one, two = _layers(own_redis.url)
     try:
-        own = f"redis://127.0.0.1:{port}/0"
-        one, two = _layers(own)
-        x, o = await one.new_channel(), await two.new_channel()
+        x, o = await _members(one, two, "room.A", "game.7")
         for layer, channel in ((one, x), (two, o)):
-            await layer.group_add("room.A", channel)
-            await layer.group_add("game.7", channel)
             await layer.watch_reconnects(channel)
-        server.stop()
+        own_redis.kill()
         await asyncio.sleep(0.5)
-        server = redis_server.start_redis(port)  # empty: every subscription is gone
+        own_redis.restart()
         for layer, channel in ((one, x), (two, o)):
             assert await _gets(layer, channel) == RECONNECTED
         assert one.subscribers("game.7") == (1, 1) and two.subscribers("game.7") == (1, 1)
@@ -175,30 +196,25 @@ async def test_after_a_redis_restart_every_subscription_is_back_and_watchers_are
         await two.group_send("room.A", {"type": "m", "n": 2})
         for layer, channel in ((one, x), (two, o)):
             assert sorted([(await _gets(layer, channel))["n"] for _ in range(2)]) == [1, 2]
-        await _flush(one, two)
     finally:
-        server.stop()
+        await _flush(one, two)
 
 
-async def test_a_socket_that_joins_while_redis_is_away_is_subscribed_when_it_returns(url):
-    port = free_port()
-    server = redis_server.start_redis(port)
-    own = f"redis://127.0.0.1:{port}/0"
-    one, two = _layers(own)
+async def test_a_socket_that_joins_while_redis_is_away_is_subscribed_when_it_returns(own_redis):
+    one, two = _layers(own_redis.url)
     try:
         x = await one.new_channel()
         await one.group_add("g", x)
-        server.stop()
+        own_redis.kill()
         o = await two.new_channel()  # Redis away: the channel and the group are still made
         await asyncio.wait_for(two.group_add("g", o), ARRIVES_S)
         await two.watch_reconnects(o)
         await two.group_send("g", {"type": "m", "n": 0})
         assert (await _gets(two, o))["n"] == 0  # in-process delivery works meanwhile
-        server = redis_server.start_redis(port)
+        own_redis.restart()
         assert await _gets(two, o) == RECONNECTED
         await one.group_send("g", {"type": "m", "n": 1})
         assert (await _gets(two, o))["n"] == 1
         assert (await _gets(one, x))["n"] == 1
     finally:
         await _flush(one, two)
-        server.stop()

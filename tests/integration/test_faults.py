@@ -188,7 +188,7 @@ async def test_a_daphne_killed_and_started_again_gets_its_sockets_back_in_step(t
 
 @pytest.mark.timeout(480)
 async def test_postgresql_killed_under_dev_run_is_started_again_and_the_site_recovers(tmp_path):
-    from tests.integration.test_devstack import start_dev_run, wait_for_200
+    from tests.integration.test_devstack import start_dev_run, stop, wait_for_200
 
     data = Path(__import__("tempfile").mkdtemp(prefix="caro-faults-"))
     data.chmod(0o755)
@@ -237,12 +237,7 @@ async def test_postgresql_killed_under_dev_run_is_started_again_and_the_site_rec
     finally:
         for sock in sockets:
             await sock.close()
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(proc)
         __import__("shutil").rmtree(data, ignore_errors=True)
 
 

@@ -125,6 +125,8 @@ async def play_move_on_loop(game_id: int, user, square: str, ply: int,
 #: Tries of the lean path for one move: on the cached game, on a fresh read, once more after a
 #: connection PostgreSQL dropped.
 LEAN_TRIES = 3
+#: What a driver of `_lean_steps` sends back for a write whose connection broke (`lean.Dropped`).
+RETRY = object()
 
 
 def _lean_seat(game: Game, user, ply: int, on_loop: bool) -> str | None:
@@ -141,44 +143,65 @@ def _lean_seat(game: Game, user, ply: int, on_loop: bool) -> str | None:
     return seat
 
 
+def _lean_steps(user, square: str, ply: int, client_id: uuid.UUID, found, on_loop: bool):
+    """The lean path's decisions without their I/O, shared by the thread and the loop (a
+    generator): it yields `("read",)` to be sent `lean.read`'s answer, and `("write", game, move,
+    fields, ply_before, version)` to be sent `lean.write`'s (or RETRY after a broken connection),
+    and returns the `MoveResult`, or None for the general path. `found` is the cached game (or
+    None). A check that fails, or an engine refusal, on the cached game is decided again on a fresh
+    read; on a fresh one it is final (None, or the `GameError`)."""
+    for _try in range(LEAN_TRIES):
+        fresh = found is None
+        if fresh:
+            found = yield ("read",)
+            if found is None:
+                return None
+        game, version = found
+        found = None  # a failure below reads the game again
+        seat = _lean_seat(game, user, ply, on_loop)
+        if seat is None:
+            if fresh:
+                return None
+            continue
+        try:
+            step = advance(game, game.side_of(seat), square, client_id)
+        except GameError:
+            if fresh:
+                raise
+            continue  # refused on the cached game: decide on a fresh read
+        if step.played.finished:  # the ending goes through `finish`, on the general path
+            return None
+        event = move_event(game, step.move, step.played, step.board, step.now)
+        written = yield ("write", game, step.move, step.changed(), ply - 1, version)
+        if written is RETRY or (written is None and not fresh):
+            continue
+        if written is None:  # the row changed between the fresh read and the write: the general path locks
+            return None
+        return MoveResult(game=game, move=step.move, events=[event])
+    return None
+
+
 async def _move_on_loop(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
     async with lean.LoopConnection() as db:
-        found = lean.cached(game_id)
-        for _try in range(LEAN_TRIES):
-            fresh = found is None
-            if fresh:
-                found = await db.read(game_id)
-                if found is None:
-                    return None
-            game, version = found
-            found = None  # a failure below reads the game again
-            seat = _lean_seat(game, user, ply, on_loop=True)
-            if seat is None:
-                if fresh:
-                    return None
-                continue
-            try:
-                step = advance(game, game.side_of(seat), square, client_id)
-            except GameError:
-                if fresh:
-                    raise
-                continue  # refused on the cached game: decide on a fresh read
-            if step.played.finished:  # the ending goes through `finish`, on the general path
-                return None
-            event = move_event(game, step.move, step.played, step.board, step.now)
-            try:
-                written = await db.write(game, step.move, step.changed(), ply - 1, version)
-            except psycopg.IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
-                raise GameError("stale") from None
-            except lean.Dropped:
-                continue
-            if written is None:  # the row had changed since it was read
-                if fresh:
-                    return None
-                continue
-            outbox.publish_committed(game, [event])
-            return MoveResult(game=game, move=step.move, events=[event])
-    return None
+        steps = _lean_steps(user, square, ply, client_id, lean.cached(game_id), on_loop=True)
+        answer = None
+        try:
+            while True:
+                request = steps.send(answer)
+                if request[0] == "read":
+                    answer = await db.read(game_id)
+                    continue
+                try:
+                    answer = await db.write(*request[1:])
+                except psycopg.IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+                    raise GameError("stale") from None
+                except lean.Dropped:
+                    answer = RETRY
+        except StopIteration as done:
+            result = done.value
+    if result is not None:
+        outbox.publish_committed(result.game, result.events)
+    return result
 
 
 def _lean_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
@@ -190,40 +213,23 @@ def _lean_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) 
     move the engine refuses (`ENGINE_CODES`) and `stale` for a move id used before in this game;
     both change nothing, like the general path."""
     refuse_banned(user)
-    found = lean.cached(game_id)
-    for _try in range(LEAN_TRIES - 1):
-        fresh = found is None
-        if fresh:
-            found = lean.read(game_id)
-            if found is None:
-                return None
-        game, version = found
-        found = None
-        seat = _lean_seat(game, user, ply, on_loop=False)
-        if seat is None:
-            if fresh:
-                return None
-            continue
-        try:
-            step = advance(game, game.side_of(seat), square, client_id)
-        except GameError:
-            if fresh:
-                raise
-            continue
-        if step.played.finished:  # the ending goes through `finish`, on the general path
-            return None
-        event = move_event(game, step.move, step.played, step.board, step.now)
-        try:
-            written = lean.write(game, step.move, step.changed(), ply - 1, version)
-        except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
-            raise GameError("stale") from None
-        if written is None:
-            if fresh:
-                return None
-            continue
-        outbox.publish(game, [event])  # committed: sent now (no transaction of Django's is open)
-        return MoveResult(game=game, move=step.move, events=[event])
-    return None
+    steps = _lean_steps(user, square, ply, client_id, lean.cached(game_id), on_loop=False)
+    answer = None
+    try:
+        while True:
+            request = steps.send(answer)
+            if request[0] == "read":
+                answer = lean.read(game_id)
+                continue
+            try:
+                answer = lean.write(*request[1:])
+            except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+                raise GameError("stale") from None
+    except StopIteration as done:
+        result = done.value
+    if result is not None:
+        outbox.publish(result.game, result.events)  # committed: sent now (no transaction of Django's is open)
+    return result
 
 
 #: The columns of a game a move that does not end it may change; the UPDATE writes those that did.
