@@ -66,22 +66,22 @@ async def _resubscribed(*layers) -> None:
 class OwnRedis:
     """A Redis server of the test's own (it gets killed and started again), on a fixed port."""
 
-    def __init__(self) -> None:
-        self.port = free_port()
+    def __init__(self, folder) -> None:
+        self.port, self.folder = free_port(), folder
         self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.server = redis_server.start_redis(self.port)
+        self.server = redis_server.start_redis(self.port, folder)
 
     def kill(self) -> None:
         self.server.stop()
 
     def restart(self) -> None:
         """A fresh, empty server on the same port: no subscription survives."""
-        self.server = redis_server.start_redis(self.port)
+        self.server = redis_server.start_redis(self.port, self.folder)
 
 
 @pytest.fixture
-def own_redis():
-    redis_ = OwnRedis()
+def own_redis(tmp_path):
+    redis_ = OwnRedis(tmp_path)
     yield redis_
     redis_.server.stop()
 
