@@ -107,9 +107,10 @@ export function parseSquares(text, rules = null) {
 // -- gomoku: Piskvork .psq ---------------------------------------------------------------------
 
 /**
- * A parsed Piskvork record: board `size`, `moves` (square names, X first) and the thinking
- * `times` in milliseconds, one per move.
- * @typedef {{size: number, moves: string[], times: number[]}} PsqGame
+ * A parsed Piskvork record: board `size`, `moves` (square names, X first), the thinking `times`
+ * in milliseconds, one per move, and the players' `names` (X, O) from a tournament file's
+ * trailer (["", ""] when it has none).
+ * @typedef {{size: number, moves: string[], times: number[], names: [string, string]}} PsqGame
  */
 
 // "Piskvorky WxH, ..." matched case-insensitively as Python's re.IGNORECASE does (i also
@@ -122,6 +123,20 @@ const PSQ_LIKE_MOVE = new RegExp(
   `^[${WS}]*[+-]?\\p{Nd}+[${WS}]*,[${WS}]*[+-]?\\p{Nd}+[${WS}]*(?:,[${WS}]*[+-]?\\p{Nd}+[${WS}]*)?$`, "u",
 );
 
+// A trailer line that is not a name: "-1", a number, or a rule line such as "0,Freestyle15".
+const PSQ_NOT_NAME = new RegExp(`^[${WS}]*-?[0-9]+[${WS}]*(,.*)?$`);
+/** The longest player name kept from a record (characters). */
+export const PSQ_NAME_LENGTH = 40;
+// What Python's str.isprintable() refuses: control, format, surrogate, private-use, unassigned
+// and separator characters, except the plain space.
+const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+/** A player name as a PSQ trailer line holds it: one line, printable, at most PSQ_NAME_LENGTH. */
+function psqName(text) {
+  const printable = Array.from(String(text)).filter((ch) => ch === " " || !NOT_PRINTABLE.test(ch)).join("");
+  return Array.from(strip(printable)).slice(0, PSQ_NAME_LENGTH).join("");
+}
+
 /** An int from ASCII digits, refusing absurd lengths before converting. */
 function psqInt(digits, limit, what) {
   if (digits.length > limit) throw new IllegalMove(BAD_RECORD, `${what} has too many digits (${digits.length})`);
@@ -130,15 +145,18 @@ function psqInt(digits, limit, what) {
 
 /**
  * Write a Piskvork .psq record: the header "Piskvorky 15x15, 11:11, 0" then one `x,y,ms` line
- * per move, 1-based, x the column and y the row from the top, then "-1".
+ * per move, 1-based, x the column and y the row from the top, then "-1", then the players'
+ * `names` (X, then O; one line each, as tournament files write the programs' names) when both
+ * are given.
  * @param {string[]} moves
  * @param {number} [size]
  * @param {number[]|null} [times] milliseconds, one per move
+ * @param {[string, string]} [names]
  * @returns {string}
  * @throws {IllegalMove} for squares off the board
  * @throws {RangeError} if `times` has the wrong length
  */
-export function formatPsq(moves, size = 15, times = null) {
+export function formatPsq(moves, size = 15, times = null, names = ["", ""]) {
   if (times !== null && times.length !== moves.length) throw new RangeError("one time per move");
   const lines = [`Piskvorky ${size}x${size}, 11:11, 0`];
   moves.forEach((name, k) => {
@@ -146,13 +164,15 @@ export function formatPsq(moves, size = 15, times = null) {
     lines.push(`${col + 1},${row + 1},${times && times.length ? times[k] : 0}`);
   });
   lines.push("-1");
+  if (names.every((name) => psqName(name))) lines.push(...names.map(psqName));
   return `${lines.join("\n")}\n`;
 }
 
 /**
  * Read a Piskvork .psq record (Piskvork / Gomocup files). The header comes first; the move
  * lines `x,y[,ms]` follow it without a break and end at the first line that is not a move ("-1",
- * or the player names and rule lines of tournament files); a move line after that is refused.
+ * or the player names and rule lines of tournament files, whose first two other lines are the
+ * players' names, X then O); a move line after that is refused.
  * Only the site's square boards (11, 13, 15, 19) are accepted. The moves are replayed under
  * `rules` (default: freestyle on the record's size; `rules.size` must match the header).
  * Source: Piskvork file format as written by Piskvork 8 / Gomocup.
@@ -178,6 +198,7 @@ export function parsePsq(text, rules = null) {
   }
   const board = new Board(theRules);
   const times = [];
+  const trailer = []; // the lines after the moves that may be the players' names
   let end = null; // line number of the first line after the moves
   for (let k = 1; k < lines.length; k += 1) {
     const number = k + 1;
@@ -188,6 +209,7 @@ export function parsePsq(text, rules = null) {
         throw new IllegalMove(BAD_RECORD, `line ${number}: not a move in ASCII digits: ${JSON.stringify(line.slice(0, 40))}`);
       }
       if (end === null) end = number;
+      if (strip(line) && !PSQ_NOT_NAME.test(line)) trailer.push(psqName(line));
       continue;
     }
     if (end !== null) {
@@ -206,7 +228,7 @@ export function parsePsq(text, rules = null) {
     play(board, name, board.ply + 1);
     times.push(psqInt(match[3] ?? "0", PSQ_TIME_DIGITS, `line ${number}: the time`));
   }
-  return { size: width, moves: board.moves, times };
+  return { size: width, moves: board.moves, times, names: trailer.length >= 2 ? [trailer[0], trailer[1]] : ["", ""] };
 }
 
 // -- Reversi: plain move strings ------------------------------------------------------------------

@@ -56,14 +56,17 @@ describe("PSQ", () => {
       const text = formatPsq(V.game, size, spec.times);
       assert.deepEqual(text.split("\n").slice(0, 3), spec.first_lines.map((line) => line.replaceAll("{size}", String(size))));
       const game = parsePsq(text);
-      assert.deepEqual(game, { size, moves: V.game, times: spec.times });
+      assert.deepEqual(game, { size, moves: V.game, times: spec.times, names: ["", ""] });
     }
     for (const size of spec.other_sizes) assert.equal(parsePsq(formatPsq(spec.other_moves, size)).size, size);
+    const text = formatPsq(V.game, 15, null, spec.names);
+    assert.ok(text.endsWith(spec.names_tail));
+    assert.deepEqual(parsePsq(text).names, spec.names);
   });
   V.psq.forEach((vector, n) => {
     test(`vector ${n}: ${JSON.stringify(vectorText(vector.text)).slice(0, 50)}`, () => {
       const game = checkRead(vector, () => parsePsq(vectorText(vector.text), rulesOf(vector)));
-      if (game !== null) assert.deepEqual(game, { size: vector.size, moves: vector.moves, times: vector.times });
+      if (game !== null) assert.deepEqual(game, { size: vector.size, moves: vector.moves, times: vector.times, names: vector.names });
     });
   });
 });

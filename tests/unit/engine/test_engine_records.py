@@ -61,7 +61,7 @@ def test_psq_vector(psq_vector, vector_text):
     game = check_read(psq_vector, parse_psq, vector_text(psq_vector["text"]), _rules(psq_vector))
     if game is not None:
         assert game.size == psq_vector["size"] and list(game.moves) == psq_vector["moves"]
-        assert list(game.times) == psq_vector["times"]
+        assert list(game.times) == psq_vector["times"] and list(game.names) == psq_vector["names"]
 
 
 def test_reversi_string_vector(reversi_string_vector, vector_text):
@@ -81,6 +81,8 @@ def test_psq_round_trip(engine_vectors):
         assert parsed.size == size and list(parsed.moves) == game and list(parsed.times) == spec["times"]
     for size in spec["other_sizes"]:
         assert parse_psq(format_psq(spec["other_moves"], size=size)).size == size
+    text = format_psq(game, names=tuple(spec["names"]))
+    assert text.endswith(spec["names_tail"]) and list(parse_psq(text).names) == spec["names"]
 
 
 def test_reversi_string_round_trip(reversi_vectors):
