@@ -28,4 +28,7 @@ urlpatterns = [
     path("api/local-games/", record_upload.upload, name="local_game_upload"),
     path("", include("ranking.urls")),
     path("", include("ranking.match_urls")),
+    # /sw.js, /manifest.webmanifest and the offline page.
+    path("", include("caro.offline.urls")),
+    path("", include("lobby.urls")),
 ]

@@ -18,7 +18,8 @@ from caro.games.models import AbsenceRule, FirstMover, Game, Takeback
 from caro.games.services import moderation as game_moderation
 from caro.games.services.locking import refuse_banned
 from caro.games.services.seating import create_games
-from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
+from caro.rooms import signals
+from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, LOBBY_GROUP, Room
 
 def new_code() -> str:
     """A random room code: 6 characters of CODE_ALPHABET (23^6 ≈ 148 million codes)."""
@@ -35,16 +36,19 @@ def normalize_code(text: str) -> str | None:
 
 def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_length: int | None = None,
                 move_time_ms: int | None = None, bank_ms: int = 0, increment_ms: int = 0,
-                first: str = FirstMover.HOST, takeback: bool = False) -> Room:
+                first: str = FirstMover.HOST, takeback: bool = False, listed: bool = False,
+                accounts_only: bool = False, watchable: bool = False) -> Room:
     """Create a friend room and its first game, with `user` in the host seat, and return it.
 
     The game waits for a second player. The host's options, kept for every game of the room: the
     clock (`move_time_ms` per move, default settings.CARO_FRIEND_MOVE_TIME_MS; or a total of
     `bank_ms` per player plus `increment_ms` per move), who moves first in game 1 (`first`:
     "host", "guest" or "rps"; Reversi colours are random in game 1), and taking back by agreement
-    (`takeback`). When a player does not come back, the opponent chooses. Games against the
-    computer and on one device are played in the page (issue 26): the server makes no room for
-    them (rooms of those kinds stored before stay readable).
+    (`takeback`). When a player does not come back, the opponent chooses. `listed`: the room waits
+    in the public lobby for anyone to take the free seat ("Chờ người vào từ sảnh"); `accounts_only`:
+    only players with an account may take it; `watchable`: its games are listed on the watch page.
+    Games against the computer and on one device are played in the page (issue 26): the server
+    makes no room for them (rooms of those kinds stored before stay readable).
     `preset` is a rule choice of `caro.games.kinds.RULE_CHOICES` (KeyError if unknown); for caro,
     `size` / `win_length` override it (ValueError when the result is not a valid rule set).
     Raises GameError `banned` when a ban is in force on `user`.
@@ -59,6 +63,8 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
              "takeback": Takeback.AGREEMENT if takeback else Takeback.NONE,
              "absence_rule": AbsenceRule.OPPONENT_CHOOSES}
     kind = Room.Kind.FRIEND
+    options = {"listed": listed, "accounts_only": accounts_only, "watchable": watchable,
+               "lobby_since": timezone.now() if listed else None}
     for _attempt in range(20):
         code = new_code()
         try:
@@ -66,19 +72,26 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
                 room = Room.objects.create(
                     code=code, created_by=user, preset=preset, move_time_ms=move_time_ms, bank_ms=bank_ms,
                     increment_ms=increment_ms, first_mover=seats.get("first_mover", FirstMover.HOST),
-                    takeback=takeback, kind=kind,
+                    takeback=takeback, kind=kind, **options,
                 )
                 room.current_game = games.create_game(
                     kind=game_kind.name, rules=rules, move_time_ms=move_time_ms,
                     opening=procedure_of(preset), **seats
                 )
                 room.save(update_fields=["current_game"])
+                if room.lobby_since is not None:
+                    transaction.on_commit(lobby_changed)
                 return room
         except IntegrityError:  # pragma: no cover - a code collision: try another; anything else is a bug
             if not Room.objects.filter(code=code).exists():
                 raise
             continue
     raise RuntimeError("could not allocate a room code")
+
+
+def lobby_changed() -> None:
+    """Tell the lobby's sockets that the list of open rooms changed (after commit; never raises)."""
+    outbox.broadcast(LOBBY_GROUP, {"type": "lobby"})
 
 
 def create_match_room(host, guest, *, kind: str, rules: dict, first_mover: str, move_time_ms: int,
@@ -90,6 +103,7 @@ def create_match_room(host, guest, *, kind: str, rules: dict, first_mover: str, 
     marks a ranked pairing's game. Later games in the room are rematches, as in a friend room. Call
     inside the pairing's transaction; the room and game commit or roll back with it. Raises
     ValueError for a bad option (games.create_game). `create_match_rooms` makes many at once.
+    Quick and ranked games are shown on the watch page (`Room.watchable`).
     """
     return create_match_rooms([{"host": host, "guest": guest, "kind": kind, "rules": rules, "rated": rated,
                                 "first_mover": first_mover, "move_time_ms": move_time_ms, "preset": preset}])[0]
@@ -100,7 +114,8 @@ def create_match_rooms(specs: list[dict]) -> list[Room]:
     keyword arguments plus `host` and `guest` (users, or their ids as `host_id` / `guest_id`).
     Returns the rooms in the same order, each with `current_game` set. Three statements whatever
     the count: one INSERT of the games, then the rooms' INSERT in a savepoint (a code collision,
-    about one in 148 million per room, draws new codes for all and tries again).
+    about one in 148 million per room, draws new codes for all and tries again); then
+    `signals.games_started` for them all (the watch list's receiver adds two).
     Raises ValueError for a bad option (nothing is written then).
     """
     made = create_games([
@@ -113,12 +128,14 @@ def create_match_rooms(specs: list[dict]) -> list[Room]:
     for _attempt in range(20):
         rooms = [Room(code=new_code(), created_by_id=game.host_id, preset=spec.get("preset", "caro-vn"),
                       move_time_ms=spec["move_time_ms"], first_mover=spec["first_mover"], kind=Room.Kind.FRIEND,
-                      current_game=game)
+                      current_game=game, watchable=True)
                  for spec, game in zip(specs, made)]
         codes = [room.code for room in rooms]
         try:
             with transaction.atomic():
-                return Room.objects.bulk_create(rooms)
+                rooms = Room.objects.bulk_create(rooms)
+            signals.games_started.send(sender=Room, rooms=rooms)
+            return rooms
         except IntegrityError:  # pragma: no cover - a code collision: new codes; anything else is a bug
             if len(set(codes)) == len(codes) and not Room.objects.filter(code__in=codes).exists():
                 raise
@@ -127,8 +144,30 @@ def create_match_rooms(specs: list[dict]) -> list[Room]:
 
 
 def join(room: Room, user) -> str:
-    """Seat `user` in the room's current game if a seat is open; return the seat or raise GameError."""
-    return games.take_seat(room.current_game_id, user)
+    """Seat `user` in the room's current game if a seat is open; return the seat or raise GameError.
+
+    Two people taking the one free seat at once: the game's row lock lets one in, the other gets
+    `seat_taken`. A room that waited in the lobby leaves it when the game starts, and the lobby's
+    sockets are told after commit. Raises GameError `accounts_only` for a visitor without an
+    account (a guest, or nobody) in a room whose host asked for accounts only, `room_closed`, and
+    the errors of `games.take_seat` (`seat_taken`, `game_over`, `banned`)."""
+    if room.closed_at is not None:
+        raise GameError("room_closed")
+    game = room.current_game
+    if room.accounts_only and game.seat_of(user) is None and (
+            not getattr(user, "is_authenticated", False) or user.is_guest):
+        raise GameError("accounts_only")
+    with transaction.atomic():
+        seat = games.take_seat(room.current_game_id, user)
+        status = Game.objects.filter(pk=room.current_game_id).values_list("status", flat=True).first()
+        if status != Game.Status.WAITING and room.lobby_since is not None:
+            Room.objects.filter(pk=room.pk).update(lobby_since=None)
+            room.lobby_since = None
+            transaction.on_commit(lobby_changed)
+        if status == Game.Status.ACTIVE:
+            room.current_game = Game.objects.get(pk=room.current_game_id)
+            signals.games_started.send(sender=Room, rooms=[room])
+    return seat
 
 
 def play_again(room_code: str, user, game_id: int | None = None) -> Game | None:
@@ -157,6 +196,8 @@ def play_again(room_code: str, user, game_id: int | None = None) -> Game | None:
             room.current_game = game
             room.save(update_fields=["current_game"])
             transaction.on_commit(lambda: _announce_new_game(room.group_name, game.pk))
+            if game.status == Game.Status.ACTIVE:
+                signals.games_started.send(sender=Room, rooms=[room])
         return game
 
 
@@ -176,9 +217,13 @@ def close(room_code: str, reason: str = "") -> Room:
                 pass
         room.closed_at = timezone.now()
         room.closed_reason = reason[:300]
-        room.save(update_fields=["closed_at", "closed_reason"])
+        listed = room.lobby_since is not None
+        room.lobby_since = None
+        room.save(update_fields=["closed_at", "closed_reason", "lobby_since"])
         group = room.group_name
         transaction.on_commit(lambda: outbox.broadcast(group, {"type": "room_closed"}))
+        if listed:
+            transaction.on_commit(lobby_changed)
         return room
 
 
@@ -187,4 +232,5 @@ def _announce_new_game(group: str, game_id: int) -> None:
     outbox.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
 
 
-__all__ = ["GameError", "close", "create_match_room", "create_match_rooms", "create_room", "join", "normalize_code", "play_again"]
+__all__ = ["GameError", "close", "create_match_room", "create_match_rooms", "create_room", "join", "lobby_changed",
+           "normalize_code", "play_again"]
