@@ -1,0 +1,245 @@
+"""Strength gate of the browser computer (issue 26): the JavaScript Hard against today's Python Hard.
+
+Usage (from the repository root; hours of CPU: run it niced, in the background)::
+
+    nice -n 10 .venv/bin/python bench/strength_gate.py                      # the three caro rule sets
+    nice -n 10 .venv/bin/python bench/strength_gate.py --preset freestyle   # one rule set
+    nice -n 10 .venv/bin/python bench/strength_gate.py --game reversi       # Reversi (see below)
+
+Caro: the JS Hard runs as the Gomocup brain under Node, the command of ``python3 dev.py brain``
+(``static/js/computer/brain.js --level hard --cpu-clock --preset SLUG``; one process a rule set,
+kept across its games as a Gomocup manager keeps a brain), told ``INFO timeout_turn`` = the move
+time. The Python Hard (``caro.bots``) runs in this process with this process's CPU time as its
+clock (``time.perf_counter`` replaced by ``time.process_time``, as ``bench/match.py --cpu-clock``)
+and the budget its own brain gives for that ``timeout_turn`` (80 %: each side plans to use 64 % of
+the move time). So both think in CPU time and a loaded machine changes neither.
+
+Games: ``--openings`` balanced openings (bench/match.py's four-stone X, O, X, O openings, then its
+three-stone ones), each played twice with the colours swapped, in freestyle, exact five and caro
+with blocked ends (``caro-vn``); a game with no five by ``--max-ply`` is a draw. Every move is
+judged by the Python engine (an illegal move loses the game for its side, printed). Prints every
+game, then per rule set the JS Hard's score with a 95 % interval (normal approximation on the
+per-game scores, as bench/match.py), the Elo difference, and both sides' move times in CPU ms
+(mean, p95, max; the JS side's as its brain measures them), the JS search's mean depth, and the
+load average.
+
+Reversi (``--game reversi``): the JS Reversi Hard through ``static/js/computer/reversi/cli.js`` (the
+line protocol of the js-reversi branch, documented in its header) against the Python Reversi Hard
+over bench/match.py's Reversi openings. Until that file exists the mode says so and stops.
+Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from caro.bots import choose_move, warm_up  # noqa: E402
+from caro.engine.caro import PRESETS, Board  # noqa: E402
+from caro.engine.coords import parse_square, square_name  # noqa: E402
+from caro.engine.errors import IllegalMove  # noqa: E402
+from devstack.cli import brain_argv  # noqa: E402
+from match import CARO_OPENINGS, CARO_OPENINGS_4, elo  # noqa: E402
+
+CARO_PRESETS = ("freestyle", "exact-five", "caro-vn")
+BRAIN_SHARE = 0.8  # caro/bots/brain.py and brain.js: the budget is 80 % of timeout_turn
+REVERSI_CLI = ROOT / "static" / "js" / "computer" / "reversi" / "cli.js"
+TARGET = 0.45  # the gate: the JS Hard scores at least this much in each rule set
+
+
+class JsBrain:
+    """The JS brain as a subprocess, spoken to in the Gomocup protocol."""
+
+    def __init__(self, preset: str, timeout_turn_ms: int) -> None:
+        argv = brain_argv(ROOT, ["--level", "hard", "--cpu-clock", "--stats", "--preset", preset])
+        if argv is None:
+            raise SystemExit("node is not installed: the JS brain cannot run")
+        self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     bufsize=1)
+        self.timeout_turn = timeout_turn_ms
+        self.size = 15
+        self.stats: dict[str, str] = {}
+
+    def send(self, line: str) -> None:
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def answer(self) -> str:
+        """The next line that is not a MESSAGE (those are kept in :attr:`stats`)."""
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the brain stopped (exit {self.proc.poll()})")
+            line = line.strip()
+            if line.startswith("MESSAGE "):
+                self.stats = dict(kv.split("=", 1) for kv in line[8:].split() if "=" in kv)
+                continue
+            return line
+
+    def new_game(self, size: int) -> None:
+        self.size = size
+        self.send(f"START {size}")
+        if self.answer() != "OK":
+            raise RuntimeError("START refused")
+        self.send(f"INFO timeout_turn {self.timeout_turn}")
+
+    def move(self, board: Board, first: bool) -> str:
+        """The brain's move on ``board``: the whole position (BOARD) on its first move of the
+        game, the opponent's last move (TURN) after that."""
+        if first:
+            self.send("BOARD")
+            me = board.turn
+            for square, side in board.stones().items():
+                c, r = parse_square(square, board.rules.size)
+                self.send(f"{c},{r},{1 if side == me else 2}")
+            self.send("DONE")
+        else:
+            c, r = parse_square(board.moves[-1], board.rules.size)
+            self.send(f"TURN {c},{r}")
+        reply = self.answer()
+        try:
+            x, y = (int(v) for v in reply.split(","))
+        except ValueError:
+            raise RuntimeError(f"the brain answered {reply!r}") from None
+        return square_name(x, y)
+
+    def close(self) -> None:
+        try:
+            self.send("END")
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+def play_caro(brain: JsBrain, rules, opening, js_side: str, budget_ms: int, max_ply: int):
+    """One game. Returns (winner 'X'/'O'/None, detail, js CPU ms list, py CPU ms list, js depths)."""
+    board = Board(rules)
+    for square in opening:
+        board.play(square)
+    brain.new_game(rules.size)
+    js_ms, py_ms, depths = [], [], []
+    first = True
+    while board.outcome is None and board.ply < max_ply:
+        if board.turn == js_side:
+            move = brain.move(board, first)
+            first = False
+            js_ms.append(float(brain.stats.get("cpu_ms", "nan")))
+            depths.append(int(brain.stats.get("depth", 0)))
+        else:
+            t0 = time.process_time()
+            move = choose_move(board, "hard", budget_ms=budget_ms)
+            py_ms.append(1000 * (time.process_time() - t0))
+        try:
+            board.play(move)
+        except IllegalMove as exc:
+            loser = board.turn
+            side = "JS" if loser == js_side else "Python"
+            return ("O" if loser == "X" else "X"), f"{side} played an illegal move {move}: {exc}", js_ms, py_ms, depths
+    winner = board.outcome.winner if board.outcome else None
+    return winner, f"{board.ply} plies", js_ms, py_ms, depths
+
+
+def interval(results: list[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the score and its 95 % interval (normal approximation, clamped to 0..1)."""
+    n = len(results)
+    mean = sum(results) / n
+    half = 1.96 * statistics.pstdev(results) / math.sqrt(n) if n > 1 else 0.5
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def times_line(label: str, samples: list[float]) -> str:
+    s = sorted(x for x in samples if not math.isnan(x))
+    if not s:
+        return f"  {label:<10} no moves"
+    p95 = s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)]
+    return (f"  {label:<10} {len(s):>5} moves  mean {statistics.fmean(s):7.1f}  p95 {p95:7.1f}  "
+            f"max {s[-1]:7.1f}  CPU ms")
+
+
+def run_preset(slug: str, args) -> tuple[float, float, float]:
+    rules = PRESETS[slug].rules
+    budget_ms = int(args.move_ms * BRAIN_SHARE)
+    openings = (CARO_OPENINGS_4 + CARO_OPENINGS)[args.start:args.start + args.openings]
+    print(f"\n== {slug}: JS Hard (node brain) vs Python Hard, {len(openings)} openings x 2 colours, "
+          f"{args.move_ms} ms a move (timeout_turn; each side's budget {budget_ms} ms, CPU clock), "
+          f"load {os.getloadavg()[0]:.2f}", flush=True)
+    brain = JsBrain(slug, args.move_ms)
+    results: list[float] = []
+    js_all, py_all, depth_all = [], [], []
+    try:
+        for k, opening in enumerate(openings, start=args.start):
+            for js_side in ("X", "O"):
+                winner, detail, js_ms, py_ms, depths = play_caro(brain, rules, opening, js_side, budget_ms,
+                                                                 args.max_ply)
+                js_all += js_ms
+                py_all += py_ms
+                depth_all += depths
+                score = 0.5 if winner is None else (1.0 if winner == js_side else 0.0)
+                results.append(score)
+                print(f"  {k:>2} {' '.join(opening):<16} JS as {js_side}: winner {winner or 'draw':<4} "
+                      f"({detail}) -> {score:g}   [{sum(results):g}/{len(results)}]", flush=True)
+    finally:
+        brain.close()
+    mean, lo, hi = interval(results)
+    wins = results.count(1.0)
+    draws = results.count(0.5)
+    verdict = "meets" if mean >= TARGET else "BELOW"
+    print(f"-- {slug}: JS Hard {sum(results):g}/{len(results)} = {100 * mean:.1f} % "
+          f"(95 % interval {100 * lo:.1f} .. {100 * hi:.1f} %; +{wins} ={draws} -{len(results) - wins - draws}), "
+          f"Elo {elo(mean):+.0f} ({elo(lo):+.0f} .. {elo(hi):+.0f}); {verdict} the {100 * TARGET:.0f} % target")
+    print(times_line("JS Hard", js_all))
+    print(times_line("Py Hard", py_all))
+    if depth_all:
+        searched = [d for d in depth_all if d > 0]
+        if searched:
+            print(f"  JS alpha-beta depth: mean {statistics.fmean(searched):.1f}, median "
+                  f"{statistics.median(searched)}, max {max(searched)} ({len(searched)} moves searched)")
+    print(f"  load average: {os.getloadavg()[0]:.2f}", flush=True)
+    return mean, lo, hi
+
+
+def run_reversi(args) -> int:
+    if not REVERSI_CLI.exists():
+        print(f"{REVERSI_CLI.relative_to(ROOT)} is not on this branch yet: the Reversi mode plays the JS Reversi "
+              "Hard through it (the js-reversi branch's line protocol) and is finished with it.")
+        return 2
+    raise SystemExit("the Reversi match needs the protocol of static/js/computer/reversi/cli.js: "
+                     "to be written with it (js-reversi)")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["caro", "reversi"], default="caro")
+    parser.add_argument("--preset", action="append", choices=CARO_PRESETS,
+                        help="caro rule set (repeatable; default: freestyle, exact-five and caro-vn)")
+    parser.add_argument("--openings", type=int, default=24, help="openings, each played with both colours")
+    parser.add_argument("--start", type=int, default=0, help="skip this many openings first")
+    parser.add_argument("--move-ms", type=int, default=1000, help="time a move (Gomocup timeout_turn), ms")
+    parser.add_argument("--max-ply", type=int, default=225, help="a game with no five by then is a draw")
+    args = parser.parse_args(argv)
+    time.perf_counter = time.process_time  # the Python bots read their clock through time.perf_counter
+    if args.game == "reversi":
+        return run_reversi(args)
+    print(f"strength gate, load average {os.getloadavg()[0]:.2f}", flush=True)
+    warm_up()  # as a worker process does when it starts (compiled functions loaded, tables filled)
+    summary = {slug: run_preset(slug, args) for slug in (args.preset or CARO_PRESETS)}
+    print("\nsummary (JS Hard's score, 95 % interval):")
+    for slug, (mean, lo, hi) in summary.items():
+        print(f"  {slug:<11} {100 * mean:5.1f} %  ({100 * lo:.1f} .. {100 * hi:.1f} %)"
+              f"{'' if mean >= TARGET else '  below target'}")
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,54 @@
+// The caro computer's entry points: a move for a position, at a level.
+
+import { SearchBoard } from "./board.js";
+import { CHOOSERS } from "./levels.js";
+import { makeRng } from "../rng.js";
+import { wallClock } from "./clock.js";
+import { squareName } from "./rules.js";
+
+export const LEVELS = Object.freeze(["easy", "medium", "hard"]);
+
+/**
+ * A move for the side to move of a caro position. `position`: {rules: {size, win_length, exact,
+ * blocked, renju}, x: [square, ...], o: [square, ...], toMove: "X" | "O"}. `level`: "easy" |
+ * "medium" | "hard". Options: `budgetMs` (thinking time, default 1000: Hard plans to use 0.8 of
+ * it, Easy and Medium far less), `rng` (seed, function or rng object; Easy and Medium use it),
+ * `clock` (ms function, default the wall clock), `stats` (an object Hard fills with its search's
+ * depth, nodes and the phase that chose). Returns the square name of a legal move. Throws Error for
+ * an unknown level or when the side to move has no legal move.
+ */
+export function choosePositionMove(position, level, { budgetMs = 1000, rng, clock = wallClock, stats = null } = {}) {
+  const choose = CHOOSERS[level];
+  if (!choose || !Object.hasOwn(CHOOSERS, level)) throw new Error(`unknown level: ${level}`);
+  const fb = SearchBoard.fromNames(position.rules, position);
+  const q = choose(fb, budgetMs, makeRng(rng), clock, stats);
+  return fb.name(q);
+}
+
+/**
+ * chooseMove for a caro engine board (static/js/engine/caro.js Board: `rules`, `stones()`,
+ * `turn`, `outcome`; not changed). Throws Error when the game is over (see choosePositionMove).
+ */
+export function chooseCaroMove(board, level, opts = {}) {
+  if (board.outcome) throw new Error("the game is over: no move to choose");
+  const x = [];
+  const o = [];
+  for (const [square, side] of Object.entries(board.stones())) (side === "X" ? x : o).push(square);
+  return choosePositionMove({ rules: board.rules, x, o, toMove: board.turn }, level, opts);
+}
+
+/**
+ * Run Hard briefly on a small position of each rule set in `presets` (default: every one), so the
+ * first timed move of a fresh process (the brain) or worker does not pay for the JIT compiler and
+ * the pattern tables. Returns the milliseconds it took.
+ */
+export function warmUp(rulesList, { budgetMs = 60, clock = wallClock } = {}) {
+  const t0 = clock();
+  for (const rules of rulesList) {
+    const c = rules.size >> 1;
+    const sq = (dc, dr) => squareName(c + dc, c + dr);
+    choosePositionMove({ rules, x: [sq(0, 0), sq(1, 0)], o: [sq(1, 1), sq(-1, 0)], toMove: "X" }, "hard",
+      { budgetMs, clock });
+  }
+  return clock() - t0;
+}
