@@ -177,3 +177,31 @@ export function foulAt(cells, size, index) {
   if (cells[index] !== EMPTY) throw new Error("foulAt needs an empty cell");
   return foul(Array.from(cells), rays(size), index);
 }
+
+// -- symmetries of a position (caro/engine/openings.py symmetries) ---------------------------
+
+function transforms(size) {
+  const m = size - 1;
+  return [
+    (c, r) => [c, r], (c, r) => [m - r, c], (c, r) => [m - c, m - r], (c, r) => [r, m - c],
+    (c, r) => [m - c, r], (c, r) => [c, m - r], (c, r) => [r, c], (c, r) => [m - r, m - c],
+  ];
+}
+
+/**
+ * The rotations and reflections of the square board (about its centre) that map every stone of
+ * the engine `board` onto a stone of the same colour: the symmetry group of the position,
+ * identity first. Each is a function (col, row) -> [col, row] on 0-based coordinates.
+ */
+export function symmetries(board) {
+  const size = board.rules.size;
+  const stones = new Map();
+  for (const [name, side] of Object.entries(board.stones())) {
+    const [c, r] = parseSquare(name, size);
+    stones.set(r * size + c, side);
+  }
+  return transforms(size).filter((t) => [...stones].every(([i, side]) => {
+    const [c, r] = t(i % size, Math.floor(i / size));
+    return stones.get(r * size + c) === side;
+  }));
+}
