@@ -22,6 +22,7 @@ import { mulberry32 } from "../rng.js";
 export { EMPTY, XS, OS, EDGE };
 
 const NEAR = 24; // cells within distance 2 (5 x 5 less the centre)
+const WEIGHTS = Int32Array.from(WEIGHT); // (a typed copy: the hot path reads it)
 const FOUL_CACHE_BITS = 14;
 
 /** Geometry of one board size (cached): padded width, cell count, steps, real cells, names. */
@@ -112,14 +113,9 @@ export class SearchBoard {
     this.score = new Int32Array(3 * NC);
     this.total = new Int32Array(3);
     this.cnt = new Uint8Array(24 * NC);
-    this.setCells = [];
-    this.setPos = [];
+    this.setCells = new Int16Array(24 * NC); // set sk's cells from sk * NC on, setLen[sk] of them
+    this.setPos = new Int16Array(24 * NC).fill(-1); // a cell's index in its set, -1: not in it
     this.setLen = new Int32Array(24);
-    for (let sk = 0; sk < 24; sk++) {
-      const used = sk >= 8 && (sk & 7) >= THREE;
-      this.setCells.push(used ? new Int16Array(NC) : null);
-      this.setPos.push(used ? new Int16Array(NC).fill(-1) : null);
-    }
     this.nearc = new Uint8Array(NC);
     const z = zobrist(NC);
     this.z1 = z.z1;
@@ -239,7 +235,7 @@ export class SearchBoard {
 
   /** The stone `s` (0: removed) is now on `q`: neighbour counts, window keys, classes. */
   move(q, s) {
-    const { cells, keys, NC, H } = this;
+    const { cells, keys, codes, NC, H, renju } = this;
     const near = this.geo.near;
     const nearc = this.nearc;
     const inc = s > 0 ? 1 : -1;
@@ -250,6 +246,8 @@ export class SearchBoard {
     }
     const steps = this.geo.steps;
     const pat = this.pat;
+    let table = pat.table;
+    let mask = (table.length >> 1) - 1;
     const hb = 2 * H;
     for (let d = 0; d < 4; d++) {
       const step = steps[d];
@@ -259,6 +257,7 @@ export class SearchBoard {
       this.setCode(q, d, s > 0 ? 0 : pat.code(kq));
       // q sits at offset -t in the window of q + t * step: bits 2 (H - t)
       let c = q;
+      let seen = 0; // the stones met between q and c: 1 X, 2 O, 3 both
       for (let j = hb - 2; j >= 0; j -= 2) {
         c += step;
         if (c < 0) break;
@@ -266,9 +265,34 @@ export class SearchBoard {
         if (v === EDGE) break;
         const k = (keys[base + c] & ~(3 << j)) | (s << j);
         keys[base + c] = k;
-        if (v === EMPTY) this.setCode(c, d, pat.code(k));
+        if (v !== EMPTY) {
+          seen |= v;
+        } else if (seen !== 3 || renju) {
+          // (with an X and an O stone between q and c, neither side's class at c sees q: a
+          // window is read up to the first stone of the other side; only Renju's count of the
+          // X stones near c, kept in the code for the foul filter, would change)
+          // the pattern table's look-up, written out (pat.code classifies a window met first)
+          let code;
+          let i = (Math.imul(k ^ (k >>> 15), 0x2c1b3c6d) >>> 12) & mask;
+          for (;;) {
+            const e = table[2 * i];
+            if (e === k) {
+              code = table[2 * i + 1];
+              break;
+            }
+            if (e === -1) {
+              code = pat.code(k);
+              table = pat.table;
+              mask = (table.length >> 1) - 1;
+              break;
+            }
+            i = (i + 1) & mask;
+          }
+          if (codes[base + c] !== code) this.setCode(c, d, code);
+        }
       }
       c = q;
+      seen = 0;
       for (let j = hb + 2; j <= 4 * H; j += 2) {
         c -= step;
         if (c < 0) break;
@@ -276,7 +300,30 @@ export class SearchBoard {
         if (v === EDGE) break;
         const k = (keys[base + c] & ~(3 << j)) | (s << j);
         keys[base + c] = k;
-        if (v === EMPTY) this.setCode(c, d, pat.code(k));
+        if (v !== EMPTY) {
+          seen |= v;
+        } else if (seen !== 3 || renju) {
+          // (with an X and an O stone between q and c, neither side's class at c sees q: a
+          // window is read up to the first stone of the other side; only Renju's count of the
+          // X stones near c, kept in the code for the foul filter, would change)
+          let code;
+          let i = (Math.imul(k ^ (k >>> 15), 0x2c1b3c6d) >>> 12) & mask;
+          for (;;) {
+            const e = table[2 * i];
+            if (e === k) {
+              code = table[2 * i + 1];
+              break;
+            }
+            if (e === -1) {
+              code = pat.code(k);
+              table = pat.table;
+              mask = (table.length >> 1) - 1;
+              break;
+            }
+            i = (i + 1) & mask;
+          }
+          if (codes[base + c] !== code) this.setCode(c, d, code);
+        }
       }
     }
   }
@@ -296,34 +343,37 @@ export class SearchBoard {
   /** Side `side`'s class at cell `c` on one line went from `co` to `cn`. */
   classChange(side, c, co, cn) {
     const NC = this.NC;
-    const delta = WEIGHT[cn] - WEIGHT[co];
+    const delta = WEIGHTS[cn] - WEIGHTS[co];
     this.score[side * NC + c] += delta;
     this.total[side] += delta;
+    const cnt = this.cnt;
     if (co >= THREE) {
-      const sk = side * 8 + co;
-      if (--this.cnt[sk * NC + c] === 0) this.setRemove(sk, c);
+      const j = (side * 8 + co) * NC + c;
+      if (--cnt[j] === 0) this.setRemove(side * 8 + co, c);
     }
     if (cn >= THREE) {
-      const sk = side * 8 + cn;
-      if (++this.cnt[sk * NC + c] === 1) this.setAdd(sk, c);
+      const j = (side * 8 + cn) * NC + c;
+      if (++cnt[j] === 1) this.setAdd(side * 8 + cn, c);
     }
   }
 
   setAdd(sk, c) {
+    const base = sk * this.NC;
     const n = this.setLen[sk]++;
-    this.setCells[sk][n] = c;
-    this.setPos[sk][c] = n;
+    this.setCells[base + n] = c;
+    this.setPos[base + c] = n;
   }
 
   setRemove(sk, c) {
-    const cells = this.setCells[sk];
-    const pos = this.setPos[sk];
+    const base = sk * this.NC;
+    const cells = this.setCells;
+    const pos = this.setPos;
     const n = --this.setLen[sk];
-    const at = pos[c];
-    const last = cells[n];
-    cells[at] = last;
-    pos[last] = at;
-    pos[c] = -1;
+    const at = pos[base + c];
+    const last = cells[base + n];
+    cells[base + at] = last;
+    pos[base + last] = at;
+    pos[base + c] = -1;
   }
 
   // -- queries --------------------------------------------------------------------------------
@@ -338,10 +388,18 @@ export class SearchBoard {
     return this.cnt[(s * 8 + k) * this.NC + q] > 0;
   }
 
+  /** The first cell of side `s`'s set of class `k` (-1 when it is empty). */
+  first(s, k) {
+    const sk = s * 8 + k;
+    return this.setLen[sk] ? this.setCells[sk * this.NC] : -1;
+  }
+
   /** The cells of side `s`'s set of class `k`, as a new array (any order). */
   members(s, k) {
     const sk = s * 8 + k;
-    return Array.from(this.setCells[sk].subarray(0, this.setLen[sk]));
+    const out = [];
+    for (let i = sk * this.NC, end = i + this.setLen[sk]; i < end; i++) out.push(this.setCells[i]);
+    return out;
   }
 
   /** Best class side `s` would make on empty cell `q` over the four lines. */
@@ -419,8 +477,8 @@ export class SearchBoard {
     const o4 = (s * 8 + FOUR) * NC;
     for (const k of [FOUR, OPEN4]) {
       const sk = s * 8 + k;
-      const cells = this.setCells[sk];
-      for (let i = 0, n = this.setLen[sk]; i < n; i++) {
+      const cells = this.setCells;
+      for (let i = sk * NC, n = i + this.setLen[sk]; i < n; i++) {
         const q = cells[i];
         if (c5[o5 + q] > 0 || (k === OPEN4 && c5[o4 + q] > 0)) continue;
         if (s === XS && this.renju && this.isFoul(q)) continue;
@@ -434,8 +492,8 @@ export class SearchBoard {
   threeMoves(s) {
     const out = [];
     const sk = s * 8 + THREE;
-    const cells = this.setCells[sk];
-    for (let i = 0, n = this.setLen[sk]; i < n; i++) {
+    const cells = this.setCells;
+    for (let i = sk * this.NC, n = i + this.setLen[sk]; i < n; i++) {
       const q = cells[i];
       if (this.has(s, FOUR, q) || this.has(s, OPEN4, q) || this.has(s, FIVE, q)) continue;
       if (s === XS && this.renju && this.isFoul(q)) continue;
@@ -453,18 +511,19 @@ export class SearchBoard {
   defences(a) {
     const n5 = this.setLen[a * 8 + FIVE];
     if (n5 === 0) return [];
-    const fives = this.setCells[a * 8 + FIVE];
-    if (!this.blockedAny) return n5 === 1 ? [fives[0]] : [];
+    const NC = this.NC;
+    const setCells = this.setCells;
+    const f0 = (a * 8 + FIVE) * NC;
+    if (!this.blockedAny) return n5 === 1 ? [setCells[f0]] : [];
     const cells = this.cells;
     const cands = [];
-    for (let i = 0; i < n5; i++) {
-      const z = fives[i];
-      if (!cands.includes(z)) cands.push(z);
-    }
+    for (let i = 0; i < n5; i++) cands.push(setCells[f0 + i]);
     const L = this.rules.win_length;
+    const steps = this.geo.steps;
     for (let i = 0; i < n5; i++) {
-      const z = fives[i];
-      for (const step of this.geo.steps) {
+      const z = setCells[f0 + i];
+      for (let d = 0; d < 4; d++) {
+        const step = steps[d];
         let lo = z - step;
         while (lo >= 0 && cells[lo] === a) lo -= step;
         let hi = z + step;
@@ -482,7 +541,7 @@ export class SearchBoard {
       if (this.setLen[a * 8 + FIVE] === 0) out.push(c);
       this.remove(c);
     }
-    return out.sort((p, q) => p - q);
+    return out.length > 1 ? out.sort((p, q) => p - q) : out;
   }
 
   /** Legal cells where `s` makes a five-threat the opponent cannot stop with one stone (an open

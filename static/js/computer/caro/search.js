@@ -59,10 +59,10 @@ export function doubleThreats(fb, s) {
   const o4 = (s * 8 + FOUR) * NC;
   const o5 = (s * 8 + OPEN4) * NC;
   const renjuX = s === XS && fb.renju;
-  const cells = fb.setCells[s * 8 + THREE];
+  const cells = fb.setCells;
   let ft = false;
   let tt = false;
-  for (let i = 0; i < n3; i++) {
+  for (let i = (s * 8 + THREE) * NC, end = i + n3; i < end; i++) {
     const q = cells[i];
     const fours = cnt[o4 + q] > 0 || cnt[o5 + q] > 0;
     if (!fours && cnt[o3 + q] < 2) continue;
@@ -79,17 +79,17 @@ export function doubleThreats(fb, s) {
  * `clock` (ms; throws Timeout), `width` (candidates per node), `hard` (Hard's search: PVS, the
  * schedule, the threat-term evaluation, the shared table), `forceDefence` (under an open three
  * only the defences, no counter-fours: Medium), `attack` / `defence` (tenths), `shared` (Hard's
- * table kept across moves; false: a fresh one).
+ * table kept across moves; false: a fresh one of 2 ** `tableBits` slots).
  */
 export class AlphaBeta {
   constructor(fb, { deadline = Infinity, clock = wallClock, width = 10, hard = false, forceDefence = false,
-    attack = ATTACK, defence = DEFENCE, shared = hard } = {}) {
+    attack = ATTACK, defence = DEFENCE, shared = hard, tableBits = 12 } = {}) {
     this.fb = fb;
     this.deadline = deadline;
     this.clock = clock;
     this.width = width;
     this.hard = hard;
-    this.schedule = hard ? HARD_SCHEDULE : null;
+    this.schedule = hard ? Int32Array.from(HARD_SCHEDULE) : null; // (typed: read at every node)
     this.forceDefence = forceDefence;
     this.attack = attack;
     this.defence = defence;
@@ -103,7 +103,7 @@ export class AlphaBeta {
       this.tt = SHARED.get(key);
       if (!this.tt) SHARED.set(key, (this.tt = new SearchTable(TT_BITS)));
     } else {
-      this.tt = new SearchTable(12);
+      this.tt = new SearchTable(tableBits);
     }
     this.buffers = [];
   }

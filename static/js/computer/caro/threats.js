@@ -162,8 +162,8 @@ function hasLegalOpen4(fb, s) {
   const n = fb.count(s, OPEN4);
   if (n === 0) return false;
   if (!(s === XS && fb.renju)) return true;
-  const cells = fb.setCells[s * 8 + OPEN4];
-  for (let i = 0; i < n; i++) if (!fb.isFoul(cells[i])) return true;
+  const cells = fb.setCells;
+  for (let i = (s * 8 + OPEN4) * fb.NC, end = i + n; i < end; i++) if (!fb.isFoul(cells[i])) return true;
   return false;
 }
 
@@ -180,54 +180,81 @@ export function threeDefences(fb, a) {
   const shift = a === XS ? 0 : 3;
   const d = 3 - a;
   const steps = fb.geo.steps;
-  const threats = fb.members(a, OPEN4).filter((t) => fb.legal(t, a));
-  let cand = null;
-  const info = [];
-  for (const t of threats) {
-    let dir = -1;
+  const renjuX = a === XS && fb.renju;
+  const n4 = fb.count(a, OPEN4);
+  if (TD.threat.length < n4) {
+    TD.threat = new Int32Array(2 * n4);
+    TD.dir = new Int32Array(2 * n4);
+  }
+  const { threat, dir } = TD;
+  let nt = 0;
+  for (let i = (a * 8 + OPEN4) * NC, end = i + n4; i < end; i++) {
+    const t = fb.setCells[i];
+    if (renjuX && fb.isFoul(t)) continue;
+    let k = -1;
     let nd = 0;
-    for (let k = 0; k < 4; k++) {
-      if (((codes[k * NC + t] >> shift) & 7) === OPEN4) {
+    for (let e = 0; e < 4; e++) {
+      if (((codes[e * NC + t] >> shift) & 7) === OPEN4) {
         nd++;
-        dir = k;
+        k = e;
       }
     }
-    const lines = new Map();
-    if (nd === 1) {
-      const step = steps[dir];
-      for (let sgn = -1; sgn <= 1; sgn += 2) {
-        let q = t;
-        for (let off = 1; off <= H; off++) {
-          q += sgn * step;
-          if (q < 0 || cells[q] === 3) break;
-          if (cells[q] === 0) lines.set(q, sgn * off);
-        }
+    threat[nt] = t;
+    dir[nt] = nd === 1 ? k : -1; // an open four on two lines: only a stone on the cell stops it
+    nt++;
+  }
+  if (nt === 0) return [];
+  // the cells that stop the first threat: the cell itself and the empty cells on its line
+  let cand = [threat[0]];
+  if (dir[0] >= 0) {
+    const step = steps[dir[0]];
+    for (let sgn = -1; sgn <= 1; sgn += 2) {
+      let q = threat[0];
+      for (let off = 1; off <= H; off++) {
+        q += sgn * step;
+        if (q < 0 || cells[q] === 3) break;
+        if (cells[q] === 0) cand.push(q);
       }
     }
-    info.push([t, nd === 1 ? dir : -1, lines]);
-    const mine = nd === 1 ? [t, ...lines.keys()] : [t];
-    cand = cand === null ? mine : cand.filter((z) => mine.includes(z));
-    if (!cand.length) return [];
   }
   const out = [];
-  for (const z of cand || []) {
+  for (const z of cand) {
     let ok = true;
-    for (const [t, dir, lines] of info) {
+    for (let i = 0; i < nt && ok; i++) {
+      const t = threat[i];
       if (z === t) continue;
-      if (dir < 0) {
+      if (dir[i] < 0) {
         ok = false;
         break;
       }
-      const off = lines.get(z);
-      const wkey = keys[dir * NC + t] | (d << (2 * (H + off)));
-      if (((pat.code(wkey) >> shift) & 7) >= OPEN4) {
-        ok = false;
+      const off = lineOffset(fb, t, steps[dir[i]], z, H);
+      if (off === 0) {
+        ok = false; // not on this threat's line: it does not stop it
         break;
       }
+      const wkey = keys[dir[i] * NC + t] | (d << (2 * (H + off)));
+      if (((pat.code(wkey) >> shift) & 7) >= OPEN4) ok = false;
     }
     if (ok) out.push(z);
   }
   return out;
+}
+
+const TD = { threat: new Int32Array(64), dir: new Int32Array(64) }; // threeDefences' scratch
+
+/** The signed offset (in steps of `step`) of cell `z` from `t` on their line, within `H` cells and
+ * not beyond the edge; 0 when `z` is not there. */
+function lineOffset(fb, t, step, z, H) {
+  const cells = fb.cells;
+  for (let sgn = -1; sgn <= 1; sgn += 2) {
+    let q = t;
+    for (let off = 1; off <= H; off++) {
+      q += sgn * step;
+      if (q < 0 || cells[q] === 3) break;
+      if (q === z) return sgn * off;
+    }
+  }
+  return 0;
 }
 
 let scratchBusy = false;
@@ -668,7 +695,7 @@ export class ThreatSearch {
       while (line.length < 80) {
         const me = ply % 2 === 0 ? this.att : 3 - this.att;
         if (me === this.att && fb.count(me, FIVE) > 0) {
-          line.push(fb.setCells[me * 8 + FIVE][0]);
+          line.push(fb.first(me, FIVE));
           break;
         }
         const kind = this.children(0, me, 99);
