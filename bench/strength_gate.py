@@ -55,6 +55,7 @@ CARO_PRESETS = ("freestyle", "exact-five", "caro-vn")
 BRAIN_SHARE = 0.8  # caro/bots/brain.py and brain.js: the budget is 80 % of timeout_turn
 REVERSI_CLI = ROOT / "static" / "js" / "computer" / "reversi" / "cli.js"
 TARGET = 0.45  # the gate: the JS Hard scores at least this much in each rule set
+VERBOSE = False  # --verbose: every game's moves
 
 
 class JsBrain:
@@ -146,7 +147,8 @@ def play_caro(brain: JsBrain, rules, opening, js_side: str, budget_ms: int, max_
             side = "JS" if loser == js_side else "Python"
             return ("O" if loser == "X" else "X"), f"{side} played an illegal move {move}: {exc}", js_ms, py_ms, depths
     winner = board.outcome.winner if board.outcome else None
-    return winner, f"{board.ply} plies", js_ms, py_ms, depths
+    detail = f"{board.ply} plies" + (f": {' '.join(board.moves)}" if VERBOSE else "")
+    return winner, detail, js_ms, py_ms, depths
 
 
 def interval(results: list[float]) -> tuple[float, float, float]:
@@ -226,7 +228,10 @@ def main(argv=None) -> int:
     parser.add_argument("--start", type=int, default=0, help="skip this many openings first")
     parser.add_argument("--move-ms", type=int, default=1000, help="time a move (Gomocup timeout_turn), ms")
     parser.add_argument("--max-ply", type=int, default=225, help="a game with no five by then is a draw")
+    parser.add_argument("--verbose", action="store_true", help="print every game's moves")
     args = parser.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
     time.perf_counter = time.process_time  # the Python bots read their clock through time.perf_counter
     if args.game == "reversi":
         return run_reversi(args)
