@@ -11,9 +11,10 @@ blocked ends (``caro-vn``), in process CPU time (load-robust), with fresh tables
 
 1. Hard's alpha-beta, iterative deepening from depth 1 to ``--depth`` over its 14 root candidates:
    the Python compiled search (:class:`caro.bots.caro_bots.CompiledSearch`, numba) and the JS one
-   (``static/js/computer/caro/search.js`` under Node, ``bench/js/computer_speed.mjs``): nodes,
-   CPU seconds, nodes per second, and how often both ranked the same best move (the two search the
-   same tree, so their node counts agree);
+   (``static/js/computer/caro/search.js`` under Node, ``bench/js/computer_speed.mjs``, measured on
+   a second pass over the positions: V8 reaches its fastest code only after a warm-up, numba's is
+   compiled before): nodes, CPU seconds, nodes per second, and how often both ranked the same best
+   move (the two search the same tree, so their node counts agree);
 2. the depth each completes within ``--budget`` ms of CPU;
 3. a df-pn VCT (depth 12) of at most ``--vct-nodes`` nodes: nodes, CPU seconds, nodes per second,
    wins found. The Python count includes its restarts (its kernel is called in node chunks and

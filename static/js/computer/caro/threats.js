@@ -43,6 +43,7 @@ export const QUIET_REPLIES = 14; // defender replies tried against each of them
 export const QUIET_COUNTER_FOURS = 3; // defender counter-fours followed in a row
 export const QUIET_NODES = 20000; // node cap of each VCF / VCT search inside quietWin
 const WIN_SHAPE = 10000; // ordering bonus of a four that wins at once (open four or double four)
+const FOUR_CLASSES = [FOUR, OPEN4];
 
 const PROVEN = 1;
 const DISPROVEN = 2;
@@ -65,7 +66,7 @@ export class ThreatTable {
   }
 
   slot0(k1) {
-    return (Math.imul(k1 ^ (k1 >>> 15), 0x9e3779b1) >>> 11) & this.mask;
+    return k1 & this.mask; // (the keys are Zobrist hashes: their low bits are already uniform)
   }
 
   /** The slot of key (k1, k2), or -1. */
@@ -441,12 +442,24 @@ export class ThreatSearch {
         return n ? OPEN : DISPROVEN;
       }
       if (depth <= 0) return DISPROVEN;
-      for (const c of fb.fourMoves(me)) {
-        if (n >= MAXM) break;
-        fm[base + n] = c;
-        const win = fb.has(me, OPEN4, c) || fb.fourCount(c, me) > 1 ? 1 : 0;
-        kbuf[n] = -(score[me * NC + c] + WIN_SHAPE * win);
-        n++;
+      // fours: (FOUR | OPEN4) - FIVE, legal; winning shapes (open four, double four) first
+      const cnt = fb.cnt;
+      const setCells = fb.setCells;
+      const o4 = (me * 8 + FOUR) * NC;
+      const o5 = (me * 8 + OPEN4) * NC;
+      const o6 = (me * 8 + FIVE) * NC;
+      const renjuMe = me === XS && fb.renju;
+      for (const k of FOUR_CLASSES) {
+        const sk = me * 8 + k;
+        for (let i = sk * NC, end = i + fb.setLen[sk]; i < end && n < MAXM; i++) {
+          const c = setCells[i];
+          if (cnt[o6 + c] > 0 || (k === OPEN4 && cnt[o4 + c] > 0)) continue;
+          if (renjuMe && fb.isFoul(c)) continue;
+          fm[base + n] = c;
+          const win = cnt[o5 + c] > 0 || cnt[o4 + c] + cnt[o5 + c] > 1 ? 1 : 0;
+          kbuf[n] = -(score[me * NC + c] + WIN_SHAPE * win);
+          n++;
+        }
       }
       sortByKey(fm, base, kbuf, 0, n);
       for (let i = 0; i < n; i++) {
@@ -454,17 +467,19 @@ export class ThreatSearch {
         fdn[base + i] = 1;
       }
       if (vct && depth > 1) {
-        let threes = fb.threeMoves(me);
-        if (hasLegalOpen4(fb, opp)) {
-          // the defender has an open three of its own: a three that does not stop it is
-          // answered by an open four
-          const stops = threeDefences(fb, opp);
-          threes = threes.filter((q) => stops.includes(q));
-        }
+        // open threes: THREE - FOUR - OPEN4 - FIVE, legal
+        const stops = hasLegalOpen4(fb, opp) ? threeDefences(fb, opp) : null;
         const path = this.path;
         const plen = path.length;
+        const sk3 = me * 8 + THREE;
         let n3 = n;
-        for (const c of threes) {
+        for (let i = sk3 * NC, end = i + fb.setLen[sk3]; i < end; i++) {
+          const c = setCells[i];
+          if (cnt[o4 + c] > 0 || cnt[o5 + c] > 0 || cnt[o6 + c] > 0) continue;
+          if (renjuMe && fb.isFoul(c)) continue;
+          // the defender has an open three of its own: a three that does not stop it is
+          // answered by an open four
+          if (stops !== null && !stops.includes(c)) continue;
           if (plen > 0 && this.zone !== null) {
             let near = false;
             for (let j = Math.max(0, plen - 2); j < plen; j++) {
