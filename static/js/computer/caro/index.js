@@ -37,18 +37,31 @@ export function chooseCaroMove(board, level, opts = {}) {
   return choosePositionMove({ rules: board.rules, x, o, toMove: board.turn }, level, opts);
 }
 
+/** Openings the warm-up plays out (offsets from the centre, X and O alternating). */
+const WARM_OPENINGS = [[[0, 0], [1, 1], [1, 0], [-1, 0]], [[0, 0], [1, 0], [0, 1], [0, -1]], [[0, 0], [1, 1], [-1, 1]]];
+
 /**
- * Run Hard briefly on a small position of each rule set in `presets` (default: every one), so the
- * first timed move of a fresh process (the brain) or worker does not pay for the JIT compiler and
- * the pattern tables. Returns the milliseconds it took.
+ * Let Hard play against itself from a few openings of each rule set in `rulesList` for about
+ * `totalMs` (default 1500), a move of `budgetMs` (default 100) at a time, so that the first timed
+ * move of a fresh process (the brain) meets compiled code (V8 reaches its fastest tier only after a
+ * function has run a while) and filled pattern tables. Returns the milliseconds it took.
  */
-export function warmUp(rulesList, { budgetMs = 60, clock = wallClock } = {}) {
+export function warmUp(rulesList, { totalMs = 1500, budgetMs = 100, clock = wallClock } = {}) {
   const t0 = clock();
+  const each = totalMs / Math.max(1, rulesList.length);
   for (const rules of rulesList) {
+    const start = clock();
     const c = rules.size >> 1;
-    const sq = (dc, dr) => squareName(c + dc, c + dr);
-    choosePositionMove({ rules, x: [sq(0, 0), sq(1, 0)], o: [sq(1, 1), sq(-1, 0)], toMove: "X" }, "hard",
-      { budgetMs, clock });
+    for (let k = 0; clock() - start < each && k < 20; k++) {
+      const stones = WARM_OPENINGS[k % WARM_OPENINGS.length].map(([dc, dr]) => squareName(c + dc, c + dr));
+      const x = stones.filter((_, i) => i % 2 === 0);
+      const o = stones.filter((_, i) => i % 2 === 1);
+      for (let ply = 0; ply < 12 && clock() - start < each; ply++) {
+        const toMove = (x.length + o.length) % 2 ? "O" : "X";
+        const square = choosePositionMove({ rules, x, o, toMove }, "hard", { budgetMs, clock, rng: k });
+        (toMove === "X" ? x : o).push(square);
+      }
+    }
   }
   return clock() - t0;
 }
