@@ -14,6 +14,7 @@ Limits (0 turns one off; see caro/rooms/limits.py): CARO_WS_PER_ADDRESS, CARO_WS
 CARO_WS_PER_SESSION, CARO_WS_PER_SESSION_ROOM (websockets open at once), CARO_ROOMS_PER_MINUTE_PER_ADDRESS,
 CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
 (a room where nobody ever moved is deleted after this long)
+Offline play: CARO_SERVICE_WORKER (1/0, default 1; 0 retires the service worker in the browsers)
 Accounts (README "Accounts"): EMAIL_HOST (unset: mail printed to the console), EMAIL_PORT,
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; ACCOUNT_EMAIL_VERIFICATION
 (optional/mandatory); GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET (both set: Google log-in)
@@ -93,6 +94,7 @@ INSTALLED_APPS = [
     "caro.games",
     "caro.rooms",
     "caro.tutorials",
+    "caro.offline",
     "ranking",
     "moderation",
 ]
@@ -353,6 +355,10 @@ LOGGING = {
 # Game defaults (milliseconds).
 #: Where the admin lives ("admin/" by default; set ADMIN_URL, ending in "/", to move it off the guessable path).
 ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
+
+#: Offline play (caro.offline): /sw.js serves the service worker when this is on and the static
+#: files have a manifest (DEBUG off); CARO_SERVICE_WORKER=0 serves a worker that removes itself.
+CARO_SERVICE_WORKER = _env_bool("CARO_SERVICE_WORKER", True)
 
 CARO_FRIEND_MOVE_TIME_MS = int(os.environ.get("CARO_FRIEND_MOVE_TIME_MS", 60_000))
 CARO_BOT_BUDGET_MS = int(os.environ.get("CARO_BOT_BUDGET_MS", 1_000))
