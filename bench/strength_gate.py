@@ -24,8 +24,10 @@ per-game scores, as bench/match.py), the Elo difference, and both sides' move ti
 load average.
 
 Reversi (``--game reversi``): the JS Reversi Hard through ``static/js/computer/reversi/cli.js`` (the
-line protocol of the js-reversi branch, documented in its header) against the Python Reversi Hard
-over bench/match.py's Reversi openings. Until that file exists the mode says so and stops.
+line protocol of the js-reversi branch, documented in its header: ``--cpu-clock``, ``--budget``,
+``info on``, ``moves <squares>``) against the Python Reversi Hard, both given ``--move-ms`` a move
+(each plans 70 % of it), over bench/match.py's Reversi openings with both colours; a game ends when
+neither side can move. Until that file is on the branch the mode says so and stops.
 Not part of the test suite.
 """
 
@@ -49,7 +51,8 @@ from caro.engine.caro import PRESETS, Board  # noqa: E402
 from caro.engine.coords import parse_square, square_name  # noqa: E402
 from caro.engine.errors import IllegalMove  # noqa: E402
 from devstack.cli import brain_argv  # noqa: E402
-from match import CARO_OPENINGS, CARO_OPENINGS_4, elo  # noqa: E402
+from match import CARO_OPENINGS, CARO_OPENINGS_4, REVERSI_OPENINGS, elo  # noqa: E402
+from caro.engine import reversi  # noqa: E402
 
 CARO_PRESETS = ("freestyle", "exact-five", "caro-vn")
 BRAIN_SHARE = 0.8  # caro/bots/brain.py and brain.js: the budget is 80 % of timeout_turn
@@ -192,31 +195,123 @@ def run_preset(slug: str, args) -> tuple[float, float, float]:
                       f"({detail}) -> {score:g}   [{sum(results):g}/{len(results)}]", flush=True)
     finally:
         brain.close()
+    return report(slug, results, js_all, py_all, depth_all)
+
+
+def report(label: str, results: list[float], js_all: list[float], py_all: list[float], depth_all: list[int]):
+    """Print one match's score with its 95 % interval, Elo, both sides' move times and the JS
+    search's depth; returns (mean, low, high)."""
     mean, lo, hi = interval(results)
     wins = results.count(1.0)
     draws = results.count(0.5)
     verdict = "meets" if mean >= TARGET else "BELOW"
-    print(f"-- {slug}: JS Hard {sum(results):g}/{len(results)} = {100 * mean:.1f} % "
+    print(f"-- {label}: JS Hard {sum(results):g}/{len(results)} = {100 * mean:.1f} % "
           f"(95 % interval {100 * lo:.1f} .. {100 * hi:.1f} %; +{wins} ={draws} -{len(results) - wins - draws}), "
           f"Elo {elo(mean):+.0f} ({elo(lo):+.0f} .. {elo(hi):+.0f}); {verdict} the {100 * TARGET:.0f} % target")
     print(times_line("JS Hard", js_all))
     print(times_line("Py Hard", py_all))
-    if depth_all:
-        searched = [d for d in depth_all if d > 0]
-        if searched:
-            print(f"  JS alpha-beta depth: mean {statistics.fmean(searched):.1f}, median "
-                  f"{statistics.median(searched)}, max {max(searched)} ({len(searched)} moves searched)")
+    searched = [d for d in depth_all if d > 0]
+    if searched:
+        print(f"  JS search depth: mean {statistics.fmean(searched):.1f}, median "
+              f"{statistics.median(searched)}, max {max(searched)} ({len(searched)} moves searched)")
     print(f"  load average: {os.getloadavg()[0]:.2f}", flush=True)
     return mean, lo, hi
+
+
+class JsReversi:
+    """The JS Reversi computer as a subprocess, spoken to in the line protocol of
+    ``static/js/computer/reversi/cli.js`` (one reply line per command line)."""
+
+    def __init__(self, budget_ms: int) -> None:
+        argv = brain_argv(ROOT, [])
+        if argv is None:
+            raise SystemExit("node is not installed: the JS Reversi computer cannot run")
+        self.proc = subprocess.Popen([argv[0], str(REVERSI_CLI), "--level", "hard", "--budget", str(budget_ms),
+                                      "--cpu-clock"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        if self.ask("info on") != "ok":
+            raise RuntimeError("the Reversi CLI refused `info on`")
+
+    def ask(self, line: str) -> str:
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        reply = self.proc.stdout.readline()
+        if not reply:
+            raise RuntimeError(f"the Reversi CLI stopped (exit {self.proc.poll()})")
+        return reply.strip()
+
+    def move(self, board) -> tuple[str, dict[str, str]]:
+        """The computer's move on ``board`` and the facts of its reply (cpu_ms, depth, ...)."""
+        reply = self.ask("moves " + "".join(board.moves))
+        if reply.startswith("error"):
+            raise RuntimeError(f"the Reversi CLI answered {reply!r}")
+        square, *facts = reply.split()
+        return square, dict(zip(facts[::2], facts[1::2]))
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.flush()
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+def play_reversi(js: JsReversi, opening: str, js_side: str, budget_ms: int):
+    """One Reversi game. Returns (winner 'X' black / 'O' white / None, detail, js CPU ms, py CPU ms,
+    js depths)."""
+    board = reversi.Board.from_moves(opening)
+    js_colour = reversi.BLACK if js_side == "X" else reversi.WHITE
+    js_ms, py_ms, depths = [], [], []
+    while board.outcome is None:
+        if board.turn == js_colour:
+            move, facts = js.move(board)
+            js_ms.append(float(facts.get("cpu_ms", "nan")))
+            if facts.get("depth", "").isdigit():
+                depths.append(int(facts["depth"]))
+        else:
+            t0 = time.process_time()
+            move = choose_move(board, "hard", budget_ms=budget_ms)
+            py_ms.append(1000 * (time.process_time() - t0))
+        try:
+            board.play(move)
+        except IllegalMove as exc:
+            loser = js_side if board.turn == js_colour else ("O" if js_side == "X" else "X")
+            side = "JS" if loser == js_side else "Python"
+            return ("O" if loser == "X" else "X"), f"{side} played an illegal move {move}: {exc}", js_ms, py_ms, depths
+    out = board.outcome
+    winner = {reversi.BLACK: "X", reversi.WHITE: "O", None: None}[out.winner]
+    detail = f"{out.black}-{out.white}" + (f": {''.join(board.moves)}" if VERBOSE else "")
+    return winner, detail, js_ms, py_ms, depths
 
 
 def run_reversi(args) -> int:
     if not REVERSI_CLI.exists():
         print(f"{REVERSI_CLI.relative_to(ROOT)} is not on this branch yet: the Reversi mode plays the JS Reversi "
-              "Hard through it (the js-reversi branch's line protocol) and is finished with it.")
+              "Hard through it (the js-reversi branch's line protocol) and runs once it is merged.")
         return 2
-    raise SystemExit("the Reversi match needs the protocol of static/js/computer/reversi/cli.js: "
-                     "to be written with it (js-reversi)")
+    openings = REVERSI_OPENINGS[args.start:args.start + args.openings]
+    print(f"\n== reversi: JS Hard (reversi/cli.js) vs Python Hard, {len(openings)} openings x 2 colours, "
+          f"{args.move_ms} ms a move each (CPU clock), load {os.getloadavg()[0]:.2f}", flush=True)
+    js = JsReversi(args.move_ms)
+    results: list[float] = []
+    js_all, py_all, depth_all = [], [], []
+    try:
+        for k, opening in enumerate(openings, start=args.start):
+            for js_side in ("X", "O"):
+                winner, detail, js_ms, py_ms, depths = play_reversi(js, opening, js_side, args.move_ms)
+                js_all += js_ms
+                py_all += py_ms
+                depth_all += depths
+                score = 0.5 if winner is None else (1.0 if winner == js_side else 0.0)
+                results.append(score)
+                print(f"  {k:>2} {opening:<16} JS as {'black' if js_side == 'X' else 'white'}: winner "
+                      f"{ {'X': 'black', 'O': 'white', None: 'draw'}[winner]:<5} ({detail}) -> {score:g}   "
+                      f"[{sum(results):g}/{len(results)}]", flush=True)
+    finally:
+        js.close()
+    report("reversi", results, js_all, py_all, depth_all)
+    return 0
 
 
 def main(argv=None) -> int:
@@ -233,10 +328,10 @@ def main(argv=None) -> int:
     global VERBOSE
     VERBOSE = args.verbose
     time.perf_counter = time.process_time  # the Python bots read their clock through time.perf_counter
-    if args.game == "reversi":
-        return run_reversi(args)
     print(f"strength gate, load average {os.getloadavg()[0]:.2f}", flush=True)
     warm_up()  # as a worker process does when it starts (compiled functions loaded, tables filled)
+    if args.game == "reversi":
+        return run_reversi(args)
     summary = {slug: run_preset(slug, args) for slug in (args.preset or CARO_PRESETS)}
     print("\nsummary (JS Hard's score, 95 % interval):")
     for slug, (mean, lo, hi) in summary.items():
