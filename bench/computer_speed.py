@@ -40,14 +40,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from caro.bots import choose_move, warm_up  # noqa: E402
 from caro.bots.caro_bots import CompiledSearch, _root  # noqa: E402
-from caro.bots.threats import ThreatSearch, Timeout  # noqa: E402
+from caro.bots.threats import ThreatSearch  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 from devstack.cli import brain_argv  # noqa: E402
+from hard_search_speed import in_budget, to_depth  # noqa: E402
 from puzzles import load_puzzles, puzzle_board  # noqa: E402
 
 clock = time.process_time
 JS_BENCH = ROOT / "bench" / "js" / "computer_speed.mjs"
-ROOT_MOVES = 14
 
 
 def selfplay_positions(games: int, every: int = 6) -> list[tuple[str, Board]]:
@@ -66,34 +66,9 @@ def selfplay_positions(games: int, every: int = 6) -> list[tuple[str, Board]]:
 
 
 def py_to_depth(board: Board, depth: int) -> tuple[int, float, str]:
-    fb = _root(board)
-    fb.pat.nb_search.clear()
-    ab = CompiledSearch(fb, time.perf_counter() + 10 ** 6)
-    ranked = [(0, q) for q in ab.moves(fb.turn, ROOT_MOVES)]
-    t0 = clock()
-    for d in range(1, depth + 1):
-        ranked = ab.root([q for _, q in ranked], d)
-    return ab.nodes, clock() - t0, fb.name(ranked[0][1])
-
-
-def py_in_budget(board: Board, budget_s: float) -> int:
-    fb = _root(board)
-    fb.pat.nb_search.clear()
-    real = time.perf_counter
-    time.perf_counter = clock  # the searches read their deadline through time.perf_counter
-    try:
-        ab = CompiledSearch(fb, clock() + budget_s)
-        ranked = [(0, q) for q in ab.moves(fb.turn, ROOT_MOVES)]
-        done = 0
-        for d in range(1, 30):
-            try:
-                ranked = ab.root([q for _, q in ranked], d)
-            except Timeout:
-                break
-            done = d
-        return done
-    finally:
-        time.perf_counter = real
+    """(nodes, CPU seconds, best square) of the compiled search's iterative deepening 1..depth."""
+    nodes, secs, best = to_depth(CompiledSearch, board, depth)
+    return nodes, secs, _root(board).name(best)
 
 
 def py_vct(board: Board, nodes: int) -> tuple[int, float, bool]:
@@ -142,7 +117,7 @@ def main(argv=None) -> None:
         tot["js_ab"][0] += j["ab"]["nodes"]
         tot["js_ab"][1] += j["ab"]["ms"] / 1000
         same += best == j["ab"]["best"]
-        depths["py"].append(py_in_budget(board, args.budget / 1000))
+        depths["py"].append(in_budget(CompiledSearch, board, args.budget / 1000))
         depths["js"].append(j["depth"])
         vn, vs, found = py_vct(board, args.vct_nodes)
         for key, (n, s, f) in (("py_vct", (vn, vs, found)), ("js_vct", (j["vct"]["nodes"], j["vct"]["ms"] / 1000,

@@ -61,52 +61,78 @@ TARGET = 0.45  # the gate: the JS Hard scores at least this much in each rule se
 VERBOSE = False  # --verbose: every game's moves
 
 
-class JsBrain:
-    """The JS brain as a subprocess, spoken to in the Gomocup protocol."""
+class JsProcess:
+    """A JS computer as a subprocess under Node, spoken to one line at a time."""
 
-    def __init__(self, preset: str, timeout_turn_ms: int) -> None:
-        argv = brain_argv(ROOT, ["--level", "hard", "--cpu-clock", "--stats", "--preset", preset])
+    name = "the JS computer"
+    quit = "quit"
+
+    def __init__(self, args: list[str], script: Path | None = None) -> None:
+        """Node running ``script`` (default the brain, as ``dev.py brain`` runs it) with ``args``."""
+        argv = brain_argv(ROOT, args)
         if argv is None:
-            raise SystemExit("node is not installed: the JS brain cannot run")
+            raise SystemExit(f"node is not installed: {self.name} cannot run")
+        if script is not None:
+            argv[1] = str(script)
         self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      bufsize=1)
-        self.timeout_turn = timeout_turn_ms
-        self.size = 15
-        self.stats: dict[str, str] = {}
 
     def send(self, line: str) -> None:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
+    def line(self) -> str:
+        reply = self.proc.stdout.readline()
+        if not reply:
+            raise RuntimeError(f"{self.name} stopped (exit {self.proc.poll()})")
+        return reply.strip()
+
+    def close(self) -> None:
+        try:
+            self.send(self.quit)
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+class JsBrain(JsProcess):
+    """The JS caro brain (``dev.py brain``), spoken to in the Gomocup protocol."""
+
+    name = "the brain"
+    quit = "END"
+
+    def __init__(self, preset: str, timeout_turn_ms: int) -> None:
+        super().__init__(["--level", "hard", "--cpu-clock", "--stats", "--preset", preset])
+        self.timeout_turn = timeout_turn_ms
+        self.first = True
+        self.stats: dict[str, str] = {}
+
     def answer(self) -> str:
         """The next line that is not a MESSAGE (those are kept in :attr:`stats`)."""
         while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the brain stopped (exit {self.proc.poll()})")
-            line = line.strip()
-            if line.startswith("MESSAGE "):
-                self.stats = dict(kv.split("=", 1) for kv in line[8:].split() if "=" in kv)
-                continue
-            return line
+            line = self.line()
+            if not line.startswith("MESSAGE "):
+                return line
+            self.stats = dict(kv.split("=", 1) for kv in line[8:].split() if "=" in kv)
 
-    def new_game(self, size: int) -> None:
-        self.size = size
-        self.send(f"START {size}")
+    def new_game(self, board: Board) -> None:
+        self.send(f"START {board.rules.size}")
         if self.answer() != "OK":
             raise RuntimeError("START refused")
         self.send(f"INFO timeout_turn {self.timeout_turn}")
+        self.first = True
 
-    def move(self, board: Board, first: bool) -> str:
-        """The brain's move on ``board``: the whole position (BOARD) on its first move of the
-        game, the opponent's last move (TURN) after that."""
-        if first:
+    def move(self, board: Board) -> tuple[str, dict[str, str]]:
+        """The brain's move on ``board`` and its stats: the whole position (BOARD) on its first
+        move of the game, the opponent's last move (TURN) after that."""
+        if self.first:
             self.send("BOARD")
             me = board.turn
             for square, side in board.stones().items():
                 c, r = parse_square(square, board.rules.size)
                 self.send(f"{c},{r},{1 if side == me else 2}")
             self.send("DONE")
+            self.first = False
         else:
             c, r = parse_square(board.moves[-1], board.rules.size)
             self.send(f"TURN {c},{r}")
@@ -115,30 +141,48 @@ class JsBrain:
             x, y = (int(v) for v in reply.split(","))
         except ValueError:
             raise RuntimeError(f"the brain answered {reply!r}") from None
-        return square_name(x, y)
-
-    def close(self) -> None:
-        try:
-            self.send("END")
-            self.proc.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
+        return square_name(x, y), self.stats
 
 
-def play_caro(brain: JsBrain, rules, opening, js_side: str, budget_ms: int, max_ply: int):
-    """One game. Returns (winner 'X'/'O'/None, detail, js CPU ms list, py CPU ms list, js depths)."""
-    board = Board(rules)
-    for square in opening:
-        board.play(square)
-    brain.new_game(rules.size)
+class JsReversi(JsProcess):
+    """The JS Reversi computer, spoken to in the line protocol of
+    ``static/js/computer/reversi/cli.js`` (one reply line per command line)."""
+
+    name = "the Reversi CLI"
+
+    def __init__(self, budget_ms: int) -> None:
+        super().__init__(["--level", "hard", "--budget", str(budget_ms), "--cpu-clock"], REVERSI_CLI)
+        self.send("info on")
+        if self.line() != "ok":
+            raise RuntimeError("the Reversi CLI refused `info on`")
+
+    def new_game(self, board) -> None:
+        """Nothing to do: every move sends the whole game."""
+
+    def move(self, board) -> tuple[str, dict[str, str]]:
+        """The computer's move on ``board`` and the facts of its reply (cpu_ms, depth, ...)."""
+        self.send("moves " + "".join(board.moves))
+        reply = self.line()
+        if reply.startswith("error"):
+            raise RuntimeError(f"the Reversi CLI answered {reply!r}")
+        square, *facts = reply.split()
+        return square, dict(zip(facts[::2], facts[1::2]))
+
+
+def play(js: JsProcess, board, js_to_move, budget_ms: int, max_ply: int):
+    """Play ``board`` out: the JS side moves when ``js_to_move(board)``, the Python Hard otherwise,
+    every move judged by the Python engine (an illegal one loses the game for its side). Returns
+    (the side that lost by an illegal move, its message, or None, None), and the JS CPU ms, the
+    Python CPU ms and the JS depths of the moves."""
+    js.new_game(board)
     js_ms, py_ms, depths = [], [], []
-    first = True
     while board.outcome is None and board.ply < max_ply:
-        if board.turn == js_side:
-            move = brain.move(board, first)
-            first = False
-            js_ms.append(float(brain.stats.get("cpu_ms", "nan")))
-            depths.append(int(brain.stats.get("depth", 0)))
+        mine = js_to_move(board)
+        if mine:
+            move, stats = js.move(board)
+            js_ms.append(float(stats.get("cpu_ms", "nan")))
+            if str(stats.get("depth", "")).isdigit():
+                depths.append(int(stats["depth"]))
         else:
             t0 = time.process_time()
             move = choose_move(board, "hard", budget_ms=budget_ms)
@@ -146,11 +190,36 @@ def play_caro(brain: JsBrain, rules, opening, js_side: str, budget_ms: int, max_
         try:
             board.play(move)
         except IllegalMove as exc:
-            loser = board.turn
-            side = "JS" if loser == js_side else "Python"
-            return ("O" if loser == "X" else "X"), f"{side} played an illegal move {move}: {exc}", js_ms, py_ms, depths
+            return ("JS" if mine else "Python", f"illegal move {move}: {exc}"), js_ms, py_ms, depths
+    return (None, None), js_ms, py_ms, depths
+
+
+def play_caro(brain: JsBrain, rules, opening, js_side: str, budget_ms: int, max_ply: int):
+    """One caro game. Returns (winner 'X'/'O'/None, detail, js CPU ms, py CPU ms, js depths)."""
+    board = Board(rules)
+    for square in opening:
+        board.play(square)
+    (illegal, why), js_ms, py_ms, depths = play(brain, board, lambda b: b.turn == js_side, budget_ms, max_ply)
+    if illegal:
+        loser = js_side if illegal == "JS" else ("O" if js_side == "X" else "X")
+        return ("O" if loser == "X" else "X"), f"{illegal}: {why}", js_ms, py_ms, depths
     winner = board.outcome.winner if board.outcome else None
     detail = f"{board.ply} plies" + (f": {' '.join(board.moves)}" if VERBOSE else "")
+    return winner, detail, js_ms, py_ms, depths
+
+
+def play_reversi(js: JsReversi, opening: str, js_side: str, budget_ms: int):
+    """One Reversi game (X is black). Returns (winner 'X'/'O'/None, detail, js CPU ms, py CPU ms,
+    js depths)."""
+    board = reversi.Board.from_moves(opening)
+    colour = reversi.BLACK if js_side == "X" else reversi.WHITE
+    (illegal, why), js_ms, py_ms, depths = play(js, board, lambda b: b.turn == colour, budget_ms, 10 ** 6)
+    if illegal:
+        loser = js_side if illegal == "JS" else ("O" if js_side == "X" else "X")
+        return ("O" if loser == "X" else "X"), f"{illegal}: {why}", js_ms, py_ms, depths
+    out = board.outcome
+    winner = {reversi.BLACK: "X", reversi.WHITE: "O", None: None}[out.winner]
+    detail = f"{out.black}-{out.white}" + (f": {''.join(board.moves)}" if VERBOSE else "")
     return winner, detail, js_ms, py_ms, depths
 
 
@@ -171,31 +240,28 @@ def times_line(label: str, samples: list[float]) -> str:
             f"max {s[-1]:7.1f}  CPU ms")
 
 
-def run_preset(slug: str, args) -> tuple[float, float, float]:
-    rules = PRESETS[slug].rules
-    budget_ms = int(args.move_ms * BRAIN_SHARE)
-    openings = (CARO_OPENINGS_4 + CARO_OPENINGS)[args.start:args.start + args.openings]
-    print(f"\n== {slug}: JS Hard (node brain) vs Python Hard, {len(openings)} openings x 2 colours, "
-          f"{args.move_ms} ms a move (timeout_turn; each side's budget {budget_ms} ms, CPU clock), "
-          f"load {os.getloadavg()[0]:.2f}", flush=True)
-    brain = JsBrain(slug, args.move_ms)
+def run_match(label: str, js: JsProcess, openings: list, start: int, play_one, colour_names=("X", "O")):
+    """Every opening twice, the JS side first as X then as O: ``play_one(opening, js_side)`` ->
+    (winner, detail, js ms, py ms, js depths). Prints each game and the report; returns (mean, low,
+    high)."""
     results: list[float] = []
     js_all, py_all, depth_all = [], [], []
+    names = dict(zip(("X", "O"), colour_names))
     try:
-        for k, opening in enumerate(openings, start=args.start):
+        for k, opening in enumerate(openings, start=start):
+            name = opening if isinstance(opening, str) else " ".join(opening)
             for js_side in ("X", "O"):
-                winner, detail, js_ms, py_ms, depths = play_caro(brain, rules, opening, js_side, budget_ms,
-                                                                 args.max_ply)
+                winner, detail, js_ms, py_ms, depths = play_one(opening, js_side)
                 js_all += js_ms
                 py_all += py_ms
                 depth_all += depths
                 score = 0.5 if winner is None else (1.0 if winner == js_side else 0.0)
                 results.append(score)
-                print(f"  {k:>2} {' '.join(opening):<16} JS as {js_side}: winner {winner or 'draw':<4} "
+                print(f"  {k:>2} {name:<16} JS as {names[js_side]}: winner {names.get(winner, 'draw'):<5} "
                       f"({detail}) -> {score:g}   [{sum(results):g}/{len(results)}]", flush=True)
     finally:
-        brain.close()
-    return report(slug, results, js_all, py_all, depth_all)
+        js.close()
+    return report(label, results, js_all, py_all, depth_all)
 
 
 def report(label: str, results: list[float], js_all: list[float], py_all: list[float], depth_all: list[int]):
@@ -218,71 +284,16 @@ def report(label: str, results: list[float], js_all: list[float], py_all: list[f
     return mean, lo, hi
 
 
-class JsReversi:
-    """The JS Reversi computer as a subprocess, spoken to in the line protocol of
-    ``static/js/computer/reversi/cli.js`` (one reply line per command line)."""
-
-    def __init__(self, budget_ms: int) -> None:
-        argv = brain_argv(ROOT, [])
-        if argv is None:
-            raise SystemExit("node is not installed: the JS Reversi computer cannot run")
-        self.proc = subprocess.Popen([argv[0], str(REVERSI_CLI), "--level", "hard", "--budget", str(budget_ms),
-                                      "--cpu-clock"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        if self.ask("info on") != "ok":
-            raise RuntimeError("the Reversi CLI refused `info on`")
-
-    def ask(self, line: str) -> str:
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        reply = self.proc.stdout.readline()
-        if not reply:
-            raise RuntimeError(f"the Reversi CLI stopped (exit {self.proc.poll()})")
-        return reply.strip()
-
-    def move(self, board) -> tuple[str, dict[str, str]]:
-        """The computer's move on ``board`` and the facts of its reply (cpu_ms, depth, ...)."""
-        reply = self.ask("moves " + "".join(board.moves))
-        if reply.startswith("error"):
-            raise RuntimeError(f"the Reversi CLI answered {reply!r}")
-        square, *facts = reply.split()
-        return square, dict(zip(facts[::2], facts[1::2]))
-
-    def close(self) -> None:
-        try:
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
-            self.proc.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-
-
-def play_reversi(js: JsReversi, opening: str, js_side: str, budget_ms: int):
-    """One Reversi game. Returns (winner 'X' black / 'O' white / None, detail, js CPU ms, py CPU ms,
-    js depths)."""
-    board = reversi.Board.from_moves(opening)
-    js_colour = reversi.BLACK if js_side == "X" else reversi.WHITE
-    js_ms, py_ms, depths = [], [], []
-    while board.outcome is None:
-        if board.turn == js_colour:
-            move, facts = js.move(board)
-            js_ms.append(float(facts.get("cpu_ms", "nan")))
-            if facts.get("depth", "").isdigit():
-                depths.append(int(facts["depth"]))
-        else:
-            t0 = time.process_time()
-            move = choose_move(board, "hard", budget_ms=budget_ms)
-            py_ms.append(1000 * (time.process_time() - t0))
-        try:
-            board.play(move)
-        except IllegalMove as exc:
-            loser = js_side if board.turn == js_colour else ("O" if js_side == "X" else "X")
-            side = "JS" if loser == js_side else "Python"
-            return ("O" if loser == "X" else "X"), f"{side} played an illegal move {move}: {exc}", js_ms, py_ms, depths
-    out = board.outcome
-    winner = {reversi.BLACK: "X", reversi.WHITE: "O", None: None}[out.winner]
-    detail = f"{out.black}-{out.white}" + (f": {''.join(board.moves)}" if VERBOSE else "")
-    return winner, detail, js_ms, py_ms, depths
+def run_preset(slug: str, args) -> tuple[float, float, float]:
+    rules = PRESETS[slug].rules
+    budget_ms = int(args.move_ms * BRAIN_SHARE)
+    openings = (CARO_OPENINGS_4 + CARO_OPENINGS)[args.start:args.start + args.openings]
+    print(f"\n== {slug}: JS Hard (node brain) vs Python Hard, {len(openings)} openings x 2 colours, "
+          f"{args.move_ms} ms a move (timeout_turn; each side's budget {budget_ms} ms, CPU clock), "
+          f"load {os.getloadavg()[0]:.2f}", flush=True)
+    brain = JsBrain(slug, args.move_ms)
+    return run_match(slug, brain, openings, args.start,
+                     lambda opening, side: play_caro(brain, rules, opening, side, budget_ms, args.max_ply))
 
 
 def run_reversi(args) -> int:
@@ -294,23 +305,8 @@ def run_reversi(args) -> int:
     print(f"\n== reversi: JS Hard (reversi/cli.js) vs Python Hard, {len(openings)} openings x 2 colours, "
           f"{args.move_ms} ms a move each (CPU clock), load {os.getloadavg()[0]:.2f}", flush=True)
     js = JsReversi(args.move_ms)
-    results: list[float] = []
-    js_all, py_all, depth_all = [], [], []
-    try:
-        for k, opening in enumerate(openings, start=args.start):
-            for js_side in ("X", "O"):
-                winner, detail, js_ms, py_ms, depths = play_reversi(js, opening, js_side, args.move_ms)
-                js_all += js_ms
-                py_all += py_ms
-                depth_all += depths
-                score = 0.5 if winner is None else (1.0 if winner == js_side else 0.0)
-                results.append(score)
-                print(f"  {k:>2} {opening:<16} JS as {'black' if js_side == 'X' else 'white'}: winner "
-                      f"{ {'X': 'black', 'O': 'white', None: 'draw'}[winner]:<5} ({detail}) -> {score:g}   "
-                      f"[{sum(results):g}/{len(results)}]", flush=True)
-    finally:
-        js.close()
-    report("reversi", results, js_all, py_all, depth_all)
+    run_match("reversi", js, openings, args.start, lambda opening, side: play_reversi(js, opening, side, args.move_ms),
+              ("black", "white"))
     return 0
 
 

@@ -255,57 +255,27 @@ export class SearchBoard {
       const kq = (keys[base + q] & ~(3 << hb)) | (s << hb);
       keys[base + q] = kq;
       this.setCode(q, d, s > 0 ? 0 : pat.code(kq));
-      // q sits at offset -t in the window of q + t * step: bits 2 (H - t)
-      let c = q;
-      let seen = 0; // the stones met between q and c: 1 X, 2 O, 3 both
-      for (let j = hb - 2; j >= 0; j -= 2) {
-        c += step;
-        if (c < 0) break;
-        const v = cells[c];
-        if (v === EDGE) break;
-        const k = (keys[base + c] & ~(3 << j)) | (s << j);
-        keys[base + c] = k;
-        if (v !== EMPTY) {
-          seen |= v;
-        } else if (seen !== 3 || renju) {
-          // (with an X and an O stone between q and c, neither side's class at c sees q: a
-          // window is read up to the first stone of the other side; only Renju's count of the
-          // X stones near c, kept in the code for the foul filter, would change)
-          // the pattern table's look-up, written out (pat.code classifies a window met first)
-          let code;
-          let i = (Math.imul(k ^ (k >>> 15), 0x2c1b3c6d) >>> 12) & mask;
-          for (;;) {
-            const e = table[2 * i];
-            if (e === k) {
-              code = table[2 * i + 1];
-              break;
-            }
-            if (e === -1) {
-              code = pat.code(k);
-              table = pat.table;
-              mask = (table.length >> 1) - 1;
-              break;
-            }
-            i = (i + 1) & mask;
+      // q sits at offset -t in the window of q + t * step (bits 2 (H - t)), at +t in that of
+      // q - t * step
+      for (let sgn = 1; sgn >= -1; sgn -= 2) {
+        let seen = 0; // the stones met between q and c: 1 X, 2 O, 3 both
+        let c = q;
+        for (let t = 1, j = hb - 2 * sgn; t <= H; t++, j -= 2 * sgn) {
+          c += sgn * step;
+          if (c < 0) break;
+          const v = cells[c];
+          if (v === EDGE) break;
+          const k = (keys[base + c] & ~(3 << j)) | (s << j);
+          keys[base + c] = k;
+          if (v !== EMPTY) {
+            seen |= v;
+            continue;
           }
-          if (codes[base + c] !== code) this.setCode(c, d, code);
-        }
-      }
-      c = q;
-      seen = 0;
-      for (let j = hb + 2; j <= 4 * H; j += 2) {
-        c -= step;
-        if (c < 0) break;
-        const v = cells[c];
-        if (v === EDGE) break;
-        const k = (keys[base + c] & ~(3 << j)) | (s << j);
-        keys[base + c] = k;
-        if (v !== EMPTY) {
-          seen |= v;
-        } else if (seen !== 3 || renju) {
-          // (with an X and an O stone between q and c, neither side's class at c sees q: a
-          // window is read up to the first stone of the other side; only Renju's count of the
-          // X stones near c, kept in the code for the foul filter, would change)
+          // with an X and an O stone between q and c, neither side's class at c sees q (a window
+          // is read up to the first stone of the other side); only Renju's count of the X stones
+          // near c, kept in the code for the foul filter, would change
+          if (seen === 3 && !renju) continue;
+          // the pattern table's look-up, written out (pat.code classifies a window met first)
           let code;
           let i = (Math.imul(k ^ (k >>> 15), 0x2c1b3c6d) >>> 12) & mask;
           for (;;) {

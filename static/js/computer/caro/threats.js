@@ -616,49 +616,36 @@ export class ThreatSearch {
       }
     }
     for (;;) {
-      let pn;
-      let dn;
+      // phi / delta: the node's own numbers as the side to move sees them (an OR node's proof and
+      // disproof numbers, an AND node's the other way round)
+      const fphi = isOr ? fpn : fdn;
+      const fdelta = isOr ? fdn : fpn;
+      const thPhi = isOr ? thpn : thdn;
+      const thDelta = isOr ? thdn : thpn;
+      let phi = INF + 1;
+      let delta = 0;
       let best = 0;
-      let cthPn = 0;
-      let cthDn = 0;
-      let stop;
-      if (isOr) {
-        pn = INF + 1;
-        dn = 0;
-        for (let j = 0; j < n; j++) {
-          if (fpn[base + j] < pn) {
-            pn = fpn[base + j];
-            best = j;
-          }
-          dn += fdn[base + j];
+      for (let j = 0; j < n; j++) {
+        if (fphi[base + j] < phi) {
+          phi = fphi[base + j];
+          best = j;
         }
-        if (dn > INF) dn = INF;
-        stop = pn >= thpn || dn >= thdn;
-        if (!stop) {
-          let second = INF;
-          for (let j = 0; j < n; j++) if (j !== best && fpn[base + j] < second) second = fpn[base + j];
-          cthPn = Math.min(thpn, second + 1 + Math.floor(second / 4));
-          cthDn = Math.min(INF, thdn - dn + fdn[base + best]);
-        }
-      } else {
-        dn = INF + 1;
-        pn = 0;
-        for (let j = 0; j < n; j++) {
-          if (fdn[base + j] < dn) {
-            dn = fdn[base + j];
-            best = j;
-          }
-          pn += fpn[base + j];
-        }
-        if (pn > INF) pn = INF;
-        stop = pn >= thpn || dn >= thdn;
-        if (!stop) {
-          let second = INF;
-          for (let j = 0; j < n; j++) if (j !== best && fdn[base + j] < second) second = fdn[base + j];
-          cthDn = Math.min(thdn, second + 1 + Math.floor(second / 4));
-          cthPn = Math.min(INF, thpn - pn + fpn[base + best]);
-        }
+        delta += fdelta[base + j];
       }
+      if (delta > INF) delta = INF;
+      const stop = phi >= thPhi || delta >= thDelta;
+      let cthPhi = 0;
+      let cthDelta = 0;
+      if (!stop) {
+        let second = INF;
+        for (let j = 0; j < n; j++) if (j !== best && fphi[base + j] < second) second = fphi[base + j];
+        cthPhi = Math.min(thPhi, second + 1 + Math.floor(second / 4));
+        cthDelta = Math.min(INF, thDelta - delta + fdelta[base + best]);
+      }
+      const pn = isOr ? phi : delta;
+      const dn = isOr ? delta : phi;
+      const cthPn = isOr ? cthPhi : cthDelta;
+      const cthDn = isOr ? cthDelta : cthPhi;
       if (ply === 0) this.proofNumber = pn;
       if (stop) {
         this.rpn = pn;
