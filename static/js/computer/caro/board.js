@@ -504,12 +504,20 @@ export class SearchBoard {
         }
       }
     }
+    // a candidate stops them when, with it on the board, none of the five cells wins any more (the
+    // engine's rule on the whole run, as the pattern table's FIVE; a stone of the defender can only
+    // shorten or close the attacker's runs, so no other cell becomes a five)
     const out = [];
     const d = 3 - a;
     for (const c of cands) {
-      this.put(c, d);
-      if (this.setLen[a * 8 + FIVE] === 0) out.push(c);
-      this.remove(c);
+      cells[c] = d;
+      let stops = true;
+      for (let i = 0; i < n5 && stops; i++) {
+        const z = setCells[f0 + i];
+        if (z !== c && this.winsAt(z, a)) stops = false;
+      }
+      cells[c] = EMPTY;
+      if (stops) out.push(c);
     }
     return out.length > 1 ? out.sort((p, q) => p - q) : out;
   }
