@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { SearchBoard } from "../../../static/js/computer/caro/board.js";
 import { findThreatWin, threeDefences } from "../../../static/js/computer/caro/threats.js";
 import { FIVE } from "../../../static/js/computer/caro/patterns.js";
+import { threatWin } from "../../../static/js/computer/caro/index.js";
 import { boardOf, engine, needsEngine, readJson, stoppingReplies, winningCells } from "./judge.js";
 
 /** Play `line` (cells of `fb`, attacker first, a final null = no defence) on the engine `board`;
@@ -134,3 +135,28 @@ test("the search board's fives and blocks agree with the engine on random positi
     }
     assert.ok(checked > 60, `${checked} positions`);
   });
+
+test("threatWin (the analysis entry point): square names from an engine board or a position", { skip: needsEngine }, () => {
+  for (const pos of readJson("tests/unit/bots/vcf_positions.json").slice(0, 6)) {
+    const board = boardOf(engine.PRESETS[pos.preset].rules, pos.x, pos.o, pos.to_move);
+    const { line } = threatWin(board, { vct: true, maxNodes: 50000 });
+    assert.ok(line, `${pos.preset} depth ${pos.depth}`);
+    const fromPosition = threatWin({ rules: board.rules, x: pos.x, o: pos.o, toMove: pos.to_move }, { vct: true, maxNodes: 50000 });
+    assert.deepEqual(fromPosition.line, line);
+    const b = board.copy();
+    let won = false;
+    for (const [i, square] of line.entries()) {
+      if (square === null) {
+        won = i % 2 === 1 && !stoppingReplies(b).length;
+        break;
+      }
+      const outcome = b.play(square);
+      if (outcome) {
+        won = outcome.winner === pos.to_move;
+        break;
+      }
+    }
+    assert.ok(won, line.join(" "));
+  }
+  assert.equal(threatWin({ rules: engine.PRESETS.freestyle.rules, x: ["H8"], o: ["I9"], toMove: "X" }).line, null);
+});

@@ -2,6 +2,7 @@
 
 import { SearchBoard } from "./board.js";
 import { CHOOSERS } from "./levels.js";
+import { findThreatWin } from "./threats.js";
 import { makeRng } from "../rng.js";
 import { wallClock } from "./clock.js";
 import { squareName } from "./rules.js";
@@ -64,4 +65,28 @@ export function warmUp(rulesList, { totalMs = 1500, budgetMs = 100, clock = wall
     }
   }
   return clock() - t0;
+}
+
+/**
+ * Whether the side to move of a caro position has a forced win by threats, and its line (post-game
+ * analysis, issue 29). `position`: as choosePositionMove's, or an engine board. Options: `vct`
+ * (false: fours only, a VCF; true: a VCF first, then fours and open threes), `depth` (attacker
+ * moves; default 16 for a VCF, 12 for a VCT), `maxNodes` (default 200,000), `deadline` / `clock`
+ * (ms), `zone` (false: threes anywhere). Returns {line, nodes, timedOut}: `line` the main line as
+ * square names, attacker and defender alternating from the attacker's move, a final null meaning
+ * "no defence: any reply loses to a five"; null when no win was found (which is not a proof that
+ * none exists, above all when `timedOut`). Every line obeys the position's rules (blocked ends,
+ * exact five, Renju fouls).
+ */
+export function threatWin(position, options = {}) {
+  let spec = position;
+  if (typeof position.stones === "function") {
+    const x = [];
+    const o = [];
+    for (const [square, side] of Object.entries(position.stones())) (side === "X" ? x : o).push(square);
+    spec = { rules: position.rules, x, o, toMove: position.turn };
+  }
+  const fb = SearchBoard.fromNames(spec.rules, spec);
+  const found = findThreatWin(fb, options);
+  return { ...found, line: found.line && found.line.map((q) => (q === null ? null : fb.name(q))) };
 }
