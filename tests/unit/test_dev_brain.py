@@ -28,7 +28,7 @@ def test_without_node_a_clear_error_and_status_127(monkeypatch, capsys):
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_dev_py_brain_answers_the_protocol():
-    result = subprocess.run([sys.executable, str(ROOT / "dev.py"), "brain", "--level", "easy"], cwd=ROOT,
+    result = subprocess.run([sys.executable, str(ROOT / "dev.py"), "brain", "--level", "easy", "--warm-up", "0"], cwd=ROOT,
                             input="START 15\nBEGIN\nTURN 8,8\nEND\n", capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.split()

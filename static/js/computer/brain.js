@@ -23,7 +23,9 @@
 // Options: --level easy|medium|hard (default hard); --preset SLUG (the rules before any INFO rule,
 // default freestyle, Gomocup rule 0); --cpu-clock (the deadline is this process's CPU time,
 // process.cpuUsage(), so a loaded machine does not weaken it); --stats (before each move a line
-// `MESSAGE cpu_ms=... depth=... nodes=... phase=...`, for the benches).
+// `MESSAGE cpu_ms=... depth=... nodes=... phase=...`, for the benches); --warm-up MS (how long Hard
+// plays itself before the first command, so the first timed moves meet compiled code; default 1500,
+// 0: none).
 // The only file of the computer that uses Node's APIs (with the CLIs); everything it imports runs
 // in a browser module worker too.
 
@@ -38,6 +40,7 @@ export const ABOUT = 'name="caro-site js brain", version="0.2", author="caro-sit
 const BUDGET_SHARE = 0.8; // part of timeout_turn the brain gives the computer
 const MIN_BUDGET_MS = 20;
 const DEFAULT_BUDGET_MS = 1000;
+const DEFAULT_WARM_UP_MS = 1500; // Hard plays itself this long before the first command (--warm-up)
 
 const CPU_READ_EVERY_MS = 2; // wall ms between two reads of the process's CPU time
 
@@ -243,9 +246,9 @@ const COMMANDS = {
 
 /** Parse the command line: {level, preset, cpuClock, stats}; throws Error with a usage line. */
 export function parseArgs(argv) {
-  const out = { level: "hard", preset: "freestyle", cpuClock: false, stats: false };
+  const out = { level: "hard", preset: "freestyle", cpuClock: false, stats: false, warmUpMs: DEFAULT_WARM_UP_MS };
   const usage = `usage: brain.js [--level ${LEVELS.join("|")}] [--preset ${Object.keys(PRESETS).join("|")}] `
-    + "[--cpu-clock] [--stats]";
+    + "[--cpu-clock] [--stats] [--warm-up MS]";
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [name, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, null];
@@ -254,6 +257,10 @@ export function parseArgs(argv) {
     else if (name === "--preset") out.preset = value();
     else if (name === "--cpu-clock") out.cpuClock = true;
     else if (name === "--stats") out.stats = true;
+    else if (name === "--warm-up") {
+      out.warmUpMs = Number(value());
+      if (!Number.isFinite(out.warmUpMs) || out.warmUpMs < 0) throw new Error(`--warm-up takes milliseconds\n${usage}`);
+    }
     else if (name === "-h" || name === "--help") throw new Error(usage);
     else throw new Error(`unknown argument ${a}\n${usage}`);
   }
@@ -274,7 +281,10 @@ export async function main(argv = process.argv.slice(2)) {
   const clock = args.cpuClock ? cpuClock : wallClock;
   const brain = new Brain({ level: args.level, rules: PRESETS[args.preset].rules, clock, stats: args.stats });
   // the JIT compiler and the pattern tables warmed before the first timed command
-  warmUp([...new Set([args.preset, "freestyle", "exact-five", "caro-vn"])].map((s) => PRESETS[s].rules), { clock });
+  if (args.warmUpMs > 0) {
+    warmUp([...new Set([args.preset, "freestyle", "exact-five", "caro-vn"])].map((s) => PRESETS[s].rules),
+      { clock, totalMs: args.warmUpMs });
+  }
   const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of input) {
     const replies = brain.handle(line);

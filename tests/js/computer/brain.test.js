@@ -37,7 +37,7 @@ function pipe(...args) {
 const xy = (reply) => reply.split(",").map(Number);
 
 test("a protocol session over stdin/stdout", async () => {
-  const brain = pipe("--level", "hard");
+  const brain = pipe("--level", "hard", "--warm-up", "0");
   assert.match(await brain.ask("START 20"), /^ERROR/); // 20x20 is not a supported size
   assert.equal(await brain.ask("START 15"), "OK");
   brain.send("INFO timeout_turn 300");
@@ -57,7 +57,7 @@ test("a protocol session over stdin/stdout", async () => {
 });
 
 test("Renju over the protocol: the brain blocks the only square it may", async () => {
-  const brain = pipe("--level", "hard", "--cpu-clock", "--stats");
+  const brain = pipe("--level", "hard", "--cpu-clock", "--stats", "--warm-up", "100");
   assert.equal(await brain.ask("START 15"), "OK");
   brain.send("INFO rule 4");
   brain.send("INFO timeout_turn 200");
@@ -97,7 +97,9 @@ test("the protocol object without a process", () => {
 
 test("command line: levels and presets are checked", () => {
   assert.deepEqual(parseArgs(["--level", "medium", "--cpu-clock"]),
-    { level: "medium", preset: "freestyle", cpuClock: true, stats: false });
+    { level: "medium", preset: "freestyle", cpuClock: true, stats: false, warmUpMs: 1500 });
+  assert.equal(parseArgs(["--warm-up", "0"]).warmUpMs, 0);
+  assert.throws(() => parseArgs(["--warm-up", "soon"]), /--warm-up takes milliseconds/);
   assert.equal(parseArgs(["--preset=caro-vn"]).preset, "caro-vn");
   assert.throws(() => parseArgs(["--level", "grandmaster"]), /unknown level/);
   assert.throws(() => parseArgs(["--preset", "go"]), /unknown preset/);

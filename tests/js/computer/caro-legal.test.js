@@ -14,7 +14,7 @@ test("random games: every move is legal under every rule set (the engine plays i
   let moves = 0;
   for (const slug of presetSlugs()) {
     const rules = engine.PRESETS[slug].rules;
-    for (let k = 0; k < 2 * LEVELS.length; k++) {
+    for (let k = 0; k < LEVELS.length + 1; k++) {
       const level = LEVELS[k % LEVELS.length];
       const rng = makeRng(1000 + 10 * k + slug.length);
       const board = new engine.Board(rules);
@@ -24,7 +24,7 @@ test("random games: every move is legal under every rule set (the engine plays i
         board.play(legal[rng.randrange(legal.length)]);
       }
       const computer = k % 2 ? "X" : "O"; // every level plays both colours
-      while (!board.outcome && board.ply < 60) {
+      while (!board.outcome && board.ply < 40) {
         const legal = board.legalMoves();
         if (board.turn === computer) {
           const move = chooseMove(board, level, { budgetMs: 15, rng: board.ply, clock: countingClock() });
@@ -37,7 +37,7 @@ test("random games: every move is legal under every rule set (the engine plays i
       }
     }
   }
-  assert.ok(moves > 200, `${moves} computer moves`);
+  assert.ok(moves > 120, `${moves} computer moves`);
 });
 
 test("Renju: X's moves are never fouls, also where a foul point is tempting", { skip: needsEngine }, () => {
@@ -69,8 +69,9 @@ function playOpening(kind, levels, seed) {
 test("RIF and Swap2: every opening step of every level is an action the machine accepts", { skip: needsEngine }, () => {
   const seen = { rif: new Set(), swap2: new Set() };
   for (const kind of ["rif", "swap2"]) {
-    for (const first of LEVELS) {
-      for (const second of LEVELS) {
+    // every level in each seat: (easy, hard), (medium, easy), (hard, medium)
+    for (const [k, first] of LEVELS.entries()) {
+      for (const second of [LEVELS[(k + 2) % 3]]) {
         for (const seed of [first.length + second.length]) {
           const { machine, steps } = playOpening(kind, { first, second }, seed);
           steps.forEach((s) => seen[kind].add(s));

@@ -100,7 +100,7 @@ test("Hard (and Medium) blocks an open three", { skip: needsEngine }, () => {
     // O has an open three I8-J8-K8 with room on both sides; X (to move) has nothing forcing
     const board = boardOf(engine.PRESETS[slug].rules, ["H9", "C3", "M13"], ["I8", "J8", "K8"], "X");
     for (const level of ["medium", "hard"]) {
-      const move = chooseMove(board, level, { budgetMs: 200, rng: 1, clock: countingClock() });
+      const move = chooseMove(board, level, { budgetMs: 80, rng: 1, clock: countingClock() });
       const after = board.copy();
       after.play(move);
       // now no O move on row 8 makes a five-threat X cannot stop (engine judgement)
@@ -121,7 +121,7 @@ test("Hard wins the VCF positions against every defence", { skip: needsEngine },
   for (const pos of positions) {
     const board = boardOf(engine.PRESETS[pos.preset].rules, pos.x, pos.o, pos.to_move);
     assert.equal(winningCells(board, pos.to_move).length, 0);
-    const hard = (b) => chooseMove(b, "hard", { budgetMs: 2000, clock: countingClock() });
+    const hard = (b) => chooseMove(b, "hard", { budgetMs: 600, clock: countingClock() });
     assert.ok(forcedVcf(board, pos.depth, hard), `${pos.preset} depth ${pos.depth}`);
   }
 });
