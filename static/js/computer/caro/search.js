@@ -47,6 +47,8 @@ class SearchTable {
 }
 
 const SHARED = new Map(); // "rules key/width" -> SearchTable of Hard
+const TOP = new Int32Array(64); // moves()' best candidates so far (scratch) ...
+const TOP_VALUES = new Int32Array(64); // ... and their values
 
 /** Whether side `s` has a legal cell making a four and an open three on two lines (four-three),
  * and whether it has one making open threes on two lines (three-three): [ft, tt]. */
@@ -148,26 +150,28 @@ export class AlphaBeta {
       return out.sort((p, q) => key(q) - key(p) || p - q);
     }
     const renjuX = me === XS && fb.renju;
-    const cap = renjuX ? limit + 6 : limit;
-    const buf = [];
-    const vals = [];
+    const cap = Math.min(renjuX ? limit + 6 : limit, TOP.length);
     const cells = fb.cells;
     const nearc = fb.nearc;
-    for (const q of fb.geo.reals) {
+    const reals = fb.geo.reals;
+    let n = 0;
+    for (let r = 0; r < reals.length; r++) {
+      const q = reals[r];
       if (cells[q] !== EMPTY || nearc[q] === 0) continue;
       const v = score[sm + q] * 10 + score[so + q] * 9;
-      let j = buf.length;
-      if (j === cap && v <= vals[j - 1]) continue; // reals ascend: a tie goes to the lower cell
-      while (j > 0 && v > vals[j - 1]) j--;
-      buf.splice(j, 0, q);
-      vals.splice(j, 0, v);
-      if (buf.length > cap) {
-        buf.pop();
-        vals.pop();
+      if (n === cap && v <= TOP_VALUES[n - 1]) continue; // reals ascend: a tie goes to the lower cell
+      let j = n < cap ? n++ : n - 1;
+      while (j > 0 && v > TOP_VALUES[j - 1]) {
+        TOP[j] = TOP[j - 1];
+        TOP_VALUES[j] = TOP_VALUES[j - 1];
+        j--;
       }
+      TOP[j] = q;
+      TOP_VALUES[j] = v;
     }
-    if (!renjuX) return buf;
-    return buf.filter((q) => !fb.isFoul(q)).slice(0, limit);
+    const out = [];
+    for (let i = 0; i < n && out.length < limit; i++) if (!renjuX || !fb.isFoul(TOP[i])) out.push(TOP[i]);
+    return out;
   }
 
   nodeWidth(ply) {
