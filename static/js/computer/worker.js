@@ -16,8 +16,11 @@
 //
 // createHandler(post) is the whole protocol without the worker around it (tests drive it in Node).
 
-import { chooseMove, chooseOpeningAction, LEVELS } from "./index.js";
-import { choosePositionMove } from "./caro/index.js";
+// (no static import of ./index.js: its top-level await for the Reversi computer would hold this
+// module's evaluation back, and a module worker's messages that arrive before `onmessage` is set
+// are lost; Reversi requests import it when they come)
+import { LEVELS, choosePositionMove } from "./caro/index.js";
+import { chooseCaroOpeningAction } from "./caro/openings.js";
 import { SearchBoard } from "./caro/board.js";
 import { SIZES } from "./caro/rules.js";
 
@@ -63,12 +66,13 @@ async function answer(data) {
     if (opening) {
       const { openingFromDict } = await import("../engine/openings.js");
       const machine = openingFromDict(opening);
-      if (machine.state !== "done") return { action: chooseOpeningAction(machine, level, { budgetMs }) };
+      if (machine.state !== "done") return { action: chooseCaroOpeningAction(machine, level, { budgetMs }) };
     }
     return { square: caroMove(rules, moves, level, budgetMs) };
   }
   if (game === "reversi") {
     const { Board } = await import("../engine/reversi.js");
+    const { chooseMove } = await import("./index.js");
     return { square: chooseMove(Board.fromMoves(moves.join("")), level, { budgetMs }) };
   }
   throw new Error(`unknown game: ${game}`);
