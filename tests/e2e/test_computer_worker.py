@@ -38,11 +38,15 @@ CARO_VN = {"size": 15, "win_length": 5, "exact": False, "blocked": "opponent_or_
 RENJU = {"size": 15, "win_length": 5, "exact": False, "blocked": "none", "renju": True}
 
 
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # no line per request
+        pass
+
+
 @contextmanager
 def static_server():
     """The repository's files over HTTP on a free port (module workers need a same-origin URL)."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(ROOT))
-    handler.log_message = lambda *args: None
+    handler = functools.partial(QuietHandler, directory=str(ROOT))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
