@@ -27,4 +27,5 @@ urlpatterns = [
     path("", include("ranking.match_urls")),
     # /sw.js, /manifest.webmanifest and the offline page.
     path("", include("caro.offline.urls")),
+    path("", include("lobby.urls")),
 ]
