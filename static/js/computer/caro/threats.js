@@ -507,6 +507,15 @@ export class ThreatSearch {
     return kind;
   }
 
+  /** Child `q` (starting pn = dn = 1) at index `n` of the list at `base`; the new count (MAXM at most). */
+  pushKid(base, n, q) {
+    if (n >= MAXM) return n;
+    this.s.fm[base + n] = q;
+    this.s.fpn[base + n] = 1;
+    this.s.fdn[base + n] = 1;
+    return n + 1;
+  }
+
   expand(ply, me, depth) {
     const fb = this.fb;
     const { fm, fpn, fdn, kbuf } = this.s;
@@ -525,12 +534,7 @@ export class ThreatSearch {
           fb.put(z, me);
           const keep = fb.count(me, FIVE) > 0 || (vct && hasLegalOpen4(fb, me));
           fb.remove(z);
-          if (keep && n < MAXM) {
-            fm[base + n] = z;
-            fpn[base + n] = 1;
-            fdn[base + n] = 1;
-            n++;
-          }
+          if (keep) n = this.pushKid(base, n, z);
         }
         this.nkids = n;
         return n ? OPEN : DISPROVEN;
@@ -605,14 +609,7 @@ export class ThreatSearch {
     const a = opp;
     if (fb.count(me, FIVE) > 0) return DISPROVEN;
     if (fb.count(a, FIVE) > 0) {
-      for (const z of fb.defences(a)) {
-        if (n < MAXM && fb.legal(z, me)) {
-          fm[base + n] = z;
-          fpn[base + n] = 1;
-          fdn[base + n] = 1;
-          n++;
-        }
-      }
+      for (const z of fb.defences(a)) if (fb.legal(z, me)) n = this.pushKid(base, n, z);
       this.nkids = n;
       return n ? OPEN : PROVEN;
     }
