@@ -1,0 +1,245 @@
+// Exact endgame solver of Reversi Hard: the final disc difference (side to move's view; empty squares
+// go to the winner) by alpha-beta with a table of bounds, fewest-replies-first ordering and, near the
+// leaves, quadrant parity ordering: the algorithm of caro/bots/reversi_nb.py (`solve`, `solve_root`),
+// on 32-bit-half bitboards. `moveValues` gives the exact value of every legal move (post-game
+// analysis, issue 29).
+
+import { low32, moves, flips, out, pop32 } from "./bitboard.js";
+import { PLIES, PRIORITY, STATIC_ORDER, slotOf } from "./midgame.js";
+
+export const TT_BITS = 18; // 2**18 table entries
+export const TT_EMPTIES = 7; // positions with more empties than this are stored
+export const SORT_EMPTIES = 6; // with more empties than this, children are sorted by opponent replies
+const REPLY_KEY = 16; // ordering key per opponent reply (PRIORITY breaks ties)
+export const MAX_DIFF = 64; // a value is within -64..64
+// quadrants (for parity): a1-d4, e1-h4 (low half), a5-d8, e5-h8 (high half)
+const QUAD_W = 0x0f0f0f0f;
+const QUAD_E = 0xf0f0f0f0 | 0;
+
+/**
+ * One solver context: the table of bounds (cleared by `clear()`) and per-ply buffers for sorting
+ * children. `control` (control.js) stops it.
+ */
+export class Endgame {
+  constructor(control) {
+    this.control = control;
+    const n = 1 << TT_BITS;
+    this.keys = new Int32Array(4 * n); // me lo, me hi, opp lo, opp hi
+    this.bounds = new Int8Array(2 * n); // lower, upper bound of the exact value
+    this.orderKey = new Int32Array(PLIES * 64);
+    this.child = new Int32Array(PLIES * 64 * 4);
+  }
+
+  /** Empty the table (a new move). */
+  clear() {
+    this.keys.fill(0); // no position has no discs: an empty slot never matches
+  }
+
+  /** Exact final disc difference within (alpha, beta), fail-soft (0 after a stop: throw it away). */
+  solve(mlo, mhi, olo, ohi, alpha, beta, ply) {
+    const ctl = this.control;
+    if (++ctl.nodes >= ctl.nextCheck) ctl.check();
+    if (ctl.stop) return 0;
+    const elo = ~(mlo | olo);
+    const ehi = ~(mhi | ohi);
+    const nEmpty = pop32(elo) + pop32(ehi);
+    if (nEmpty <= 1) {
+      const diff = pop32(mlo) + pop32(mhi) - pop32(olo) - pop32(ohi);
+      if (nEmpty === 0) return diff;
+      const sq = elo ? low32(elo) : 32 + low32(ehi);
+      let f = pop32(flips(mlo, mhi, olo, ohi, sq)) + pop32(out[0]);
+      if (f) return diff + 2 * f + 1;
+      f = pop32(flips(olo, ohi, mlo, mhi, sq)) + pop32(out[0]);
+      if (f) return diff - 2 * f - 1;
+      return diff > 0 ? diff + 1 : diff < 0 ? diff - 1 : 0;
+    }
+    const llo = moves(mlo, mhi, olo, ohi);
+    const lhi = out[0];
+    if ((llo | lhi) === 0) {
+      if ((moves(olo, ohi, mlo, mhi) | out[0]) === 0) {
+        const diff = pop32(mlo) + pop32(mhi) - pop32(olo) - pop32(ohi);
+        return diff > 0 ? diff + nEmpty : diff < 0 ? diff - nEmpty : 0;
+      }
+      return -this.solve(olo, ohi, mlo, mhi, -beta, -alpha, ply + 1);
+    }
+    const keys = this.keys;
+    const bounds = this.bounds;
+    let slot = -1;
+    if (nEmpty > TT_EMPTIES) {
+      slot = slotOf(mlo, mhi, olo, ohi, TT_BITS);
+      const k4 = slot << 2;
+      if (keys[k4] === mlo && keys[k4 + 1] === mhi && keys[k4 + 2] === olo && keys[k4 + 3] === ohi) {
+        const lo = bounds[2 * slot];
+        const hi = bounds[2 * slot + 1];
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo === hi) return lo;
+        if (lo > alpha) alpha = lo;
+        if (hi < beta) beta = hi;
+      }
+    }
+    const a0 = alpha;
+    const b0 = beta;
+    let best = -MAX_DIFF - 1;
+    if (nEmpty > SORT_EMPTIES) {
+      const okeys = this.orderKey;
+      const child = this.child;
+      const base = ply << 6;
+      let n = 0;
+      let rlo = llo;
+      let rhi = lhi;
+      while (rlo | rhi) {
+        let sq;
+        if (rlo) {
+          sq = low32(rlo);
+          rlo &= rlo - 1;
+        } else {
+          sq = 32 + low32(rhi);
+          rhi &= rhi - 1;
+        }
+        const flo = flips(mlo, mhi, olo, ohi, sq);
+        const fhi = out[0];
+        const nme_lo = olo & ~flo;
+        const nme_hi = ohi & ~fhi;
+        const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
+        const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
+        const key = (pop32(moves(nme_lo, nme_hi, nop_lo, nop_hi)) + pop32(out[0])) * REPLY_KEY - PRIORITY[sq];
+        let j = n;
+        while (j > 0 && okeys[base + j - 1] > key) {
+          okeys[base + j] = okeys[base + j - 1];
+          child.copyWithin((base + j) * 4, (base + j - 1) * 4, (base + j) * 4);
+          j--;
+        }
+        okeys[base + j] = key;
+        const c = (base + j) * 4;
+        child[c] = nme_lo;
+        child[c + 1] = nme_hi;
+        child[c + 2] = nop_lo;
+        child[c + 3] = nop_hi;
+        n++;
+      }
+      for (let i = 0; i < n; i++) {
+        const c = (base + i) * 4;
+        const value = -this.solve(child[c], child[c + 1], child[c + 2], child[c + 3], -beta, -alpha, ply + 1);
+        if (ctl.stop) return 0;
+        if (value > best) {
+          best = value;
+          if (value > alpha) {
+            alpha = value;
+            if (alpha >= beta) break;
+          }
+        }
+      }
+    } else {
+      // parity: squares in quadrants with an odd number of empties first
+      let oddLo = 0;
+      let oddHi = 0;
+      if (pop32(elo & QUAD_W) & 1) oddLo |= QUAD_W;
+      if (pop32(elo & QUAD_E) & 1) oddLo |= QUAD_E;
+      if (pop32(ehi & QUAD_W) & 1) oddHi |= QUAD_W;
+      if (pop32(ehi & QUAD_E) & 1) oddHi |= QUAD_E;
+      for (let part = 0; part < 2; part++) {
+        let plo = part === 0 ? llo & oddLo : llo & ~oddLo;
+        let phi = part === 0 ? lhi & oddHi : lhi & ~oddHi;
+        while (plo | phi) {
+          let sq;
+          if (plo) {
+            sq = low32(plo);
+            plo &= plo - 1;
+          } else {
+            sq = 32 + low32(phi);
+            phi &= phi - 1;
+          }
+          const flo = flips(mlo, mhi, olo, ohi, sq);
+          const fhi = out[0];
+          const value = -this.solve(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
+            mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), -beta, -alpha, ply + 1);
+          if (ctl.stop) return 0;
+          if (value > best) {
+            best = value;
+            if (value > alpha) {
+              alpha = value;
+              if (alpha >= beta) return best;
+            }
+          }
+        }
+      }
+    }
+    if (slot >= 0) {
+      const k4 = slot << 2;
+      let lo = -MAX_DIFF - 1;
+      let hi = MAX_DIFF + 1;
+      if (keys[k4] === mlo && keys[k4 + 1] === mhi && keys[k4 + 2] === olo && keys[k4 + 3] === ohi) {
+        lo = bounds[2 * slot];
+        hi = bounds[2 * slot + 1];
+      }
+      if (best <= a0) hi = Math.min(hi, best); // fail low: an upper bound
+      else if (best >= b0) lo = Math.max(lo, best); // fail high: a lower bound
+      else lo = hi = best;
+      keys[k4] = mlo;
+      keys[k4 + 1] = mhi;
+      keys[k4 + 2] = olo;
+      keys[k4 + 3] = ohi;
+      bounds[2 * slot] = lo;
+      bounds[2 * slot + 1] = hi;
+    }
+    return best;
+  }
+
+  /** Value of the move `sq` of `me` (must be legal): the child's solve, negated. */
+  solveMove(mlo, mhi, olo, ohi, sq, alpha, beta) {
+    const flo = flips(mlo, mhi, olo, ohi, sq);
+    const fhi = out[0];
+    return -this.solve(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
+      mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), -beta, -alpha, 1);
+  }
+
+  /**
+   * [value, best square] of an exact solve in the window (alpha, beta) (exact only inside it: -1, 1
+   * for win/draw/loss) for the side to move, which must have a legal move. `first`: a move tried
+   * first (-1: none). After a stop the square is -1 and the value means nothing.
+   */
+  root(mlo, mhi, olo, ohi, first = -1, alpha = -MAX_DIFF - 1, beta = MAX_DIFF + 1) {
+    const order = legalOrder(mlo, mhi, olo, ohi, first);
+    let best = -MAX_DIFF - 1;
+    let bestSq = order[0];
+    for (const sq of order) {
+      const value = this.solveMove(mlo, mhi, olo, ohi, sq, alpha, beta);
+      if (this.control.stop) return [0, -1];
+      if (value > best) {
+        best = value;
+        bestSq = sq;
+        if (value > alpha) {
+          alpha = value;
+          if (alpha >= beta) break;
+        }
+      }
+    }
+    return [best, bestSq];
+  }
+
+  /**
+   * The exact final disc difference after each legal move of the side to move (who must have one):
+   * a Map square -> value (side to move's view), or null after a stop. `first`: a move solved first
+   * (its value narrows nothing: every move gets its own full-window solve).
+   */
+  moveValues(mlo, mhi, olo, ohi, first = -1) {
+    const values = new Map();
+    for (const sq of legalOrder(mlo, mhi, olo, ohi, first)) {
+      const value = this.solveMove(mlo, mhi, olo, ohi, sq, -MAX_DIFF - 1, MAX_DIFF + 1);
+      if (this.control.stop) return null;
+      values.set(sq, value);
+    }
+    return values;
+  }
+}
+
+/** Legal squares of `me`: `first` (if legal), then by STATIC_ORDER. */
+function legalOrder(mlo, mhi, olo, ohi, first) {
+  const llo = moves(mlo, mhi, olo, ohi);
+  const lhi = out[0];
+  const isLegal = (sq) => (sq < 32 ? (llo >>> sq) & 1 : (lhi >>> (sq - 32)) & 1) === 1;
+  const order = first >= 0 && isLegal(first) ? [first] : [];
+  for (const sq of STATIC_ORDER) if (sq !== order[0] && isLegal(sq)) order.push(sq);
+  return order;
+}

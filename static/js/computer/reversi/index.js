@@ -1,0 +1,49 @@
+// The Reversi computer: `chooseReversiMove(board, level, {budgetMs, rng, clock})` (CONTRACTS.md,
+// section 2). Plain ES module with no dependencies: runs in the page, in a module Web Worker and in
+// Node. Levels (the characters of caro/bots/reversi_bots.py):
+//
+// * "easy": greedy with noise, a random legal move a quarter of the time (levels.js).
+// * "medium": 3-ply alpha-beta on mobility and corners (levels.js).
+// * "hard": iterative-deepening negascout with the tuned evaluation, exact endgame from 16 empties,
+//   win/draw/loss from 18 (hard.js, midgame.js, endgame.js, evaluation.js).
+
+import { NAMES } from "./bitboard.js";
+import { wallClock } from "./control.js";
+import { chooseHard } from "./hard.js";
+import { chooseEasy, chooseMedium } from "./levels.js";
+import { fromEngineBoard } from "./position.js";
+
+export const LEVELS = Object.freeze(["easy", "medium", "hard"]);
+export const DEFAULT_BUDGET_MS = 1000;
+
+/**
+ * The move of the computer at `level` for the side to move of `position` = {me: [lo, hi], opp: [lo, hi]}
+ * (position.js), as a square name "a1"-"h8". Options as chooseReversiMove, plus `maxNodes` and `info`
+ * for Hard (see hard.js).
+ */
+export function choosePositionMove(position, level, { budgetMs = DEFAULT_BUDGET_MS, rng = Math.random, clock = wallClock,
+  maxNodes, info } = {}) {
+  const { me, opp } = position;
+  let sq;
+  if (level === "easy") sq = chooseEasy(me, opp, rng);
+  else if (level === "medium") sq = chooseMedium(me, opp, budgetMs, clock);
+  else if (level === "hard") sq = chooseHard(me, opp, budgetMs, { clock, maxNodes, info });
+  else throw new Error(`unknown level: ${level} (one of ${LEVELS.join(", ")})`);
+  return NAMES[sq];
+}
+
+/**
+ * The computer's move on the engine's Reversi `board` (static/js/engine/reversi.js) for the side to
+ * move, as a square name "a1"-"h8".
+ *
+ * @param {string} level "easy" | "medium" | "hard"
+ * @param {object} options `budgetMs` thinking time (ms of `clock`; Hard plans 70 % of it, Medium
+ *   stops at it, Easy ignores it), `rng` (() => a number in [0, 1); Easy's randomness; default
+ *   Math.random), `clock` (() => ms, any origin; default performance.now: a CPU-time clock keeps a
+ *   loaded machine from weakening Hard), `maxNodes` and `info` (Hard: a node limit per search and an
+ *   object receiving its report; hard.js)
+ * @throws {Error} when the game is over, the side to move must pass, or the level is unknown
+ */
+export function chooseReversiMove(board, level, options = {}) {
+  return choosePositionMove(fromEngineBoard(board), level, options);
+}

@@ -1,0 +1,281 @@
+// Midgame search of Reversi Hard: iterative-deepening negascout (principal variation search) with a
+// transposition table, move ordering by the table's move, killer moves, a history table and, from
+// MOBILITY_ORDER_DEPTH, the opponent's mobility after the move: the algorithm of
+// caro/bots/reversi_nb.py (`search`, `root`), on 32-bit-half bitboards. Scores are from the side to
+// move's view in evaluation units (evaluation.js: SCALE per disc, a finished game ±WIN).
+
+import { low32, moves, flips, out, pop32 } from "./bitboard.js";
+import { evaluate, finalScore } from "./evaluation.js";
+
+export const INF = 1_000_000_000;
+export const PLIES = 80; // deepest ply of one search (depth plus passes)
+export const TT_BITS = 18; // 2**18 table entries
+export const MOBILITY_ORDER_DEPTH = 3; // from this remaining depth, children are sorted by opponent replies
+const KILLER_SLOTS = 128; // killer moves by remaining depth
+const KILLER_BONUS = 5000; // ordering keys: lower first
+const MOBILITY_KEY = 300; // per opponent reply
+const PRIORITY_KEY = 64; // per point of PRIORITY
+const PRIORITY_KEY_MOBILITY = 40; // per point of PRIORITY, in addition, where mobility orders
+
+// Square priorities for move ordering: corners first, X squares last (PRIORITY of the Python).
+const ROW_PRIORITY = [
+  [9, 1, 7, 5, 5, 7, 1, 9],
+  [1, 0, 3, 3, 3, 3, 0, 1],
+  [7, 3, 6, 4, 4, 6, 3, 7],
+  [5, 3, 4, 4, 4, 4, 3, 5],
+  [5, 3, 4, 4, 4, 4, 3, 5],
+  [7, 3, 6, 4, 4, 6, 3, 7],
+  [1, 0, 3, 3, 3, 3, 0, 1],
+  [9, 1, 7, 5, 5, 7, 1, 9],
+];
+export const PRIORITY = Int32Array.from({ length: 64 }, (_, i) => ROW_PRIORITY[i >> 3][i & 7]);
+/** Squares by falling priority; ties by index (Python's stable sort). */
+export const STATIC_ORDER = Int32Array.from(
+  Array.from({ length: 64 }, (_, i) => i).sort((a, b) => PRIORITY[b] - PRIORITY[a] || a - b));
+
+/** Table slot of a position (a multiplicative hash of the four halves). */
+export function slotOf(mlo, mhi, olo, ohi, bits) {
+  let h = Math.imul(mlo, 0x9e3779b1) ^ Math.imul(mhi, 0x85ebca77) ^ Math.imul(olo, 0xc2b2ae3d) ^ Math.imul(ohi, 0x27d4eb2f);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 13;
+  return h >>> (32 - bits);
+}
+
+/**
+ * One midgame search context: the table, history and killers (kept across the iterations of a move,
+ * cleared by `clear()`), and per-ply buffers for sorting children. `control` (control.js) stops it.
+ */
+export class MidgameSearch {
+  constructor(control) {
+    this.control = control;
+    const n = 1 << TT_BITS;
+    this.keys = new Int32Array(4 * n); // me lo, me hi, opp lo, opp hi
+    this.vals = new Int32Array(4 * n); // depth, flag (-1 upper, 0 exact, 1 lower), value, move
+    this.history = new Int32Array(64);
+    this.killers = new Int32Array(KILLER_SLOTS).fill(-1);
+    this.orderKey = new Int32Array(PLIES * 64);
+    this.orderSq = new Int32Array(PLIES * 64);
+    this.child = new Int32Array(PLIES * 64 * 4); // per child: new me lo, hi, new opp lo, hi
+    this.rootValue = -INF; // best value, square and root moves searched of the last root iteration
+    this.rootBest = -1;
+    this.rootDone = 0;
+  }
+
+  /** Empty the table, history and killers (a new move). */
+  clear() {
+    this.keys.fill(0); // no position has no discs: an empty slot never matches
+    this.history.fill(0);
+    this.killers.fill(-1);
+  }
+
+  /**
+   * Fill the children of (m, o) at `ply` sorted by ordering key (lower first); returns their count.
+   * `first`: a move put first; `killer` (-1: none); `mobility`: whether opponent replies count.
+   */
+  order(mlo, mhi, olo, ohi, llo, lhi, ply, first, killer, mobility) {
+    const keys = this.orderKey;
+    const sqs = this.orderSq;
+    const child = this.child;
+    const history = this.history;
+    const base = ply << 6;
+    let n = 0;
+    while (llo | lhi) {
+      let sq;
+      if (llo) {
+        sq = low32(llo);
+        llo &= llo - 1;
+      } else {
+        sq = 32 + low32(lhi);
+        lhi &= lhi - 1;
+      }
+      const flo = flips(mlo, mhi, olo, ohi, sq);
+      const fhi = out[0];
+      const nme_lo = olo & ~flo;
+      const nme_hi = ohi & ~fhi;
+      const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
+      const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
+      let key;
+      if (sq === first) key = -INF;
+      else {
+        key = -PRIORITY[sq] * PRIORITY_KEY - history[sq];
+        if (sq === killer) key -= KILLER_BONUS;
+        if (mobility) {
+          const rlo = moves(nme_lo, nme_hi, nop_lo, nop_hi);
+          key += (pop32(rlo) + pop32(out[0])) * MOBILITY_KEY - PRIORITY[sq] * PRIORITY_KEY_MOBILITY;
+        }
+      }
+      let j = n;
+      while (j > 0 && keys[base + j - 1] > key) {
+        keys[base + j] = keys[base + j - 1];
+        sqs[base + j] = sqs[base + j - 1];
+        child.copyWithin((base + j) * 4, (base + j - 1) * 4, (base + j) * 4);
+        j--;
+      }
+      keys[base + j] = key;
+      sqs[base + j] = sq;
+      const c = (base + j) * 4;
+      child[c] = nme_lo;
+      child[c + 1] = nme_hi;
+      child[c + 2] = nop_lo;
+      child[c + 3] = nop_hi;
+      n++;
+    }
+    return n;
+  }
+
+  /** Negascout value for the side to move, `depth` plies deep (0 after a stop: throw it away). */
+  search(mlo, mhi, olo, ohi, depth, alpha, beta, ply) {
+    const ctl = this.control;
+    if (++ctl.nodes >= ctl.nextCheck) ctl.check();
+    if (ctl.stop) return 0;
+    const llo = moves(mlo, mhi, olo, ohi);
+    const lhi = out[0];
+    if ((llo | lhi) === 0) {
+      if ((moves(olo, ohi, mlo, mhi) | out[0]) === 0) return finalScore(mlo, mhi, olo, ohi);
+      return -this.search(olo, ohi, mlo, mhi, depth, -beta, -alpha, ply + 1);
+    }
+    if (depth <= 0) {
+      const tlo = moves(olo, ohi, mlo, mhi);
+      return evaluate(mlo, mhi, olo, ohi, llo, lhi, tlo, out[0]);
+    }
+    const keys = this.keys;
+    const vals = this.vals;
+    const slot = slotOf(mlo, mhi, olo, ohi, TT_BITS);
+    const k4 = slot << 2;
+    let first = -1;
+    if (keys[k4] === mlo && keys[k4 + 1] === mhi && keys[k4 + 2] === olo && keys[k4 + 3] === ohi) {
+      first = vals[k4 + 3];
+      if (vals[k4] >= depth) {
+        const flag = vals[k4 + 1];
+        const value = vals[k4 + 2];
+        if (flag === 0 || (flag === 1 && value >= beta) || (flag === -1 && value <= alpha)) return value;
+      }
+    }
+    const a0 = alpha;
+    let best = -INF;
+    let bestSq = -1;
+    if (depth === 1) {
+      // leaf parents: the table's move, then the static order, plain alpha-beta; children are made
+      // one by one (a cutoff skips the rest)
+      let k = 0;
+      if (first >= 0 && (first < 32 ? (llo >>> first) & 1 : (lhi >>> (first - 32)) & 1)) k = -1;
+      else first = -1;
+      for (; k < 64; k++) {
+        const sq = k < 0 ? first : STATIC_ORDER[k];
+        if (k >= 0 && sq === first) continue;
+        if ((sq < 32 ? (llo >>> sq) & 1 : (lhi >>> (sq - 32)) & 1) === 0) continue;
+        const flo = flips(mlo, mhi, olo, ohi, sq);
+        const fhi = out[0];
+        const nme_lo = olo & ~flo;
+        const nme_hi = ohi & ~fhi;
+        const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
+        const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
+        ctl.nodes++;
+        const nllo = moves(nme_lo, nme_hi, nop_lo, nop_hi);
+        const nlhi = out[0];
+        let value;
+        if (nllo | nlhi) {
+          const tlo = moves(nop_lo, nop_hi, nme_lo, nme_hi);
+          value = -evaluate(nme_lo, nme_hi, nop_lo, nop_hi, nllo, nlhi, tlo, out[0]);
+        } else {
+          value = -this.search(nme_lo, nme_hi, nop_lo, nop_hi, 0, -beta, -alpha, ply + 1);
+          if (ctl.stop) return 0;
+        }
+        if (value > best) {
+          best = value;
+          bestSq = sq;
+          if (value > alpha) {
+            alpha = value;
+            if (alpha >= beta) break;
+          }
+        }
+      }
+    } else {
+      const killer = depth < KILLER_SLOTS ? this.killers[depth] : -1;
+      const n = this.order(mlo, mhi, olo, ohi, llo, lhi, ply, first, killer, depth >= MOBILITY_ORDER_DEPTH);
+      const base = ply << 6;
+      const child = this.child;
+      for (let i = 0; i < n; i++) {
+        const sq = this.orderSq[base + i];
+        const c = (base + i) * 4;
+        const nme_lo = child[c];
+        const nme_hi = child[c + 1];
+        const nop_lo = child[c + 2];
+        const nop_hi = child[c + 3];
+        let value;
+        if (i === 0) value = -this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -beta, -alpha, ply + 1);
+        else {
+          value = -this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -alpha - 1, -alpha, ply + 1);
+          if (alpha < value && value < beta && !ctl.stop) {
+            value = -this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -beta, -value, ply + 1);
+          }
+        }
+        if (ctl.stop) return 0;
+        if (value > best) {
+          best = value;
+          bestSq = sq;
+          if (value > alpha) {
+            alpha = value;
+            if (alpha >= beta) {
+              if (depth < KILLER_SLOTS) this.killers[depth] = sq;
+              this.history[sq] += depth * depth;
+              break;
+            }
+          }
+        }
+      }
+    }
+    keys[k4] = mlo;
+    keys[k4 + 1] = mhi;
+    keys[k4 + 2] = olo;
+    keys[k4 + 3] = ohi;
+    vals[k4] = depth;
+    vals[k4 + 1] = best >= beta ? 1 : best <= a0 ? -1 : 0;
+    vals[k4 + 2] = best;
+    vals[k4 + 3] = bestSq;
+    return best;
+  }
+
+  /**
+   * One root iteration at `depth` for the side to move (who must have a legal move); `first`: a move
+   * tried first (-1: none). Returns the best square, or -1 if stopped before the first move was
+   * searched; `rootValue`, `rootBest` and `rootDone` hold the best value, its square and the root
+   * moves searched so far (a caller may use a partial iteration after a stop).
+   */
+  root(mlo, mhi, olo, ohi, depth, first = -1) {
+    const llo = moves(mlo, mhi, olo, ohi);
+    const lhi = out[0];
+    // the root's children, copied out of the per-ply buffers (ply 0 is reused below)
+    const n = this.order(mlo, mhi, olo, ohi, llo, lhi, 0, first, -2, true);
+    const sqs = this.orderSq.slice(0, n);
+    const child = this.child.slice(0, 4 * n);
+    const ctl = this.control;
+    let alpha = -INF;
+    const beta = INF;
+    let best = -INF;
+    let bestSq = -1;
+    this.rootDone = 0;
+    for (let i = 0; i < n; i++) {
+      const c = i * 4;
+      let value;
+      if (i === 0) value = -this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, -beta, -alpha, 1);
+      else {
+        value = -this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, -alpha - 1, -alpha, 1);
+        if (value > alpha && !ctl.stop) {
+          value = -this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, -beta, -value, 1);
+        }
+      }
+      if (ctl.stop) break;
+      if (value > best) {
+        best = value;
+        bestSq = sqs[i];
+        if (value > alpha) alpha = value;
+      }
+      this.rootValue = best;
+      this.rootBest = bestSq;
+      this.rootDone = i + 1;
+    }
+    return bestSq;
+  }
+}
