@@ -60,7 +60,7 @@ export class Endgame {
         const diff = pop32(mlo) + pop32(mhi) - pop32(olo) - pop32(ohi);
         return diff > 0 ? diff + nEmpty : diff < 0 ? diff - nEmpty : 0;
       }
-      return -this.solve(olo, ohi, mlo, mhi, -beta, -alpha, ply + 1);
+      return 0 - this.solve(olo, ohi, mlo, mhi, 0 - beta, 0 - alpha, ply + 1);
     }
     const keys = this.keys;
     const bounds = this.bounds;
@@ -120,7 +120,7 @@ export class Endgame {
       }
       for (let i = 0; i < n; i++) {
         const c = (base + i) * 4;
-        const value = -this.solve(child[c], child[c + 1], child[c + 2], child[c + 3], -beta, -alpha, ply + 1);
+        const value = 0 - this.solve(child[c], child[c + 1], child[c + 2], child[c + 3], 0 - beta, 0 - alpha, ply + 1);
         if (ctl.stop) return 0;
         if (value > best) {
           best = value;
@@ -152,8 +152,8 @@ export class Endgame {
           }
           const flo = flips(mlo, mhi, olo, ohi, sq);
           const fhi = out[0];
-          const value = -this.solve(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
-            mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), -beta, -alpha, ply + 1);
+          const value = 0 - this.solve(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
+            mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), 0 - beta, 0 - alpha, ply + 1);
           if (ctl.stop) return 0;
           if (value > best) {
             best = value;
@@ -190,8 +190,8 @@ export class Endgame {
   solveMove(mlo, mhi, olo, ohi, sq, alpha, beta) {
     const flo = flips(mlo, mhi, olo, ohi, sq);
     const fhi = out[0];
-    return -this.solve(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
-      mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), -beta, -alpha, 1);
+    return 0 - this.solve(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
+      mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), 0 - beta, 0 - alpha, 1);
   }
 
   /**

@@ -7,6 +7,7 @@
 import { low32, moves, flips, out, pop32 } from "./bitboard.js";
 import { evaluate, finalScore } from "./evaluation.js";
 
+// Values are negated as `0 - x`, never `-x`: -0 is not a small integer in V8 (and fails deepEqual).
 export const INF = 1_000_000_000;
 export const PLIES = 80; // deepest ply of one search (depth plus passes)
 export const TT_BITS = 18; // 2**18 table entries
@@ -133,7 +134,7 @@ export class MidgameSearch {
     const lhi = out[0];
     if ((llo | lhi) === 0) {
       if ((moves(olo, ohi, mlo, mhi) | out[0]) === 0) return finalScore(mlo, mhi, olo, ohi);
-      return -this.search(olo, ohi, mlo, mhi, depth, -beta, -alpha, ply + 1);
+      return 0 - this.search(olo, ohi, mlo, mhi, depth, 0 - beta, 0 - alpha, ply + 1);
     }
     if (depth <= 0) {
       const tlo = moves(olo, ohi, mlo, mhi);
@@ -177,9 +178,9 @@ export class MidgameSearch {
         let value;
         if (nllo | nlhi) {
           const tlo = moves(nop_lo, nop_hi, nme_lo, nme_hi);
-          value = -evaluate(nme_lo, nme_hi, nop_lo, nop_hi, nllo, nlhi, tlo, out[0]);
+          value = 0 - evaluate(nme_lo, nme_hi, nop_lo, nop_hi, nllo, nlhi, tlo, out[0]);
         } else {
-          value = -this.search(nme_lo, nme_hi, nop_lo, nop_hi, 0, -beta, -alpha, ply + 1);
+          value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, 0, 0 - beta, 0 - alpha, ply + 1);
           if (ctl.stop) return 0;
         }
         if (value > best) {
@@ -204,11 +205,11 @@ export class MidgameSearch {
         const nop_lo = child[c + 2];
         const nop_hi = child[c + 3];
         let value;
-        if (i === 0) value = -this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -beta, -alpha, ply + 1);
+        if (i === 0) value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - alpha, ply + 1);
         else {
-          value = -this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -alpha - 1, -alpha, ply + 1);
+          value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -alpha - 1, 0 - alpha, ply + 1);
           if (alpha < value && value < beta && !ctl.stop) {
-            value = -this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -beta, -value, ply + 1);
+            value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - value, ply + 1);
           }
         }
         if (ctl.stop) return 0;
@@ -259,11 +260,11 @@ export class MidgameSearch {
     for (let i = 0; i < n; i++) {
       const c = i * 4;
       let value;
-      if (i === 0) value = -this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, -beta, -alpha, 1);
+      if (i === 0) value = 0 - this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, 0 - beta, 0 - alpha, 1);
       else {
-        value = -this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, -alpha - 1, -alpha, 1);
+        value = 0 - this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, -alpha - 1, 0 - alpha, 1);
         if (value > alpha && !ctl.stop) {
-          value = -this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, -beta, -value, 1);
+          value = 0 - this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, 0 - beta, 0 - value, 1);
         }
       }
       if (ctl.stop) break;
