@@ -148,6 +148,8 @@ for (let p = 0; p < 8; p++) {
     }
   }
 }
+// the number of squares FLIPPED flips
+const FLIP_COUNT = Uint8Array.from(FLIPPED, (f) => pop32(f));
 // per square: its diagonal (column - row constant) and anti-diagonal (column + row constant)
 const DIAG_LO = new Int32Array(64);
 const DIAG_HI = new Int32Array(64);
@@ -223,4 +225,44 @@ export function flips(mlo, mhi, olo, ohi, sq) {
   }
   out[0] = fhi;
   return flo;
+}
+
+/**
+ * How many discs `me` playing square `sq` would flip (0: not a legal move there), as flips() but
+ * without making the board: the solver's last empty square needs only the count.
+ */
+export function countFlips(mlo, mhi, olo, ohi, sq) {
+  const r = sq >> 3;
+  const c = sq & 7;
+  let o;
+  let m;
+  let v;
+  let n;
+  if (r < 4) {
+    const s = r << 3;
+    o = (olo >>> s) & 0xff;
+    m = (mlo >>> s) & 0xff;
+  } else {
+    const s = (r - 4) << 3;
+    o = (ohi >>> s) & 0xff;
+    m = (mhi >>> s) & 0xff;
+  }
+  n = FLIP_COUNT[(c << 8) | (OUTFLANK[(c << 6) | ((o >>> 1) & 63)] & m)];
+  o = columnByte(olo >>> c, ohi >>> c);
+  m = columnByte(mlo >>> c, mhi >>> c);
+  n += FLIP_COUNT[(r << 8) | (OUTFLANK[(r << 6) | ((o >>> 1) & 63)] & m)];
+  let dlo = DIAG_LO[sq];
+  let dhi = DIAG_HI[sq];
+  for (let k = 0; k < 2; k++) {
+    v = (olo & dlo) | (ohi & dhi);
+    v |= v >>> 16;
+    o = v | (v >>> 8);
+    v = (mlo & dlo) | (mhi & dhi);
+    v |= v >>> 16;
+    m = v | (v >>> 8);
+    n += FLIP_COUNT[(c << 8) | (OUTFLANK[(c << 6) | ((o >>> 1) & 63)] & m & 0xff)];
+    dlo = ANTI_LO[sq];
+    dhi = ANTI_HI[sq];
+  }
+  return n;
 }

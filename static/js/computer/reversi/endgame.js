@@ -4,17 +4,20 @@
 // on 32-bit-half bitboards. `moveValues` gives the exact value of every legal move (post-game
 // analysis, issue 29).
 
-import { low32, moves, flips, out, pop32 } from "./bitboard.js";
+import { countFlips, low32, moves, flips, out, pop32 } from "./bitboard.js";
 import { PLIES, PRIORITY, STATIC_ORDER, slotOf } from "./midgame.js";
 
 export const TT_BITS = 18; // 2**18 table entries
 export const TT_EMPTIES = 7; // positions with more empties than this are stored
 export const SORT_EMPTIES = 6; // with more empties than this, children are sorted by opponent replies
+// from this many empties down, the solver walks a list of the empty squares (no move generation, no
+// table): a square is tried by computing its flips, and the last square only counts them
+export const SHALLOW_EMPTIES = 6;
+const LIST = 8; // list slots per ply (SHALLOW_EMPTIES or more)
+/** Quadrant (0-3: a1-d4, e1-h4, a5-d8, e5-h8) of each square, for parity ordering. */
+const QUADRANT = Int8Array.from({ length: 64 }, (_, sq) => (sq >= 32 ? 2 : 0) + ((sq & 7) >= 4 ? 1 : 0));
 const REPLY_KEY = 16; // ordering key per opponent reply (PRIORITY breaks ties)
 export const MAX_DIFF = 64; // a value is within -64..64
-// quadrants (for parity): a1-d4, e1-h4 (low half), a5-d8, e5-h8 (high half)
-const QUAD_W = 0x0f0f0f0f;
-const QUAD_E = 0xf0f0f0f0 | 0;
 
 /**
  * One solver context: the table of bounds (cleared by `clear()`) and per-ply buffers for sorting
@@ -28,6 +31,7 @@ export class Endgame {
     this.bounds = new Int8Array(2 * n); // lower, upper bound of the exact value
     this.orderKey = new Int32Array(PLIES * 64);
     this.child = new Int32Array(PLIES * 64 * 4);
+    this.empties = new Int8Array((PLIES + 1) * LIST); // per ply: the empty squares (shallow solver)
   }
 
   /** Empty the table (a new move). */
@@ -43,15 +47,25 @@ export class Endgame {
     const elo = ~(mlo | olo);
     const ehi = ~(mhi | ohi);
     const nEmpty = pop32(elo) + pop32(ehi);
-    if (nEmpty <= 1) {
-      const diff = pop32(mlo) + pop32(mhi) - pop32(olo) - pop32(ohi);
-      if (nEmpty === 0) return diff;
-      const sq = elo ? low32(elo) : 32 + low32(ehi);
-      let f = pop32(flips(mlo, mhi, olo, ohi, sq)) + pop32(out[0]);
-      if (f) return diff + 2 * f + 1;
-      f = pop32(flips(olo, ohi, mlo, mhi, sq)) + pop32(out[0]);
-      if (f) return diff - 2 * f - 1;
-      return diff > 0 ? diff + 1 : diff < 0 ? diff - 1 : 0;
+    if (nEmpty <= SHALLOW_EMPTIES) {
+      if (nEmpty === 0) return pop32(mlo) + pop32(mhi) - pop32(olo) - pop32(ohi);
+      if (nEmpty === 1) return lastSquare(mlo, mhi, olo, ohi, elo ? low32(elo) : 32 + low32(ehi));
+      // the list of empty squares and the quadrants holding an odd number of them
+      const list = this.empties;
+      const base = ply * LIST;
+      let n = 0;
+      let parity = 0;
+      for (let rest = elo; rest; rest &= rest - 1) {
+        const sq = low32(rest);
+        list[base + n++] = sq;
+        parity ^= 1 << QUADRANT[sq];
+      }
+      for (let rest = ehi; rest; rest &= rest - 1) {
+        const sq = 32 + low32(rest);
+        list[base + n++] = sq;
+        parity ^= 1 << QUADRANT[sq];
+      }
+      return this.shallow(mlo, mhi, olo, ohi, alpha, beta, n, ply, parity, false);
     }
     const llo = moves(mlo, mhi, olo, ohi);
     const lhi = out[0];
@@ -81,7 +95,7 @@ export class Endgame {
     const a0 = alpha;
     const b0 = beta;
     let best = -MAX_DIFF - 1;
-    if (nEmpty > SORT_EMPTIES) {
+    {
       const okeys = this.orderKey;
       const child = this.child;
       const base = ply << 6;
@@ -130,40 +144,6 @@ export class Endgame {
           }
         }
       }
-    } else {
-      // parity: squares in quadrants with an odd number of empties first
-      let oddLo = 0;
-      let oddHi = 0;
-      if (pop32(elo & QUAD_W) & 1) oddLo |= QUAD_W;
-      if (pop32(elo & QUAD_E) & 1) oddLo |= QUAD_E;
-      if (pop32(ehi & QUAD_W) & 1) oddHi |= QUAD_W;
-      if (pop32(ehi & QUAD_E) & 1) oddHi |= QUAD_E;
-      for (let part = 0; part < 2; part++) {
-        let plo = part === 0 ? llo & oddLo : llo & ~oddLo;
-        let phi = part === 0 ? lhi & oddHi : lhi & ~oddHi;
-        while (plo | phi) {
-          let sq;
-          if (plo) {
-            sq = low32(plo);
-            plo &= plo - 1;
-          } else {
-            sq = 32 + low32(phi);
-            phi &= phi - 1;
-          }
-          const flo = flips(mlo, mhi, olo, ohi, sq);
-          const fhi = out[0];
-          const value = 0 - this.solve(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
-            mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), 0 - beta, 0 - alpha, ply + 1);
-          if (ctl.stop) return 0;
-          if (value > best) {
-            best = value;
-            if (value > alpha) {
-              alpha = value;
-              if (alpha >= beta) return best;
-            }
-          }
-        }
-      }
     }
     if (slot >= 0) {
       const k4 = slot << 2;
@@ -184,6 +164,64 @@ export class Endgame {
       bounds[2 * slot + 1] = hi;
     }
     return best;
+  }
+
+  /**
+   * Exact value within (alpha, beta) of a position with `n` (2 to SHALLOW_EMPTIES) empty squares,
+   * listed at `ply` in `this.empties`; `parity`: bit q set when quadrant q holds an odd number of them
+   * (squares there are tried first). `passed`: the other side just passed.
+   */
+  shallow(mlo, mhi, olo, ohi, alpha, beta, n, ply, parity, passed) {
+    const ctl = this.control;
+    if (++ctl.nodes >= ctl.nextCheck) ctl.check();
+    if (ctl.stop) return 0;
+    const list = this.empties;
+    const base = ply * LIST;
+    const next = base + LIST;
+    let best = -MAX_DIFF - 1;
+    for (let round = 0; round < 2; round++) {
+      const wanted = round === 0 ? 1 : 0; // odd quadrants first
+      for (let i = 0; i < n; i++) {
+        const sq = list[base + i];
+        if (((parity >> QUADRANT[sq]) & 1) !== wanted) continue;
+        const flo = flips(mlo, mhi, olo, ohi, sq);
+        const fhi = out[0];
+        if ((flo | fhi) === 0) continue;
+        const nme_lo = olo & ~flo;
+        const nme_hi = ohi & ~fhi;
+        const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
+        const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
+        let value;
+        if (n === 2) {
+          ctl.nodes++;
+          value = 0 - lastSquare(nme_lo, nme_hi, nop_lo, nop_hi, list[base + 1 - i]);
+        } else {
+          for (let j = 0, k = next; j < n; j++) if (j !== i) list[k++] = list[base + j];
+          value = 0 - this.shallow(nme_lo, nme_hi, nop_lo, nop_hi, 0 - beta, 0 - alpha, n - 1, ply + 1,
+            parity ^ (1 << QUADRANT[sq]), false);
+          if (ctl.stop) return 0;
+        }
+        if (value > best) {
+          best = value;
+          if (value > alpha) {
+            alpha = value;
+            if (alpha >= beta) return best;
+          }
+        }
+      }
+    }
+    if (best > -MAX_DIFF - 1) return best;
+    // no move: the other side plays on (its turn at the next ply, same squares), or the game is over
+    if (!passed) {
+      for (let i = 0; i < n; i++) {
+        if (countFlips(olo, ohi, mlo, mhi, list[base + i])) {
+          for (let j = 0; j < n; j++) list[next + j] = list[base + j];
+          return 0 - this.shallow(olo, ohi, mlo, mhi, 0 - beta, 0 - alpha, n, ply + 1, parity, true);
+        }
+      }
+    }
+    const diff = pop32(mlo) + pop32(mhi) - pop32(olo) - pop32(ohi);
+    return diff > 0 ? diff + n : diff < 0 ? diff - n : 0;
   }
 
   /** Value of the move `sq` of `me` (must be legal): the child's solve, negated. */
@@ -242,4 +280,17 @@ function legalOrder(mlo, mhi, olo, ohi, first) {
   const order = first >= 0 && isLegal(first) ? [first] : [];
   for (const sq of STATIC_ORDER) if (sq !== order[0] && isLegal(sq)) order.push(sq);
   return order;
+}
+
+/**
+ * Exact final disc difference (side to move's view) with one empty square `sq` left (63 discs): the
+ * side to move plays it if it flips something, else the other side does, else it goes to the winner.
+ */
+function lastSquare(mlo, mhi, olo, ohi, sq) {
+  const diff = 2 * (pop32(mlo) + pop32(mhi)) - 63;
+  let n = countFlips(mlo, mhi, olo, ohi, sq);
+  if (n) return diff + 2 * n + 1;
+  n = countFlips(olo, ohi, mlo, mhi, sq);
+  if (n) return diff - 2 * n - 1;
+  return diff > 0 ? diff + 1 : diff - 1;
 }
