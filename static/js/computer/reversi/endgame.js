@@ -8,6 +8,7 @@ import { countFlips, low32, moves, flips, out, pop32 } from "./bitboard.js";
 import { PLIES, PRIORITY, STATIC_ORDER, slotOf } from "./midgame.js";
 
 export const TT_BITS = 18; // 2**18 table entries
+const ENTRY = 6; // Int32 slots per table entry
 export const TT_EMPTIES = 7; // positions with more empties than this are stored
 export const SORT_EMPTIES = 6; // with more empties than this, children are sorted by opponent replies
 // from this many empties down, the solver walks a list of the empty squares (no move generation, no
@@ -27,8 +28,8 @@ export class Endgame {
   constructor(control) {
     this.control = control;
     const n = 1 << TT_BITS;
-    this.keys = new Int32Array(4 * n); // me lo, me hi, opp lo, opp hi
-    this.bounds = new Int8Array(2 * n); // lower, upper bound of the exact value
+    // per entry: me lo, me hi, opp lo, opp hi, lower and upper bound of the exact value
+    this.table = new Int32Array(ENTRY * n);
     this.orderKey = new Int32Array(PLIES * 64);
     this.child = new Int32Array(PLIES * 64 * 4);
     this.empties = new Int8Array((PLIES + 1) * LIST); // per ply: the empty squares (shallow solver)
@@ -36,7 +37,7 @@ export class Endgame {
 
   /** Empty the table (a new move). */
   clear() {
-    this.keys.fill(0); // no position has no discs: an empty slot never matches
+    this.table.fill(0); // no position has no discs: an empty slot never matches
   }
 
   /** Exact final disc difference within (alpha, beta), fail-soft (0 after a stop: throw it away). */
@@ -76,15 +77,13 @@ export class Endgame {
       }
       return 0 - this.solve(olo, ohi, mlo, mhi, 0 - beta, 0 - alpha, ply + 1);
     }
-    const keys = this.keys;
-    const bounds = this.bounds;
-    let slot = -1;
+    const table = this.table;
+    let e = -1;
     if (nEmpty > TT_EMPTIES) {
-      slot = slotOf(mlo, mhi, olo, ohi, TT_BITS);
-      const k4 = slot << 2;
-      if (keys[k4] === mlo && keys[k4 + 1] === mhi && keys[k4 + 2] === olo && keys[k4 + 3] === ohi) {
-        const lo = bounds[2 * slot];
-        const hi = bounds[2 * slot + 1];
+      e = slotOf(mlo, mhi, olo, ohi, TT_BITS) * ENTRY;
+      if (table[e] === mlo && table[e + 1] === mhi && table[e + 2] === olo && table[e + 3] === ohi) {
+        const lo = table[e + 4];
+        const hi = table[e + 5];
         if (lo >= beta) return lo;
         if (hi <= alpha) return hi;
         if (lo === hi) return lo;
@@ -121,7 +120,11 @@ export class Endgame {
         let j = n;
         while (j > 0 && okeys[base + j - 1] > key) {
           okeys[base + j] = okeys[base + j - 1];
-          child.copyWithin((base + j) * 4, (base + j - 1) * 4, (base + j) * 4);
+          const to = (base + j) * 4;
+        child[to] = child[to - 4];
+        child[to + 1] = child[to - 3];
+        child[to + 2] = child[to - 2];
+        child[to + 3] = child[to - 1];
           j--;
         }
         okeys[base + j] = key;
@@ -145,23 +148,22 @@ export class Endgame {
         }
       }
     }
-    if (slot >= 0) {
-      const k4 = slot << 2;
+    if (e >= 0) {
       let lo = -MAX_DIFF - 1;
       let hi = MAX_DIFF + 1;
-      if (keys[k4] === mlo && keys[k4 + 1] === mhi && keys[k4 + 2] === olo && keys[k4 + 3] === ohi) {
-        lo = bounds[2 * slot];
-        hi = bounds[2 * slot + 1];
+      if (table[e] === mlo && table[e + 1] === mhi && table[e + 2] === olo && table[e + 3] === ohi) {
+        lo = table[e + 4];
+        hi = table[e + 5];
       }
       if (best <= a0) hi = Math.min(hi, best); // fail low: an upper bound
       else if (best >= b0) lo = Math.max(lo, best); // fail high: a lower bound
       else lo = hi = best;
-      keys[k4] = mlo;
-      keys[k4 + 1] = mhi;
-      keys[k4 + 2] = olo;
-      keys[k4 + 3] = ohi;
-      bounds[2 * slot] = lo;
-      bounds[2 * slot + 1] = hi;
+      table[e] = mlo;
+      table[e + 1] = mhi;
+      table[e + 2] = olo;
+      table[e + 3] = ohi;
+      table[e + 4] = lo;
+      table[e + 5] = hi;
     }
     return best;
   }

@@ -11,6 +11,7 @@ import { evaluate, finalScore } from "./evaluation.js";
 export const INF = 1_000_000_000;
 export const PLIES = 80; // deepest ply of one search (depth plus passes)
 export const TT_BITS = 18; // 2**18 table entries
+const ENTRY = 8; // Int32 slots per table entry (32 bytes)
 export const MOBILITY_ORDER_DEPTH = 3; // from this remaining depth, children are sorted by opponent replies
 const KILLER_SLOTS = 128; // killer moves by remaining depth
 const KILLER_BONUS = 5000; // ordering keys: lower first
@@ -34,6 +35,12 @@ export const PRIORITY = Int32Array.from({ length: 64 }, (_, i) => ROW_PRIORITY[i
 export const STATIC_ORDER = Int32Array.from(
   Array.from({ length: 64 }, (_, i) => i).sort((a, b) => PRIORITY[b] - PRIORITY[a] || a - b));
 
+// The squares of each PRIORITY value, highest first (lo, hi): walking them by index is STATIC_ORDER.
+const PRIORITY_VALUES = [...new Set(PRIORITY)].sort((a, b) => b - a);
+const PRIORITY_CLASSES = PRIORITY_VALUES.length;
+const CLASS_LO = Int32Array.from(PRIORITY_VALUES, (p) => PRIORITY.slice(0, 32).reduce((m, q, i) => (q === p ? m | (1 << i) : m), 0));
+const CLASS_HI = Int32Array.from(PRIORITY_VALUES, (p) => PRIORITY.slice(32).reduce((m, q, i) => (q === p ? m | (1 << i) : m), 0));
+
 /** Table slot of a position (a multiplicative hash of the four halves). */
 export function slotOf(mlo, mhi, olo, ohi, bits) {
   let h = Math.imul(mlo, 0x9e3779b1) ^ Math.imul(mhi, 0x85ebca77) ^ Math.imul(olo, 0xc2b2ae3d) ^ Math.imul(ohi, 0x27d4eb2f);
@@ -51,8 +58,9 @@ export class MidgameSearch {
   constructor(control) {
     this.control = control;
     const n = 1 << TT_BITS;
-    this.keys = new Int32Array(4 * n); // me lo, me hi, opp lo, opp hi
-    this.vals = new Int32Array(4 * n); // depth, flag (-1 upper, 0 exact, 1 lower), value, move
+    // per entry, in one cache line: me lo, me hi, opp lo, opp hi, depth, flag (-1 upper bound, 0
+    // exact, 1 lower bound), value, move
+    this.table = new Int32Array(ENTRY * n);
     this.history = new Int32Array(64);
     this.killers = new Int32Array(KILLER_SLOTS).fill(-1);
     this.orderKey = new Int32Array(PLIES * 64);
@@ -65,7 +73,7 @@ export class MidgameSearch {
 
   /** Empty the table, history and killers (a new move). */
   clear() {
-    this.keys.fill(0); // no position has no discs: an empty slot never matches
+    this.table.fill(0); // no position has no discs: an empty slot never matches
     this.history.fill(0);
     this.killers.fill(-1);
   }
@@ -110,7 +118,11 @@ export class MidgameSearch {
       while (j > 0 && keys[base + j - 1] > key) {
         keys[base + j] = keys[base + j - 1];
         sqs[base + j] = sqs[base + j - 1];
-        child.copyWithin((base + j) * 4, (base + j - 1) * 4, (base + j) * 4);
+        const to = (base + j) * 4;
+        child[to] = child[to - 4];
+        child[to + 1] = child[to - 3];
+        child[to + 2] = child[to - 2];
+        child[to + 3] = child[to - 1];
         j--;
       }
       keys[base + j] = key;
@@ -140,16 +152,14 @@ export class MidgameSearch {
       const tlo = moves(olo, ohi, mlo, mhi);
       return evaluate(mlo, mhi, olo, ohi, llo, lhi, tlo, out[0]);
     }
-    const keys = this.keys;
-    const vals = this.vals;
-    const slot = slotOf(mlo, mhi, olo, ohi, TT_BITS);
-    const k4 = slot << 2;
+    const table = this.table;
+    const e = slotOf(mlo, mhi, olo, ohi, TT_BITS) * ENTRY;
     let first = -1;
-    if (keys[k4] === mlo && keys[k4 + 1] === mhi && keys[k4 + 2] === olo && keys[k4 + 3] === ohi) {
-      first = vals[k4 + 3];
-      if (vals[k4] >= depth) {
-        const flag = vals[k4 + 1];
-        const value = vals[k4 + 2];
+    if (table[e] === mlo && table[e + 1] === mhi && table[e + 2] === olo && table[e + 3] === ohi) {
+      first = table[e + 7];
+      if (table[e + 4] >= depth) {
+        const flag = table[e + 5];
+        const value = table[e + 6];
         if (flag === 0 || (flag === 1 && value >= beta) || (flag === -1 && value <= alpha)) return value;
       }
     }
@@ -159,36 +169,56 @@ export class MidgameSearch {
     if (depth === 1) {
       // leaf parents: the table's move, then the static order, plain alpha-beta; children are made
       // one by one (a cutoff skips the rest)
-      let k = 0;
-      if (first >= 0 && (first < 32 ? (llo >>> first) & 1 : (lhi >>> (first - 32)) & 1)) k = -1;
-      else first = -1;
-      for (; k < 64; k++) {
-        const sq = k < 0 ? first : STATIC_ORDER[k];
-        if (k >= 0 && sq === first) continue;
-        if ((sq < 32 ? (llo >>> sq) & 1 : (lhi >>> (sq - 32)) & 1) === 0) continue;
-        const flo = flips(mlo, mhi, olo, ohi, sq);
-        const fhi = out[0];
-        const nme_lo = olo & ~flo;
-        const nme_hi = ohi & ~fhi;
-        const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
-        const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
-        ctl.nodes++;
-        const nllo = moves(nme_lo, nme_hi, nop_lo, nop_hi);
-        const nlhi = out[0];
-        let value;
-        if (nllo | nlhi) {
-          const tlo = moves(nop_lo, nop_hi, nme_lo, nme_hi);
-          value = 0 - evaluate(nme_lo, nme_hi, nop_lo, nop_hi, nllo, nlhi, tlo, out[0]);
+      let rlo = llo;
+      let rhi = lhi;
+      if (first >= 0 && (first < 32 ? (llo >>> first) & 1 : (lhi >>> (first - 32)) & 1)) {
+        if (first < 32) rlo &= ~(1 << first);
+        else rhi &= ~(1 << (first - 32));
+      } else first = -1;
+      // class -1 is the table's move; then the squares of each PRIORITY class, by index (STATIC_ORDER)
+      children: for (let c = first >= 0 ? -1 : 0; c < PRIORITY_CLASSES; c++) {
+        let plo;
+        let phi;
+        if (c < 0) {
+          plo = first < 32 ? 1 << first : 0;
+          phi = first < 32 ? 0 : 1 << (first - 32);
         } else {
-          value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, 0, 0 - beta, 0 - alpha, ply + 1);
-          if (ctl.stop) return 0;
+          plo = rlo & CLASS_LO[c];
+          phi = rhi & CLASS_HI[c];
         }
-        if (value > best) {
-          best = value;
-          bestSq = sq;
-          if (value > alpha) {
-            alpha = value;
-            if (alpha >= beta) break;
+        while (plo | phi) {
+          let sq;
+          if (plo) {
+            sq = low32(plo);
+            plo &= plo - 1;
+          } else {
+            sq = 32 + low32(phi);
+            phi &= phi - 1;
+          }
+          const flo = flips(mlo, mhi, olo, ohi, sq);
+          const fhi = out[0];
+          const nme_lo = olo & ~flo;
+          const nme_hi = ohi & ~fhi;
+          const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
+          const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
+          ctl.nodes++;
+          const nllo = moves(nme_lo, nme_hi, nop_lo, nop_hi);
+          const nlhi = out[0];
+          let value;
+          if (nllo | nlhi) {
+            const tlo = moves(nop_lo, nop_hi, nme_lo, nme_hi);
+            value = 0 - evaluate(nme_lo, nme_hi, nop_lo, nop_hi, nllo, nlhi, tlo, out[0]);
+          } else {
+            value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, 0, 0 - beta, 0 - alpha, ply + 1);
+            if (ctl.stop) return 0;
+          }
+          if (value > best) {
+            best = value;
+            bestSq = sq;
+            if (value > alpha) {
+              alpha = value;
+              if (alpha >= beta) break children;
+            }
           }
         }
       }
@@ -227,14 +257,14 @@ export class MidgameSearch {
         }
       }
     }
-    keys[k4] = mlo;
-    keys[k4 + 1] = mhi;
-    keys[k4 + 2] = olo;
-    keys[k4 + 3] = ohi;
-    vals[k4] = depth;
-    vals[k4 + 1] = best >= beta ? 1 : best <= a0 ? -1 : 0;
-    vals[k4 + 2] = best;
-    vals[k4 + 3] = bestSq;
+    table[e] = mlo;
+    table[e + 1] = mhi;
+    table[e + 2] = olo;
+    table[e + 3] = ohi;
+    table[e + 4] = depth;
+    table[e + 5] = best >= beta ? 1 : best <= a0 ? -1 : 0;
+    table[e + 6] = best;
+    table[e + 7] = bestSq;
     return best;
   }
 
