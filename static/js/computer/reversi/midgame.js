@@ -65,7 +65,7 @@ export class MidgameSearch {
     this.killers = new Int32Array(KILLER_SLOTS).fill(-1);
     this.orderKey = new Int32Array(PLIES * 64);
     this.orderSq = new Int32Array(PLIES * 64);
-    this.child = new Int32Array(PLIES * 64 * 4); // per child: new me lo, hi, new opp lo, hi
+    this.child = new Int32Array(PLIES * 64 * 6); // per child: new me lo, hi, new opp lo, hi, its legal moves lo, hi
     this.rootValue = -INF; // best value, square and root moves searched of the last root iteration
     this.rootBest = -1;
     this.rootDone = 0;
@@ -105,48 +105,65 @@ export class MidgameSearch {
       const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
       const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
       let key;
+      let rlo = 0;
+      let rhi = 0;
+      if (mobility) {
+        // the child's legal moves: its ordering key, and its search needs them (passed on)
+        rlo = moves(nme_lo, nme_hi, nop_lo, nop_hi);
+        rhi = out[0];
+      }
       if (sq === first) key = -INF;
       else {
         key = -PRIORITY[sq] * PRIORITY_KEY - history[sq];
         if (sq === killer) key -= KILLER_BONUS;
-        if (mobility) {
-          const rlo = moves(nme_lo, nme_hi, nop_lo, nop_hi);
-          key += (pop32(rlo) + pop32(out[0])) * MOBILITY_KEY - PRIORITY[sq] * PRIORITY_KEY_MOBILITY;
-        }
+        if (mobility) key += (pop32(rlo) + pop32(rhi)) * MOBILITY_KEY - PRIORITY[sq] * PRIORITY_KEY_MOBILITY;
       }
       let j = n;
       while (j > 0 && keys[base + j - 1] > key) {
         keys[base + j] = keys[base + j - 1];
         sqs[base + j] = sqs[base + j - 1];
-        const to = (base + j) * 4;
-        child[to] = child[to - 4];
-        child[to + 1] = child[to - 3];
-        child[to + 2] = child[to - 2];
-        child[to + 3] = child[to - 1];
+        const to = (base + j) * 6;
+        child[to] = child[to - 6];
+        child[to + 1] = child[to - 5];
+        child[to + 2] = child[to - 4];
+        child[to + 3] = child[to - 3];
+        child[to + 4] = child[to - 2];
+        child[to + 5] = child[to - 1];
         j--;
       }
       keys[base + j] = key;
       sqs[base + j] = sq;
-      const c = (base + j) * 4;
+      const c = (base + j) * 6;
       child[c] = nme_lo;
       child[c + 1] = nme_hi;
       child[c + 2] = nop_lo;
       child[c + 3] = nop_hi;
+      child[c + 4] = rlo;
+      child[c + 5] = rhi;
       n++;
     }
     return n;
   }
 
-  /** Negascout value for the side to move, `depth` plies deep (0 after a stop: throw it away). */
-  search(mlo, mhi, olo, ohi, depth, alpha, beta, ply) {
+  /**
+   * Negascout value for the side to move, `depth` plies deep (0 after a stop: throw it away). `known`:
+   * the side to move's legal moves are (`klo`, `khi`) (the parent made them to order its children).
+   */
+  search(mlo, mhi, olo, ohi, depth, alpha, beta, ply, known, klo, khi) {
     const ctl = this.control;
     if (++ctl.nodes >= ctl.nextCheck) ctl.check();
     if (ctl.stop) return 0;
-    const llo = moves(mlo, mhi, olo, ohi);
-    const lhi = out[0];
+    let llo = klo;
+    let lhi = khi;
+    if (!known) {
+      llo = moves(mlo, mhi, olo, ohi);
+      lhi = out[0];
+    }
     if ((llo | lhi) === 0) {
-      if ((moves(olo, ohi, mlo, mhi) | out[0]) === 0) return finalScore(mlo, mhi, olo, ohi);
-      return 0 - this.search(olo, ohi, mlo, mhi, depth, 0 - beta, 0 - alpha, ply + 1);
+      const plo = moves(olo, ohi, mlo, mhi);
+      const phi = out[0];
+      if ((plo | phi) === 0) return finalScore(mlo, mhi, olo, ohi);
+      return 0 - this.search(olo, ohi, mlo, mhi, depth, 0 - beta, 0 - alpha, ply + 1, true, plo, phi);
     }
     if (depth <= 0) {
       const tlo = moves(olo, ohi, mlo, mhi);
@@ -209,7 +226,7 @@ export class MidgameSearch {
             const tlo = moves(nop_lo, nop_hi, nme_lo, nme_hi);
             value = 0 - evaluate(nme_lo, nme_hi, nop_lo, nop_hi, nllo, nlhi, tlo, out[0]);
           } else {
-            value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, 0, 0 - beta, 0 - alpha, ply + 1);
+            value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, 0, 0 - beta, 0 - alpha, ply + 1, true, 0, 0);
             if (ctl.stop) return 0;
           }
           if (value > best) {
@@ -227,19 +244,22 @@ export class MidgameSearch {
       const n = this.order(mlo, mhi, olo, ohi, llo, lhi, ply, first, killer, depth >= MOBILITY_ORDER_DEPTH);
       const base = ply << 6;
       const child = this.child;
+      const known = depth >= MOBILITY_ORDER_DEPTH;
       for (let i = 0; i < n; i++) {
         const sq = this.orderSq[base + i];
-        const c = (base + i) * 4;
+        const c = (base + i) * 6;
         const nme_lo = child[c];
         const nme_hi = child[c + 1];
         const nop_lo = child[c + 2];
         const nop_hi = child[c + 3];
+        const klo = child[c + 4];
+        const khi = child[c + 5];
         let value;
-        if (i === 0) value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - alpha, ply + 1);
+        if (i === 0) value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - alpha, ply + 1, known, klo, khi);
         else {
-          value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -alpha - 1, 0 - alpha, ply + 1);
+          value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -alpha - 1, 0 - alpha, ply + 1, known, klo, khi);
           if (alpha < value && value < beta && !ctl.stop) {
-            value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - value, ply + 1);
+            value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - value, ply + 1, known, klo, khi);
           }
         }
         if (ctl.stop) return 0;
@@ -280,7 +300,7 @@ export class MidgameSearch {
     // the root's children, copied out of the per-ply buffers (ply 0 is reused below)
     const n = this.order(mlo, mhi, olo, ohi, llo, lhi, 0, first, -2, true);
     const sqs = this.orderSq.slice(0, n);
-    const child = this.child.slice(0, 4 * n);
+    const child = this.child.slice(0, 6 * n);
     const ctl = this.control;
     let alpha = -INF;
     const beta = INF;
@@ -288,13 +308,14 @@ export class MidgameSearch {
     let bestSq = -1;
     this.rootDone = 0;
     for (let i = 0; i < n; i++) {
-      const c = i * 4;
+      const c = i * 6;
+      const [nme_lo, nme_hi, nop_lo, nop_hi, klo, khi] = child.subarray(c, c + 6);
       let value;
-      if (i === 0) value = 0 - this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, 0 - beta, 0 - alpha, 1);
+      if (i === 0) value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - alpha, 1, true, klo, khi);
       else {
-        value = 0 - this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, -alpha - 1, 0 - alpha, 1);
+        value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, -alpha - 1, 0 - alpha, 1, true, klo, khi);
         if (value > alpha && !ctl.stop) {
-          value = 0 - this.search(child[c], child[c + 1], child[c + 2], child[c + 3], depth - 1, 0 - beta, 0 - value, 1);
+          value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - value, 1, true, klo, khi);
         }
       }
       if (ctl.stop) break;
