@@ -11,7 +11,7 @@ import { NAMES } from "./bitboard.js";
 import { wallClock } from "./control.js";
 import { chooseHard } from "./hard.js";
 import { chooseEasy, chooseMedium } from "./levels.js";
-import { fromEngineBoard } from "./position.js";
+import { checkToMove, fromEngineBoard } from "./position.js";
 
 export const LEVELS = Object.freeze(["easy", "medium", "hard"]);
 export const DEFAULT_BUDGET_MS = 1000;
@@ -20,10 +20,11 @@ export const DEFAULT_BUDGET_MS = 1000;
  * The move of the computer at `level` for the side to move of `position` = {me: [lo, hi], opp: [lo, hi]}
  * (position.js), as a square name "a1"-"h8". Options as chooseReversiMove, plus `maxNodes` and `info`
  * for Hard (see hard.js).
+ * @throws {Error} when the game is over, the side to move must pass, or the level is unknown
  */
 export function choosePositionMove(position, level, { budgetMs = DEFAULT_BUDGET_MS, rng = Math.random, clock = wallClock,
   maxNodes, info } = {}) {
-  const { me, opp } = position;
+  const { me, opp } = checkToMove(position);
   let sq;
   if (level === "easy") sq = chooseEasy(me, opp, rng);
   else if (level === "medium") sq = chooseMedium(me, opp, budgetMs, clock);
