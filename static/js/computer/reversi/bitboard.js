@@ -32,6 +32,17 @@ export function low32(x) {
   return 31 - Math.clz32(x & -x);
 }
 
+/**
+ * Writes the set squares of (lo, hi) into `list` from index `at`, lowest first; returns their count.
+ * @param {Int8Array|Int32Array} list
+ */
+export function squaresInto(lo, hi, list, at) {
+  let n = at;
+  for (; lo; lo &= lo - 1) list[n++] = low32(lo);
+  for (; hi; hi &= hi - 1) list[n++] = 32 + low32(hi);
+  return n - at;
+}
+
 /** Low half of a single-square board. */
 export function bitLo(sq) {
   return sq < 32 ? 1 << sq : 0;
@@ -265,4 +276,21 @@ export function countFlips(mlo, mhi, olo, ohi, sq) {
     dhi = ANTI_HI[sq];
   }
   return n;
+}
+
+/** The board after a move, from the view of the side to move next: [its lo, hi, the other's lo, hi]. */
+export const after = new Int32Array(4);
+
+/**
+ * `me` plays square `sq`: writes the position after the move into `after` (the other side to move).
+ * Returns 0 when `sq` flips nothing (not a legal move; `after` then means nothing), else non-zero.
+ */
+export function play(mlo, mhi, olo, ohi, sq) {
+  const flo = flips(mlo, mhi, olo, ohi, sq);
+  const fhi = out[0];
+  after[0] = olo & ~flo;
+  after[1] = ohi & ~fhi;
+  after[2] = mlo | flo | (sq < 32 ? 1 << sq : 0);
+  after[3] = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
+  return flo | fhi;
 }

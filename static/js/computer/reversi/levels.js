@@ -4,7 +4,7 @@
 //   move RANDOM_SHARE of the time.
 // * Medium: MEDIUM_DEPTH-ply alpha-beta with a transposition table; evaluation = mobility and corners.
 
-import { low32, moves, flips, out, pop32 } from "./bitboard.js";
+import { after, flips, moves, out, play, pop32, squaresInto } from "./bitboard.js";
 
 // The square values of the bots' positional table (corners high, X and C squares low).
 const ROW_WEIGHTS = [
@@ -35,17 +35,9 @@ const CORNERS_HI = 0x81000000 | 0;
 
 /** Legal squares of (m, o), ascending. */
 export function legalSquares(mlo, mhi, olo, ohi) {
-  let llo = moves(mlo, mhi, olo, ohi);
-  let lhi = out[0];
+  const llo = moves(mlo, mhi, olo, ohi);
   const list = [];
-  while (llo) {
-    list.push(low32(llo));
-    llo &= llo - 1;
-  }
-  while (lhi) {
-    list.push(32 + low32(lhi));
-    lhi &= lhi - 1;
-  }
+  squaresInto(llo, out[0], list, 0);
   return list;
 }
 
@@ -111,10 +103,8 @@ class MediumSearch {
     let best = -Infinity;
     let bestSq = -1;
     for (const sq of this.order(llo, lhi, first)) {
-      const flo = flips(mlo, mhi, olo, ohi, sq);
-      const fhi = out[0];
-      const value = -this.search(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
-        mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), depth - 1, -beta, -alpha, false);
+      play(mlo, mhi, olo, ohi, sq);
+      const value = -this.search(after[0], after[1], after[2], after[3], depth - 1, -beta, -alpha, false);
       if (value > best) {
         best = value;
         bestSq = sq;
@@ -144,10 +134,8 @@ class MediumSearch {
     let bestSq = list[0];
     let alpha = -Infinity;
     for (const sq of list) {
-      const flo = flips(mlo, mhi, olo, ohi, sq);
-      const fhi = out[0];
-      const value = -this.search(olo & ~flo, ohi & ~fhi, mlo | flo | (sq < 32 ? 1 << sq : 0),
-        mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32)), depth - 1, -Infinity, -alpha, false);
+      play(mlo, mhi, olo, ohi, sq);
+      const value = -this.search(after[0], after[1], after[2], after[3], depth - 1, -Infinity, -alpha, false);
       if (value > best) {
         best = value;
         bestSq = sq;

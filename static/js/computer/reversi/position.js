@@ -1,7 +1,7 @@
 // Positions for the computer: the side to move's and the other side's discs as [lo, hi] bitboards
 // (bitboard.js), from the browser engine's board or from a move string.
 
-import { INDEX, NAMES, flips, moves, out } from "./bitboard.js";
+import { INDEX, NAMES, after, moves, out, play } from "./bitboard.js";
 
 export const BLACK = "black"; // the engine's colour names (caro/engine/reversi.py, static/js/engine/reversi.js)
 export const WHITE = "white";
@@ -49,9 +49,8 @@ export function fromMoves(text) {
     const lo = moves(me[0], me[1], opp[0], opp[1]);
     const legal = sq < 32 ? (lo >>> sq) & 1 : (out[0] >>> (sq - 32)) & 1;
     if (!legal) throw new Error(`illegal move: ${name}`);
-    const flo = flips(me[0], me[1], opp[0], opp[1], sq);
-    const fhi = out[0];
-    [me, opp] = [[opp[0] & ~flo, opp[1] & ~fhi], [me[0] | flo | (sq < 32 ? 1 << sq : 0), me[1] | fhi | (sq < 32 ? 0 : 1 << (sq - 32))]];
+    play(me[0], me[1], opp[0], opp[1], sq);
+    [me, opp] = [[after[0], after[1]], [after[2], after[3]]];
     turn = turn === BLACK ? WHITE : BLACK;
     if (!canMove(me, opp) && canMove(opp, me)) {
       [me, opp] = [opp, me];

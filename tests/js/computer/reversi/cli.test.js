@@ -1,6 +1,7 @@
 // cli.js, the Reversi computer's line protocol for matches (documented in its header): one reply
 // line per command, settings answer "ok", a bad command or position answers "error ..." and the
-// process goes on, "quit" ends it.
+// process goes on, "quit" ends it. Where a test needs Hard's full search, a budget far above what its
+// node limit needs keeps a loaded machine from cutting it short.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -39,21 +40,21 @@ test("settings answer ok and a position answers a legal move, one line each", ()
 });
 
 test("info adds the choice's facts; a node limit makes Hard deterministic", () => {
-  const lines = ["max-nodes 20000", "info on", "moves f5d6c3d3c4f4f6", "info off", "moves f5d6c3d3c4f4f6"];
+  const lines = ["budget 600000", "max-nodes 20000", "info on", "moves f5d6c3d3c4f4f6", "info off", "moves f5d6c3d3c4f4f6"];
   const facts = (reply) => {
     const [move, ...rest] = reply.split(" ");
     return { move, ...Object.fromEntries(rest.flatMap((x, i) => (i % 2 ? [] : [[x, rest[i + 1]]]))) };
   };
   const a = run(lines).out;
   const b = run(lines).out;
-  const info = facts(a[2]);
+  const info = facts(a[3]);
   assert.deepEqual(Object.keys(info), ["move", "ms", "cpu_ms", "depth", "solved", "empties", "nodes", "score"]);
   assert.ok(legalNames("f5d6c3d3c4f4f6").includes(info.move));
   assert.equal(info.solved, "-");
   assert.equal(info.empties, "53");
   assert.ok(Number(info.nodes) <= 20000 + 64 && Number(info.depth) >= 4);
-  assert.equal(a[4], info.move, "info off: the move alone");
-  const again = facts(b[2]);
+  assert.equal(a[5], info.move, "info off: the move alone");
+  const again = facts(b[3]);
   for (const key of ["move", "depth", "nodes", "score"]) assert.equal(again[key], info[key], key);
 });
 
@@ -83,9 +84,9 @@ test("passes are implied in the move string; a finished game gets an error; Hard
   const { squares, passAt } = gameWithPass();
   const all = squares.join("");
   const end = squares.slice(0, squares.length - 12).join(""); // after the pass, a dozen discs left to play
-  const { out } = run(["info on", "max-nodes 1000000", `moves ${all}`, `moves ${end}`]);
-  assert.equal(out[2], "error the game is over: no move to choose");
-  const [move, ...facts] = out[3].split(" ");
+  const { out } = run(["budget 600000", "max-nodes 1000000", "info on", `moves ${all}`, `moves ${end}`]);
+  assert.equal(out[3], "error the game is over: no move to choose");
+  const [move, ...facts] = out[4].split(" ");
   assert.ok(legalNames(end).includes(move));
   assert.match(facts.join(" "), /solved exact/);
   assert.ok(passAt < squares.length - 12);

@@ -2,7 +2,7 @@
 // plain minimax, and the Python reference values (python_cases.json, made by bench/reversi_js_cases.py).
 
 import { readFileSync } from "node:fs";
-import { flips, moves, out, pop32 } from "../../../../static/js/computer/reversi/bitboard.js";
+import { after, moves, out, play as bitboardPlay, pop32 } from "../../../../static/js/computer/reversi/bitboard.js";
 import { seededRandom } from "../../../../static/js/computer/reversi/random.js";
 
 export const CASES = JSON.parse(readFileSync(new URL("./python_cases.json", import.meta.url), "utf8"));
@@ -23,9 +23,8 @@ export function legalList(me, opp) {
 
 /** The position after `me` plays `sq`: [new me, new opp] (the other side to move). */
 export function play(me, opp, sq) {
-  const flo = flips(me[0], me[1], opp[0], opp[1], sq);
-  const fhi = out[0];
-  return [[opp[0] & ~flo, opp[1] & ~fhi], [me[0] | flo | (sq < 32 ? 1 << sq : 0), me[1] | fhi | (sq < 32 ? 0 : 1 << (sq - 32))]];
+  bitboardPlay(me[0], me[1], opp[0], opp[1], sq);
+  return [[after[0], after[1]], [after[2], after[3]]];
 }
 
 export function discs(b) {
