@@ -23,11 +23,14 @@ export class Control {
     this.restart(deadline, maxNodes);
   }
 
-  /** Clear the stop flag, set a new deadline and allow `maxNodes` more nodes; the node count stays. */
+  /**
+   * Clear the stop flag, set a new deadline and allow `maxNodes` more nodes (null or undefined: no
+   * limit); the node count stays.
+   */
   restart(deadline, maxNodes = Infinity) {
     this.stop = false;
     this.deadline = deadline;
-    this.maxNodes = this.nodes + maxNodes;
+    this.maxNodes = this.nodes + (maxNodes ?? Infinity);
     this.nextCheck = Math.min(this.nodes + CHECK_EVERY, this.maxNodes);
   }
 

@@ -4,7 +4,7 @@
 // way to the midgame search again (same table) for the rest of the time.
 
 import { low32, moves, out, pop32 } from "./bitboard.js";
-import { Control } from "./control.js";
+import { Control, wallClock } from "./control.js";
 import { Endgame } from "./endgame.js";
 import { MidgameSearch, STATIC_ORDER } from "./midgame.js";
 
@@ -41,7 +41,7 @@ function searchContext(clock) {
  *   `solved` ("exact", "wld" or null), `empties`, `nodes` and `score` (evaluation units, or the final
  *   disc difference when solved))
  */
-export function chooseHard(me, opp, budgetMs, { clock, maxNodes = Infinity, info = {} }) {
+export function chooseHard(me, opp, budgetMs, { clock = wallClock, maxNodes, info = {} } = {}) {
   const [mlo, mhi] = me;
   const [olo, ohi] = opp;
   const t0 = clock();
@@ -113,7 +113,7 @@ export function chooseHard(me, opp, budgetMs, { clock, maxNodes = Infinity, info
  * For post-game analysis from EXACT_EMPTIES empties and beyond.
  */
 export function exactMoveValues(me, opp, { clock, deadline = Infinity, maxNodes = Infinity } = {}) {
-  const { control, endgame } = searchContext(clock ?? (() => performance.now()));
+  const { control, endgame } = searchContext(clock ?? wallClock);
   endgame.clear();
   control.reset(deadline, maxNodes);
   return endgame.moveValues(me[0], me[1], opp[0], opp[1]);
