@@ -4,11 +4,13 @@
 // solves: {empties: [[me, opp], ...]}} and prints one JSON object: per midgame position the nodes and
 // CPU ms of an iterative-deepening search to `depth` (a fresh table per position, as a move does);
 // per solve the value, nodes and CPU ms; and the move-generation speed of two representations of a
-// bitboard (two 32-bit halves, as the computer uses, and one BigInt) on the same positions.
+// bitboard (two 32-bit halves, as the computer uses, and one BigInt) on the same positions; and
+// Hard's move choice under a node limit on `choices` positions ([me, opp, maxNodes]).
 
 import { flips, low32, moves, out } from "../static/js/computer/reversi/bitboard.js";
 import { Control } from "../static/js/computer/reversi/control.js";
 import { Endgame } from "../static/js/computer/reversi/endgame.js";
+import { chooseHard } from "../static/js/computer/reversi/hard.js";
 import { MidgameSearch } from "../static/js/computer/reversi/midgame.js";
 
 const cpuMs = () => {
@@ -139,13 +141,23 @@ function solves(byEmpties) {
   return result;
 }
 
+function choices(positions) {
+  return positions.map(([m, o, maxNodes]) => {
+    const info = {};
+    const sq = chooseHard(halves(m), halves(o), 1e9, { clock: cpuMs, maxNodes, info });
+    return { move: sq, depth: info.depth, solved: info.solved, score: info.score };
+  });
+}
+
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const job = JSON.parse(Buffer.concat(chunks).toString());
 midgame(job.positions.slice(0, 4), Math.min(job.depth, 6)); // warm the compiler up
+solves({ warm: Object.values(job.solves)[0].slice(0, 2) });
 const result = {
   movegen: movegen(job.positions, job.repeat ?? 200),
   midgame: midgame(job.positions, job.depth),
   solves: solves(job.solves),
+  choices: choices(job.choices ?? []),
 };
 process.stdout.write(JSON.stringify(result));
