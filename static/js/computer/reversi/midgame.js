@@ -1,7 +1,8 @@
 // Midgame search of Reversi Hard: iterative-deepening negascout (principal variation search) with a
 // transposition table, move ordering by the table's move, killer moves, a history table and, from
 // MOBILITY_ORDER_DEPTH, the opponent's mobility after the move: the algorithm of
-// caro/bots/reversi_nb.py (`search`, `root`), on 32-bit-half bitboards. Scores are from the side to
+// caro/bots/reversi_nb.py (`search`, `root`), on 32-bit-half bitboards, but for the table's use
+// (TT_MIN_DEPTH). Scores are from the side to
 // move's view in evaluation units (evaluation.js: SCALE per disc, a finished game ±WIN).
 
 import { low32, moves, flips, out, pop32 } from "./bitboard.js";
@@ -12,6 +13,11 @@ export const INF = 1_000_000_000;
 export const PLIES = 80; // deepest ply of one search (depth plus passes)
 export const TT_BITS = 18; // 2**18 table entries
 const ENTRY = 8; // Int32 slots per table entry (32 bytes)
+// Only positions searched this deep use the table. The Python search also stores leaf parents (depth
+// 1); skipping them keeps its always-replace slots for deeper positions and saves a cache miss per
+// leaf parent: 17 % fewer nodes and 30 % less CPU time to depth 11 on 16 midgame positions (the
+// same values). The move choice can differ from the Python's at an equal node limit.
+export const TT_MIN_DEPTH = 2;
 export const MOBILITY_ORDER_DEPTH = 3; // from this remaining depth, children are sorted by opponent replies
 const KILLER_SLOTS = 128; // killer moves by remaining depth
 const KILLER_BONUS = 5000; // ordering keys: lower first
@@ -170,9 +176,9 @@ export class MidgameSearch {
       return evaluate(mlo, mhi, olo, ohi, llo, lhi, tlo, out[0]);
     }
     const table = this.table;
-    const e = slotOf(mlo, mhi, olo, ohi, TT_BITS) * ENTRY;
+    const e = depth >= TT_MIN_DEPTH ? slotOf(mlo, mhi, olo, ohi, TT_BITS) * ENTRY : -1;
     let first = -1;
-    if (table[e] === mlo && table[e + 1] === mhi && table[e + 2] === olo && table[e + 3] === ohi) {
+    if (e >= 0 && table[e] === mlo && table[e + 1] === mhi && table[e + 2] === olo && table[e + 3] === ohi) {
       first = table[e + 7];
       if (table[e + 4] >= depth) {
         const flag = table[e + 5];
@@ -277,6 +283,7 @@ export class MidgameSearch {
         }
       }
     }
+    if (e < 0) return best;
     table[e] = mlo;
     table[e + 1] = mhi;
     table[e + 2] = olo;
