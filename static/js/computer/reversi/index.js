@@ -6,10 +6,13 @@
 // * "medium": 3-ply alpha-beta on mobility and corners (levels.js).
 // * "hard": iterative-deepening negascout with the tuned evaluation, exact endgame from 16 empties,
 //   win/draw/loss from 18 (hard.js, midgame.js, endgame.js, evaluation.js).
+//
+// `exactReversiMoveValues(board, {deadline, maxNodes})` gives the exact result of every legal move
+// (post-game analysis).
 
 import { NAMES } from "./bitboard.js";
 import { wallClock } from "./control.js";
-import { chooseHard } from "./hard.js";
+import { chooseHard, exactMoveValues } from "./hard.js";
 import { chooseEasy, chooseMedium } from "./levels.js";
 import { checkToMove, fromEngineBoard } from "./position.js";
 
@@ -47,4 +50,17 @@ export function choosePositionMove(position, level, { budgetMs = DEFAULT_BUDGET_
  */
 export function chooseReversiMove(board, level, options = {}) {
   return choosePositionMove(fromEngineBoard(board), level, options);
+}
+
+/**
+ * The exact final disc difference after each legal move of the side to move on the engine's Reversi
+ * `board`, from that side's view (empty squares to the winner), for post-game analysis: an object
+ * {square name: value}, or null when `deadline` (ms of `clock`) or `maxNodes` came first. Hard
+ * solves exactly from 16 empty squares within its move budget; give this more time from 20.
+ * @throws {Error} when the game is over or the side to move must pass
+ */
+export function exactReversiMoveValues(board, { clock = wallClock, deadline = Infinity, maxNodes = Infinity } = {}) {
+  const { me, opp } = fromEngineBoard(board);
+  const values = exactMoveValues(me, opp, { clock, deadline, maxNodes });
+  return values && Object.fromEntries([...values].map(([sq, value]) => [NAMES[sq], value]));
 }

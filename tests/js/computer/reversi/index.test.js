@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { NAMES } from "../../../../static/js/computer/reversi/bitboard.js";
-import { LEVELS, chooseReversiMove } from "../../../../static/js/computer/reversi/index.js";
+import { LEVELS, chooseReversiMove, exactReversiMoveValues } from "../../../../static/js/computer/reversi/index.js";
 import { fromEngineBoard, fromMoves } from "../../../../static/js/computer/reversi/position.js";
 import { seededRandom } from "../../../../static/js/computer/reversi/random.js";
-import { legalList, randomPositions } from "./helpers.js";
+import { CASES, halves, legalList, randomPositions } from "./helpers.js";
 
 const ENGINE = new URL("../../../../static/js/engine/reversi.js", import.meta.url);
 
@@ -41,6 +41,15 @@ test("every level answers a legal square name for the side to move", () => {
     assert.ok(board.legalMoves().includes(move), `${level}: ${move}`);
   }
   assert.throws(() => chooseReversiMove(board, "expert"), /unknown level: expert/);
+});
+
+test("exact values of every move on an engine board equal the Python solver's", () => {
+  for (const c of CASES.solves.filter((s) => s.empties <= 12)) {
+    const board = standIn({ me: halves(c.me), opp: halves(c.opp) }, "white");
+    assert.deepEqual(exactReversiMoveValues(board), c.moves);
+  }
+  const deep = CASES.solves.find((s) => s.empties === 16);
+  assert.equal(exactReversiMoveValues(standIn({ me: halves(deep.me), opp: halves(deep.opp) }, "black"), { maxNodes: 1000 }), null);
 });
 
 test("a finished game, a side that must pass and a bad board are errors", () => {
