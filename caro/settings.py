@@ -14,6 +14,7 @@ Limits (0 turns one off; see caro/rooms/limits.py): CARO_WS_PER_ADDRESS, CARO_WS
 CARO_WS_PER_SESSION, CARO_WS_PER_SESSION_ROOM (websockets open at once), CARO_ROOMS_PER_MINUTE_PER_ADDRESS,
 CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
 (a room where nobody ever moved is deleted after this long)
+Offline play: CARO_SERVICE_WORKER (1/0, default 1; 0 retires the service worker in the browsers)
 Accounts (README "Accounts"): EMAIL_HOST (unset: mail printed to the console), EMAIL_PORT,
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; ACCOUNT_EMAIL_VERIFICATION
 (optional/mandatory); GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET (both set: Google log-in)
@@ -93,8 +94,10 @@ INSTALLED_APPS = [
     "caro.games",
     "caro.rooms",
     "caro.tutorials",
+    "caro.offline",
     "ranking",
     "moderation",
+    "lobby",
 ]
 
 MIDDLEWARE = [
@@ -107,6 +110,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A visitor's name from the first page (a signed cookie, no row), and who is online now.
+    "accounts.visitors.VisitorMiddleware",
+    "lobby.middleware.OnlineMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -166,7 +172,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 # redis-py 8 defaults (5 s socket timeout, 100 pooled connections) break channels-redis 4.3:
 # idle consumers die after ~6 s and big bursts run out of connections (notes/stack.md).
-# The pub/sub layer: a group event is one PUBLISH, pushed to every web process subscribed to the
+# caro.layers.LocalFirstChannelLayer: channels_redis's pub/sub layer that delivers a group message
+# to the sockets of the sending process directly and publishes to Redis only what another process
+# subscribes to (and subscribes again, and tells the room sockets, after a Redis restart). With
+# the pub/sub layer a group event is one PUBLISH, pushed to every web process subscribed to the
 # group. The sorted-set layer (channels_redis.core) costs four sequential Redis round trips per
 # message a web process receives, so 200 game-overs at once took 0.5-2 s to reach their sockets
 # (bench/timeouts.py, docs/architecture.md). Nothing here needs what only that layer has (queued
@@ -174,7 +183,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 # event resyncs with `sync`.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "caro.layers.LocalFirstChannelLayer",
         "CONFIG": {
             "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}],
         },
@@ -225,6 +234,8 @@ CELERY_BEAT_SCHEDULE = {
     # Hourly, so a flood's rooms are gone (and their creators eligible for the guest purge) long
     # before the daily guest purge runs.
     "purge-abandoned-rooms": {"task": "caro.rooms.tasks.purge_abandoned_rooms", "schedule": 3600.0},
+    # Who is here (online, playing, waiting) for the home page: counted here, read from the cache.
+    "lobby-counts": {"task": "lobby.tasks.recount", "schedule": 2.0, "options": {"expires": 4.0}},
 }
 # The computer's moves (up to CARO_BOT_BUDGET_MS of thinking each) have their own queue, so they
 # never delay the clock tasks; a worker consumes both (`-Q celery,bots`), or run one per queue.
@@ -353,6 +364,10 @@ LOGGING = {
 # Game defaults (milliseconds).
 #: Where the admin lives ("admin/" by default; set ADMIN_URL, ending in "/", to move it off the guessable path).
 ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
+
+#: Offline play (caro.offline): /sw.js serves the service worker when this is on and the static
+#: files have a manifest (DEBUG off); CARO_SERVICE_WORKER=0 serves a worker that removes itself.
+CARO_SERVICE_WORKER = _env_bool("CARO_SERVICE_WORKER", True)
 
 CARO_FRIEND_MOVE_TIME_MS = int(os.environ.get("CARO_FRIEND_MOVE_TIME_MS", 60_000))
 CARO_BOT_BUDGET_MS = int(os.environ.get("CARO_BOT_BUDGET_MS", 1_000))

@@ -161,6 +161,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(exc.code)
             await self.close(code=CLOSE_CROWD_FULL)
             return
+        # After a Redis restart the layer tells this socket (`layer_reconnected`): events published
+        # by other processes meanwhile never reached it.
+        watch = getattr(self.channel_layer, "watch_reconnects", None)
+        if watch is not None:
+            await watch(self.channel_name)
         await self.accept()
         await self.send_state()
 
@@ -313,10 +318,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await db(action)(self.game_id, self.user, *args)
 
     async def on_ping(self, frame: dict) -> None:
-        """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets."""
-        await db(presence.touch)(self.channel_name)
+        """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets, and
+        the game's id and current event version: a page whose version is lower missed an event
+        (a fault on the way) and asks for `sync`."""
+        version = await db(presence.heartbeat)(self.channel_name, self.game_id)
         t = frame.get("t")
-        pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
+        pong = {"type": "pong", "server_ms": int(time.time() * 1000), "game_id": self.game_id, "version": version}
         if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:
             pong["t"] = t
         await self.send_json(pong)
@@ -406,6 +413,20 @@ class RoomConsumer(AsyncWebsocketConsumer):
         that it runs between two messages, never inside one) to settle any gap still open."""
         await asyncio.sleep(REORDER_WAIT_S)
         await self.channel_layer.send(self.channel_name, {"type": "game.gap"})
+
+    async def layer_reconnected(self, message: dict) -> None:
+        """The channel layer is subscribed to Redis again after losing it (Channels type
+        "layer.reconnected", caro.layers): what other processes published meanwhile is lost, so
+        catch up: the room's new game if it moved on, else the full `state` if the game's version
+        is not the one this socket last sent."""
+        room = await db(_load_room)(self.code)
+        if room is None or room.closed_at is not None:
+            return await self.close_room() if room is not None else None
+        if room.current_game_id != self.game_id:
+            await self.follow_game(room.current_game_id)
+            return await self.send_state()
+        if await db(_game_version)(self.game_id) != self.version:
+            await self.send_state()
 
     async def game_gap(self, message: dict) -> None:
         """The wait for a missing event is over (Channels type "game.gap"): when events are still
@@ -521,6 +542,10 @@ class NotFoundConsumer(WebsocketConsumer):
 
 def _load_room(code: str) -> Room | None:
     return Room.objects.filter(code=code).only("code", "current_game_id", "closed_at").first()
+
+
+def _game_version(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("event_version", flat=True).first()
 
 
 def _ban_of(user_id: int):

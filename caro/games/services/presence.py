@@ -18,10 +18,10 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection as db_connection, transaction
 from django.utils import timezone
 
-from caro.games import outbox, state
+from caro.games import outbox, signals, state
 from caro.games.errors import GameError
 from caro.games.finish import finish, finish_many
 from caro.games.models import Connection, Game, Seat
@@ -63,6 +63,8 @@ def connect(game_id: int, channel: str, user, max_spectators: int | None = None)
             _back(game, seat, now)
     if not seat:
         outbox.crowd_changed(game_id)
+    elif game.status == Game.Status.WAITING:
+        signals.waiting_presence.send(sender=Game, game_id=game_id)
     return seat
 
 
@@ -94,11 +96,26 @@ def disconnect(channel: str) -> None:
                 _away(game, connection.seat, now)
     if not connection.seat:
         outbox.crowd_changed(known)
+    elif game.status == Game.Status.WAITING:
+        signals.waiting_presence.send(sender=Game, game_id=known)
 
 
 def touch(channel: str) -> None:
     """A heartbeat from the socket `channel`: it is alive (one UPDATE, no lock)."""
     Connection.objects.filter(channel=channel).update(seen_at=timezone.now())
+
+
+def heartbeat(channel: str, game_id: int) -> int | None:
+    """`touch` for the socket `channel`, and the current event version of game `game_id` (None
+    when there is no such game), in one round trip: the room socket's `pong` carries it, so a
+    page that missed an event asks for `sync` within one heartbeat (docs/protocol.md)."""
+    connection_table, game_table = Connection._meta.db_table, Game._meta.db_table
+    with db_connection.cursor() as cursor:
+        cursor.execute(f'WITH seen AS (UPDATE "{connection_table}" SET "seen_at" = %s WHERE "channel" = %s) '
+                       f'SELECT "event_version" FROM "{game_table}" WHERE "id" = %s',
+                       [timezone.now(), channel, game_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 def enforce_absence(game_id: int) -> bool:
