@@ -2,13 +2,13 @@
 // transposition table, move ordering by the table's move, killer moves, a history table and, from
 // MOBILITY_ORDER_DEPTH, the opponent's mobility after the move: the algorithm of
 // caro/bots/reversi_nb.py (`search`, `root`), on 32-bit-half bitboards, but for the table's use
-// (TT_MIN_DEPTH). Scores are from the side to
-// move's view in evaluation units (evaluation.js: SCALE per disc, a finished game ±WIN).
+// (TT_MIN_DEPTH, buckets of two). Scores are from the side to move's view in evaluation units
+// (evaluation.js: SCALE per disc, a finished game ±WIN). Values are negated as `0 - x`, never `-x`:
+// -0 is not a small integer in V8 (and fails deepEqual).
 
 import { low32, moves, flips, out, pop32 } from "./bitboard.js";
 import { evaluate, finalScore } from "./evaluation.js";
 
-// Values are negated as `0 - x`, never `-x`: -0 is not a small integer in V8 (and fails deepEqual).
 export const INF = 1_000_000_000;
 export const PLIES = 80; // deepest ply of one search (depth plus passes)
 export const TT_BITS = 18; // 2**18 table entries
