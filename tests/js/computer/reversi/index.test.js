@@ -3,7 +3,7 @@
 // side to move, and a finished game, a side that must pass or an unknown level is an error.
 
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 import { NAMES } from "../../../../static/js/computer/reversi/bitboard.js";
 import { LEVELS, chooseReversiMove, exactReversiMoveValues } from "../../../../static/js/computer/reversi/index.js";
@@ -77,4 +77,15 @@ test("on the browser engine's own board", { skip: !existsSync(ENGINE) && "static
     board.play(chooseReversiMove(board, level, { budgetMs: 20, rng }));
   }
   assert.ok(board.outcome.black + board.outcome.white <= 64);
+});
+
+test("the modules a Web Worker loads use no Node API (only cli.js does)", () => {
+  const dir = new URL("../../../../static/js/computer/reversi/", import.meta.url);
+  const files = readdirSync(dir).filter((f) => f.endsWith(".js") && f !== "cli.js");
+  assert.ok(files.includes("index.js") && files.length >= 8);
+  for (const file of files) {
+    const code = readFileSync(new URL(file, dir), "utf8");
+    assert.doesNotMatch(code, /from "node:|require\(|\bprocess\.|\bBuffer\b|__dirname/, file);
+    for (const [, target] of code.matchAll(/from "([^"]+)"/g)) assert.match(target, /^\.\/[a-z]+\.js$/, `${file} imports ${target}`);
+  }
 });
