@@ -18,5 +18,5 @@ export function wallClock() {
 }
 
 /** Nodes between two looks at the clock in the searches (a clock read costs far more than a node;
- * the CPU clock's is a system call): about 3 ms of search, as caro/bots/nbclock.py's. */
+ * the CPU clock's is a system call): about 3 ms of search, as bench/pybots/nbclock.py's. */
 export const CHECK_EVERY = 1024;

@@ -1,4 +1,4 @@
-// The three levels keep their characters (caro/bots/reversi_bots.py): every level always plays a
+// The three levels keep their characters (bench/pybots/reversi_bots.py): every level always plays a
 // legal move; Easy is greedy with noise and plays at random a quarter of the time; Medium takes
 // corners and beats Easy; Hard takes corners, does not give them away, plays exact endgames and
 // stops at its node limit. Hard runs under node limits only (a budget far above what the nodes
