@@ -2,7 +2,7 @@
 // count, the side to move highlighted, and a rated game's new ratings; the rock-paper-scissors
 // rounds that decided the first mover.
 
-import { fmt, isReversi, markOf, playerName, signedDelta } from "./words.js";
+import { colourName, fmt, isReversi, markOf, playerName, signedDelta } from "./words.js";
 
 export class Players {
   constructor(root) {
@@ -22,7 +22,7 @@ export class Players {
     }
     this.root.dataset.turn = state.turn || "";
     this.renderThrows(state);
-    if (!reversi) this.renderMarks(state);
+    this.renderMarks(state);
     this.renderRatings(state);
   }
 
@@ -39,13 +39,16 @@ export class Players {
     el.hidden = false;
   }
 
-  // In caro the marks beside the names follow the people: the first mover may hold O.
+  // In caro the marks beside the names follow the people: the first mover may hold O. Reversi:
+  // Black and White.
   renderMarks(state) {
+    const reversi = isReversi(state);
     for (const side of ["X", "O"]) {
       const player = this.root.querySelector(`.player[data-side="${side}"]`);
       const mark = markOf(state, side);
-      player.querySelector(".mark").className = `mark mark-${mark.toLowerCase()}`;
-      player.querySelector(".side-mark").textContent = mark;
+      const colour = side === "X" ? "black" : "white";
+      player.querySelector(".mark").className = `mark mark-${reversi ? colour : mark.toLowerCase()}`;
+      player.querySelector(".side-mark").textContent = reversi ? colourName(side) : mark;
     }
   }
 
