@@ -64,6 +64,10 @@ ROOM_EVENTS = ("chat", "chat_hidden", "room_closed")
 #: Seconds a socket holds a game event that arrived ahead of its version (events published by two
 #: web processes at once may cross in Redis) for the one before it; then it sends the full `state`.
 REORDER_WAIT_S = 0.5
+#: The page pings every 2 s to notice a dead connection at once (static/js/play/socket.js); the
+#: socket's presence row needs a refresh only well within `presence.STALE_CONNECTION_S` (45 s), so a
+#: ping refreshes it at most this often (s). A ping is answered on the loop, without the database.
+PRESENCE_TOUCH_EVERY_S = 15
 
 
 def db(func):
@@ -313,13 +317,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await db(action)(self.game_id, self.user, *args)
 
     async def on_ping(self, frame: dict) -> None:
-        """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets."""
-        await db(presence.touch)(self.channel_name)
+        """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets, at
+        once; then refresh the socket's presence if it was not in the last PRESENCE_TOUCH_EVERY_S."""
         t = frame.get("t")
         pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
         if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:
             pong["t"] = t
         await self.send_json(pong)
+        now = time.monotonic()
+        if now - getattr(self, "touched_at", float("-inf")) >= PRESENCE_TOUCH_EVERY_S:
+            self.touched_at = now
+            await db(presence.touch)(self.channel_name)
 
     async def on_chat(self, frame: dict) -> None:
         """Say a line in the room's chat (the channel follows the sender's seat, never the frame)."""

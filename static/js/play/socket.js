@@ -9,15 +9,17 @@
 // offline (`offline` event) or when the server has not answered a ping in PONG_WAIT_MS, and from
 // then on refuses to send anything until a new socket is open and the game's state came back.
 
-// A ping goes out PING_EVERY_MS after the last one; any frame from the server answers it. No
-// answer in PONG_WAIT_MS: the connection counts as lost (said at once, moves refused); none in
-// DEAD_AFTER_MS: the socket is dropped and a new one opened. A ping costs the server one small
-// frame each way (bench/ws_ping.py measures it); the presence heartbeat it also refreshes needs
-// one every 45 s at most.
-export const PING_EVERY_MS = 2000;
+// Heartbeat: a ping goes out when nothing was heard from the server for PING_EVERY_MS (any frame
+// counts, so a busy game pings less); any frame answers it. No answer in PONG_WAIT_MS: the
+// connection counts as lost (said at once, moves refused), so a silent drop is said at most
+// PING_EVERY_MS + PONG_WAIT_MS (2.8 s) after the last frame; no answer in DEAD_AFTER_MS: the socket
+// is dropped and a new one opened. A hidden tab pings every HIDDEN_PING_EVERY_MS (presence only)
+// and at once when it is shown again. The server answers a ping on its event loop without the
+// database (caro/rooms/consumers.py): 0.39 ms of web CPU a ping, measured by bench/ws_ping.py.
+export const PING_EVERY_MS = 1800;
+export const HIDDEN_PING_EVERY_MS = 15000;
 export const PONG_WAIT_MS = 1000;
 export const DEAD_AFTER_MS = 6000;
-const HEARTBEAT_CHECK_MS = 250;
 const RETRY_MAX_MS = 8000;
 
 // Close codes after which the page does not reconnect (docs/protocol.md, "Close codes").
@@ -58,11 +60,13 @@ export class SocketSource {
     this.retryTimer = null;
     this.live = false; // open, answering, and the browser online: frames may be sent
     this.game = null; // {game_id, version} of the last applied state and events
-    this.pingSent = null; // when the unanswered ping went out (performance.now()), or null
-    this.lastPing = 0;
+    this.waiting = false; // a ping is unanswered
+    this.pingTimer = null;
+    this.pongTimer = null;
+    this.deadTimer = null;
     addEventListener("offline", () => this.lost(true));
     addEventListener("online", () => { if (!this.live) this.reconnectNow(); });
-    setInterval(() => this.heartbeat(), HEARTBEAT_CHECK_MS);
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.ping(); });
   }
 
   start() {
@@ -78,7 +82,7 @@ export class SocketSource {
     socket.addEventListener("open", () => {
       if (socket !== this.socket) return;
       this.retry = 0;
-      this.pingSent = null;
+      this.answered();
       this.live = true;
       this.onStatus("live");
       this.ping();
@@ -86,7 +90,8 @@ export class SocketSource {
     });
     socket.addEventListener("message", (e) => {
       if (socket !== this.socket) return;
-      this.pingSent = null; // anything from the server answers the ping
+      this.answered(); // anything from the server answers the ping
+      this.schedulePing();
       if (!this.live && socket.readyState === WebSocket.OPEN && navigator.onLine !== false) {
         this.live = true; // a slow answer after all: still the same connection
         this.onStatus("live");
@@ -98,6 +103,8 @@ export class SocketSource {
     socket.addEventListener("close", (e) => {
       if (socket !== this.socket) return;
       this.socket = null;
+      this.answered();
+      clearTimeout(this.pingTimer);
       if (e.code === GONE) {
         this.live = false;
         this.onStatus("gone", gettext("This room does not exist any more. Create a new one from the home page."));
@@ -118,7 +125,8 @@ export class SocketSource {
     if (drop && this.socket) {
       const socket = this.socket;
       this.socket = null;
-      this.pingSent = null;
+      this.answered();
+      clearTimeout(this.pingTimer);
       try { socket.close(); } catch { /* already closing */ }
       this.scheduleReconnect();
     }
@@ -140,25 +148,31 @@ export class SocketSource {
     this.connect();
   }
 
-  // Heartbeat: a ping every PING_EVERY_MS; a ping unanswered for PONG_WAIT_MS means the
-  // connection is lost, for DEAD_AFTER_MS that the socket is dead.
-  heartbeat() {
-    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
-    const now = performance.now();
-    if (this.pingSent != null) {
-      const waited = now - this.pingSent;
-      if (waited > DEAD_AFTER_MS) this.lost(true);
-      else if (waited > PONG_WAIT_MS && this.live) this.lost(false);
-      return;
-    }
-    if (now - this.lastPing >= PING_EVERY_MS) this.ping();
+  // The next ping, PING_EVERY_MS from now (HIDDEN_PING_EVERY_MS in a hidden tab).
+  schedulePing() {
+    clearTimeout(this.pingTimer);
+    this.pingTimer = setTimeout(() => this.ping(), document.hidden ? HIDDEN_PING_EVERY_MS : PING_EVERY_MS);
   }
 
   ping() {
-    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
-    this.socket.send(JSON.stringify({ type: "ping", t: Date.now() }));
-    this.lastPing = performance.now();
-    this.pingSent = this.lastPing;
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({ type: "ping", t: Date.now() }));
+    this.schedulePing();
+    if (this.waiting) return; // the first unanswered ping's timers run
+    this.waiting = true;
+    this.pongTimer = setTimeout(() => {
+      if (socket !== this.socket) return;
+      if (this.live) this.lost(false); // silent for too long: lost, until an answer comes
+      this.deadTimer = setTimeout(() => { if (socket === this.socket) this.lost(true); }, DEAD_AFTER_MS - PONG_WAIT_MS);
+    }, PONG_WAIT_MS);
+  }
+
+  // The server answered (any frame): the heartbeat's timers stop.
+  answered() {
+    this.waiting = false;
+    clearTimeout(this.pongTimer);
+    clearTimeout(this.deadTimer);
   }
 
   // Send `frame` if the connection is live; false (nothing sent) otherwise.
