@@ -64,9 +64,10 @@ ROOM_EVENTS = ("chat", "chat_hidden", "room_closed")
 #: Seconds a socket holds a game event that arrived ahead of its version (events published by two
 #: web processes at once may cross in Redis) for the one before it; then it sends the full `state`.
 REORDER_WAIT_S = 0.5
-#: The page pings every 2 s to notice a dead connection at once (static/js/play/socket.js); the
-#: socket's presence row needs a refresh only well within `presence.STALE_CONNECTION_S` (45 s), so a
-#: ping refreshes it at most this often (s). A ping is answered on the loop, without the database.
+#: The page pings after 1.6 s of silence to notice a dead connection at once (static/js/play/
+#: socket.js); the socket's presence row needs a refresh only well within
+#: `presence.STALE_CONNECTION_S` (45 s), so a ping refreshes it at most this often (s). A ping is
+#: answered on the loop, without the database.
 PRESENCE_TOUCH_EVERY_S = 15
 
 

@@ -21,7 +21,7 @@ from accounts.guests import create_guest
 from caro.games import services as games
 from caro.games.models import Game
 from caro.rooms import services as rooms
-from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _off_loop, _open
+from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _login, _off_loop, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -137,25 +137,31 @@ def test_a_cut_network_is_said_at_once_moves_wait_and_the_game_resyncs(browser, 
 
 
 def _silent_route(page, state):
-    """Route the room socket through the test: frames pass both ways until `state["cut"]` is asked
-    for; then, right after the next `pong` reaches the page, nothing passes any more on that socket
-    (a connection that died without closing). Later sockets pass everything."""
+    """Route the room socket through the test: frames pass both ways until `state["cut"]` asks for
+    a silent death of the first socket: "now" (nothing passes any more, either way) or "after-pong"
+    (the next `pong` still reaches the page, then nothing: the worst moment for the heartbeat).
+    Later sockets pass everything."""
 
     def handler(ws):
         server = ws.connect_to_server()
-        mine = {"dead": False, "first": not state.get("opened")}
+        first = not state.get("opened")
         state["opened"] = True
+        mine = {"dead": False}
+
+        def dead():
+            if first and state.get("cut") == "now":
+                mine["dead"] = True
+            return mine["dead"]
 
         def to_page(message):
-            if mine["dead"]:
+            if dead():
                 return
             ws.send(message)
-            if mine["first"] and state.get("cut") and '"pong"' in message:
+            if first and state.get("cut") == "after-pong" and '"pong"' in message:
                 mine["dead"] = True
-                state["cut_at"] = time.monotonic()
 
         def to_server(message):
-            if not mine["dead"]:
+            if not dead():
                 server.send(message)
 
         server.on_message(to_page)
@@ -171,16 +177,16 @@ def test_a_connection_that_dies_silently_is_noticed_by_the_heartbeat(browser, li
     try:
         ctx.add_init_script(WATCH)
         page = ctx.new_page()
-        from tests.e2e.helpers import _login
         _login(ctx, live_server_url, o)
         state = {}
         _silent_route(page, state)
         page.goto(f"{live_server_url}/r/{room.code}/")
         page.wait_for_selector('.room[data-connected="1"]')
         page.locator('[data-role="confirm-toggle"]').set_checked(False)
-        state["cut"] = True
+        state["cut"] = "after-pong"
         page.wait_for_selector('.room[data-conn="lost"]', timeout=15_000)
         silent_ms = page.evaluate("window.__lostAt - window.__lastFrameAt")
+        print(f"silent drop said {silent_ms:.0f} ms after the last frame")
         assert 0 < silent_ms <= LOST_WITHIN_MS, f"noticed {silent_ms:.0f} ms after the last frame"
         assert RECONNECTING[lang] in _banner(page).inner_text()
         # The dead socket is dropped and a new one opened; the game is back in step.
@@ -188,5 +194,32 @@ def test_a_connection_that_dies_silently_is_noticed_by_the_heartbeat(browser, li
         page.wait_for_selector('.room[data-conn="live"]', timeout=20_000)
         page.wait_for_selector('.sq[data-sq="K11"][data-stone="O"]', timeout=15_000)
         assert _ply(room) == 4
+    finally:
+        ctx.close()
+
+
+def test_a_move_sent_into_a_connection_that_just_died_is_not_lost(browser, live_server_url):
+    """The page sent its move before it could know the connection was dead: after the reconnection
+    the game does not hold it, so the page sends it again with the same id, and it is played once."""
+    room, x, o = _friend_room(["H8", "I9"])  # X to move
+    ctx = _context(browser, "en", 1280)
+    try:
+        _login(ctx, live_server_url, x)
+        page = ctx.new_page()
+        state = {}
+        _silent_route(page, state)
+        page.goto(f"{live_server_url}/r/{room.code}/")
+        page.wait_for_selector('.room[data-connected="1"]')
+        page.locator('[data-role="confirm-toggle"]').set_checked(False)
+        page.wait_for_function("document.querySelector('.room').classList.contains('my-turn')")
+        state["cut"] = "now"  # from now on nothing passes on this socket, either way
+        page.click('.sq[data-sq="J10"]')
+        page.wait_for_selector('.sq[data-sq="J10"].ghost')  # sent, not confirmed
+        page.wait_for_selector('.room[data-conn="lost"]', timeout=5000)
+        assert _ply(room) == 2  # the move never reached the server
+        page.wait_for_selector('.sq[data-sq="J10"][data-stone="X"]', timeout=20_000)
+        page.wait_for_selector('.room[data-conn="live"]')
+        assert _ply(room) == 3
+        assert _off_loop(lambda: Game.objects.get(pk=room.current_game_id).moves.filter(square="J10").count()) == 1
     finally:
         ctx.close()

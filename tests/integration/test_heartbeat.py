@@ -1,4 +1,4 @@
-"""The room socket's heartbeat is cheap (issue 26: the page pings every 1.8 s to notice a dead
+"""The room socket's heartbeat is cheap (issue 26: the page pings after 1.6 s of silence to notice a dead
 connection within 3 s): a `ping` is answered at once, on the event loop, and refreshes the socket's
 presence row at most every PRESENCE_TOUCH_EVERY_S, well within the 45 s after which a socket counts
 as gone. bench/ws_ping.py measures what a ping costs."""

@@ -12,11 +12,11 @@
 // Heartbeat: a ping goes out when nothing was heard from the server for PING_EVERY_MS (any frame
 // counts, so a busy game pings less); any frame answers it. No answer in PONG_WAIT_MS: the
 // connection counts as lost (said at once, moves refused), so a silent drop is said at most
-// PING_EVERY_MS + PONG_WAIT_MS (2.8 s) after the last frame; no answer in DEAD_AFTER_MS: the socket
+// PING_EVERY_MS + PONG_WAIT_MS (2.6 s) after the last frame; no answer in DEAD_AFTER_MS: the socket
 // is dropped and a new one opened. A hidden tab pings every HIDDEN_PING_EVERY_MS (presence only)
 // and at once when it is shown again. The server answers a ping on its event loop without the
 // database (caro/rooms/consumers.py): 0.39 ms of web CPU a ping, measured by bench/ws_ping.py.
-export const PING_EVERY_MS = 1800;
+export const PING_EVERY_MS = 1600;
 export const HIDDEN_PING_EVERY_MS = 15000;
 export const PONG_WAIT_MS = 1000;
 export const DEAD_AFTER_MS = 6000;
