@@ -275,7 +275,12 @@ export class DeviceGame {
     };
   }
 
-  // The full `state` frame (caro.games.snapshot.state_for) as the host sees it.
+  // The `state` frame (docs/protocol.md).
+  stateFrame() {
+    return { type: "state", ...this.state() };
+  }
+
+  // The full state (caro.games.snapshot.state_for) as the host sees it.
   state() {
     const d = this.data;
     const computer = d.mode === "computer";
@@ -301,10 +306,11 @@ export class DeviceGame {
 
   // ---------------------------------------------------------------- actions
 
-  // Play `square` for `seat` ("host", "guest"; on one device the seat to move). Returns the
-  // events to show: [move] or [move, game_over]; during an opening procedure [state]. Throws
-  // Refused with the protocol's error code.
-  move(seat, square) {
+  // Play `square` for `seat` ("host", "guest"; on one device the seat to move); `id`: the mover's
+  // id of the move (the page's, echoed as the server does; a fresh one for the computer's).
+  // Returns the events to show: [move] or [move, game_over]; during an opening procedure [state].
+  // Throws Refused with the protocol's error code.
+  move(seat, square, id = null) {
     this.check(seat);
     if (this.openingRunning()) {
       const kind = this.machine.state === "select_5" ? "select" : "place";
@@ -320,7 +326,7 @@ export class DeviceGame {
     this.data.moves.push(played.square);
     this.data.version += 1;
     const event = { type: "move", game_id: this.data.id, version: this.data.version, ply: this.ply,
-      side: played.side, square: played.square, id: newId() };
+      side: played.side, square: played.square, id: id || newId() };
     if (this.data.kind === "reversi") { event.flips = played.flips; if (played.passed) event.passed = played.passed; }
     if (played.outcome) {
       this.finish(played.outcome.winner, played.outcome.termination, played.outcome.line);
@@ -360,7 +366,7 @@ export class DeviceGame {
     const plies = placed.map((_, i) => before + i + 1);
     this.data.actions.push({ ...entry, seat, step: was, plies });
     this.data.version += 1;
-    return [this.state()];
+    return [this.stateFrame()];
   }
 
   // Take back the person's last ordinary move and everything after it (computer games at a level
@@ -375,7 +381,7 @@ export class DeviceGame {
     this.data.moves = this.data.moves.slice(0, lastOwn);
     this.data.version += 1;
     this.replay();
-    return [this.state()];
+    return [this.stateFrame()];
   }
 
   // `seat` resigns (on one device: the seat to move). Before both have moved, the game is aborted.

@@ -47,7 +47,7 @@ export class DeviceSource {
   }
 
   start() {
-    this.emit([this.game.state()]);
+    this.emit([this.game.stateFrame()]);
     this.afterChange();
   }
 
@@ -62,12 +62,12 @@ export class DeviceSource {
     const person = game.data.mode === "computer" ? "host" : game.actorSeat();
     try {
       switch (frame.type) {
-        case "move": this.emit(game.move(person, frame.square)); break;
+        case "move": this.emit(game.move(person, frame.square, frame.id)); break;
         case "opening": this.emit(game.opening(person, openingAction(frame))); break;
         case "undo": this.stopComputer(); this.emit(game.undo()); break;
         case "resign": this.stopComputer(); this.emit(game.resign(game.data.mode === "computer" ? "host" : game.actorSeat() || "host")); break;
         case "play_again": this.newGame(frame.level); return;
-        case "sync": this.emit([game.state()]); return;
+        case "sync": this.emit([game.stateFrame()]); return;
         default: return; // chat, ping, offers: nothing on the device
       }
     } catch (exc) {
@@ -81,7 +81,7 @@ export class DeviceSource {
   refuse(exc) {
     const message = REFUSALS()[exc.code] || REFUSALS().illegal;
     this.onFrame({ type: "error", code: exc.code, message, detail: exc.detail });
-    this.onFrame(this.game.state());
+    this.onFrame(this.game.stateFrame());
   }
 
   emit(frames) {
@@ -92,7 +92,7 @@ export class DeviceSource {
     if (this.game.active) { this.refuse(new Refused("not_over")); return; }
     this.stopComputer();
     this.game = this.game.next(level);
-    this.emit([this.game.state()]);
+    this.emit([this.game.stateFrame()]);
     this.afterChange();
   }
 
@@ -113,14 +113,11 @@ export class DeviceSource {
 
   askComputer() {
     if (this.asked) return;
-    if (!this.worker) {
-      this.worker = this.makeWorker();
-      this.worker.addEventListener("message", (e) => this.answer(e.data || {}));
-      this.worker.addEventListener("error", (e) => this.computerFailed(e.message || "worker error"));
-    }
     const id = `${this.game.data.id}:${this.game.data.version}`;
     this.asked = id;
-    this.worker.postMessage({ id, ...this.game.request(COMPUTER_BUDGET_MS) });
+    const request = { id, ...this.game.request(COMPUTER_BUDGET_MS) };
+    if (!this.worker) this.worker = new ComputerWorker(this.makeWorker(), (msg) => this.answer(msg), (why) => this.computerFailed(why));
+    this.worker.post(request);
   }
 
   answer(msg) {
@@ -148,9 +145,62 @@ export class DeviceSource {
       message: gettext("The computer could not move. Reload the page to let it try again; the game is kept.") });
   }
 
+  // A search that is no longer wanted (a take-back, a resignation, a new game): the worker is
+  // ended, so the processor is free at once (a search runs to its budget), and a new one is made
+  // when the computer is asked next.
   stopComputer() {
-    if (this.asked && this.worker) this.worker.postMessage({ id: this.asked, op: "cancel" });
+    if (this.asked && this.worker) {
+      this.worker.terminate();
+      this.worker = null;
+    }
     this.asked = null;
+  }
+}
+
+//: How often a new worker is asked whether it listens yet (ms), and for how long at most.
+const READY_PROBE_MS = 100;
+const READY_WAIT_MS = 30000;
+
+// The computer's worker, answering only once it listens: a module worker takes messages only once
+// its modules are loaded (the computer's load a Reversi module with a top-level await, and a
+// message posted before that is dropped), so a new worker is probed with a message it refuses
+// (`{id, error}` for an unknown op, CONTRACTS.md section 2) until one answer comes; then the
+// requests go. Answers to the probes are not passed on.
+class ComputerWorker {
+  constructor(worker, answer, failed) {
+    this.worker = worker;
+    this.ready = false;
+    this.queue = [];
+    this.probes = 0;
+    worker.addEventListener("message", (e) => {
+      const msg = e.data || {};
+      if (typeof msg.id === "string" && msg.id.startsWith("probe:")) { this.listening(); return; }
+      answer(msg);
+    });
+    worker.addEventListener("error", (e) => failed(e.message || "the computer's worker failed"));
+    const started = performance.now();
+    this.probe = setInterval(() => {
+      if (performance.now() - started > READY_WAIT_MS) { clearInterval(this.probe); failed("the computer's worker never answered"); return; }
+      worker.postMessage({ id: `probe:${this.probes++}`, op: "ready?" });
+    }, READY_PROBE_MS);
+    worker.postMessage({ id: `probe:${this.probes++}`, op: "ready?" });
+  }
+
+  listening() {
+    if (this.ready) return;
+    this.ready = true;
+    clearInterval(this.probe);
+    for (const msg of this.queue.splice(0)) this.worker.postMessage(msg);
+  }
+
+  post(msg) {
+    if (this.ready) this.worker.postMessage(msg);
+    else this.queue.push(msg);
+  }
+
+  terminate() {
+    clearInterval(this.probe);
+    this.worker.terminate();
   }
 }
 
