@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import json
 import time
-import uuid
 
 import pytest
 
-from accounts.guests import create_guest
-from caro.games import services as games
 from caro.games.models import Game
-from caro.rooms import services as rooms
 from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _login, _off_loop, _open
+from tests.e2e.test_room_ui import _friend_room, _play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -51,25 +48,6 @@ WATCH = """
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-conn"] });
 })();
 """
-
-
-def _friend_room(squares=()):
-    return _off_loop(_friend_room_now, squares)
-
-
-def _friend_room_now(squares):
-    x, o = create_guest(), create_guest()
-    room = rooms.create_room(x)
-    rooms.join(room, o)
-    for square in squares:
-        _move_now(room, x, o, square)
-    return room, x, o
-
-
-def _move_now(room, x, o, square):
-    game = Game.objects.get(pk=room.current_game_id)
-    user = x if game.turn == "X" else o
-    games.play_move(game.pk, user, square, game.ply + 1, uuid.uuid4())
 
 
 def _ply(room):
@@ -124,7 +102,7 @@ def test_a_cut_network_is_said_at_once_moves_wait_and_the_game_resyncs(browser, 
         page.evaluate("window.__lostAt = null")
         ctx.set_offline(True)
         page.wait_for_selector('.room[data-conn="lost"]', timeout=LOST_WITHIN_MS + 2000)
-        _off_loop(_move_now, room, x, o, "K11")
+        _play(room, ["K11"], x, o)
         time.sleep(0.5)
         assert page.get_attribute('.sq[data-sq="K11"]', "data-stone") == "", "a frame came through the cut"
         ctx.set_offline(False)
@@ -190,7 +168,7 @@ def test_a_connection_that_dies_silently_is_noticed_by_the_heartbeat(browser, li
         assert 0 < silent_ms <= LOST_WITHIN_MS, f"noticed {silent_ms:.0f} ms after the last frame"
         assert RECONNECTING[lang] in _banner(page).inner_text()
         # The dead socket is dropped and a new one opened; the game is back in step.
-        _off_loop(_move_now, room, x, o, "K11")  # O's move from another tab of O while this one is lost
+        _play(room, ["K11"], x, o)  # O's move from another tab of O while this one is lost
         page.wait_for_selector('.room[data-conn="live"]', timeout=20_000)
         page.wait_for_selector('.sq[data-sq="K11"][data-stone="O"]', timeout=15_000)
         assert _ply(room) == 4
