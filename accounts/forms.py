@@ -45,7 +45,8 @@ class GuestNameForm(forms.Form):
     # rule (accounts.names: NAME_MAX_LENGTH), which clean_name reports with the name's length.
     name = forms.CharField(label=_("Your name"), strip=True, error_messages={"required": _("Type a name.")})
 
-    def __init__(self, *args, user: User, **kwargs) -> None:
+    def __init__(self, *args, user: User | None, **kwargs) -> None:
+        """`user`: the guest renaming themselves, or None for a visitor who is not a guest yet."""
         super().__init__(*args, **kwargs)
         self.user = user
 
@@ -55,7 +56,10 @@ class GuestNameForm(forms.Form):
         name = names.validate_name(self.cleaned_data["name"])
         if not name_free_for(name, self.user):
             raise ValidationError(_("An account already has this name. Please choose another one."), code="name_taken")
-        if User.objects.filter(display_name__iexact=name).exclude(pk=self.user.pk).exists():
+        others = User.objects.filter(display_name__iexact=name)
+        if self.user is not None:
+            others = others.exclude(pk=self.user.pk)
+        if others.exists():
             # another player shows this name: in a room or its chat one would pass for the other
             raise ValidationError(_("Another player already goes by this name. Please choose another one."),
                                   code="name_in_use")

@@ -18,10 +18,14 @@ def generate_guest_name() -> str:
     return f"{secrets.choice(_ANIMALS)}{secrets.choice(_ADJECTIVES)}{secrets.randbelow(9000) + 1000}"
 
 
-def create_guest() -> User:
-    """Create and return a guest user with a unique username and a generated display name."""
+def create_guest(name: str | None = None) -> User:
+    """Create and return a guest user with a unique username and `name` as its display name (the
+    visitor's name before it was a guest), or a generated one when `name` is None or another
+    player already shows it."""
+    if name and User.objects.filter(display_name__iexact=name).exists():
+        name = None
     for _attempt in range(10):
-        name = generate_guest_name()
+        name = name or generate_guest_name()
         try:
             with transaction.atomic():
                 user = User(username=f"guest-{secrets.token_hex(6)}", display_name=name, is_guest=True)
@@ -29,12 +33,14 @@ def create_guest() -> User:
                 user.save()
                 return user
         except IntegrityError:  # pragma: no cover - 48-bit random collision
+            name = None
             continue
     raise RuntimeError("could not allocate a guest username")
 
 
 def ensure_player(request: HttpRequest) -> User:
-    """Return the request's user, creating and logging in a guest when nobody is signed in.
+    """Return the request's user, creating and logging in a guest when nobody is signed in; the
+    guest keeps the name the visitor was shown (`accounts.visitors`) when nobody took it.
 
     The visitor's CSRF token is kept (`login` would rotate it): becoming a guest gives no
     credentials an anonymous visitor lacks, and a new token would make the next form posted from
@@ -42,7 +48,8 @@ def ensure_player(request: HttpRequest) -> User:
     (allauth's login)."""
     if request.user.is_authenticated:
         return request.user
-    user = create_guest()
+    visitor = getattr(request, "visitor", None)  # the name shown since the first page (accounts.visitors)
+    user = create_guest(visitor.name if visitor is not None else None)
     kept = request.META.get("CSRF_COOKIE")
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     if kept:

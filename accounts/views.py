@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import is_ratelimited
 
+from accounts import visitors
 from accounts.forms import GuestNameForm
 
 #: Renames allowed per minute, per guest and per address (django-ratelimit, Redis cache).
@@ -32,7 +33,9 @@ def _next_url(request: HttpRequest) -> str:
 
 def _limited(request: HttpRequest) -> bool:
     limited = False
-    for key in ("user", "ip"):
+    # A visitor without a user is counted by address alone (django-ratelimit's "user" key would put
+    # every such visitor in one window).
+    for key in ("user", "ip") if request.user.is_authenticated else ("ip",):
         limited |= is_ratelimited(request, group=f"accounts.rename.{key}", key=key,
                                   rate=f"{RENAMES_PER_MINUTE}/m", increment=True)
     return limited
@@ -52,26 +55,33 @@ def _answer(request: HttpRequest, form: GuestNameForm | None, status: int = 200,
 @require_http_methods(["GET", "POST"])
 def rename(request: HttpRequest) -> HttpResponse:
     """GET: the rename form. POST `name`: the guest's new shown name (accounts.names rules, no
-    account's username, at most RENAMES_PER_MINUTE a minute). Accounts and visitors without a
-    name get a translated refusal; bad input changes nothing."""
+    account's username, no other player's shown name, at most RENAMES_PER_MINUTE a minute); a
+    visitor who is not a guest yet renames the name they were given (`accounts.visitors`), which
+    their guest takes later. Accounts get a translated refusal; bad input changes nothing."""
     user = request.user
-    if not user.is_authenticated or not user.is_guest:
+    visitor = getattr(request, "visitor", None) if not user.is_authenticated else None
+    if visitor is None and (not user.is_authenticated or not user.is_guest):
         message = _("Only guests choose their name here: an account plays under its username.")
         if request.htmx:
             return render(request, "account/guest_name.html", {"error": message})
         messages.error(request, message)
         return redirect("home")
+    guest = None if visitor is not None else user  # the form's user: None for a visitor without one
     if request.method == "GET":
-        form = GuestNameForm(user=user, initial={"name": user.public_name})
-        return _answer(request, form)
-    form = GuestNameForm(request.POST, user=user)
+        shown = visitor.name if visitor is not None else user.public_name
+        return _answer(request, GuestNameForm(user=guest, initial={"name": shown}))
+    form = GuestNameForm(request.POST, user=guest)
     if _limited(request):
         return _answer(request, form, TOO_MANY_REQUESTS,
                        _("You have changed your name many times in the last minute. Wait a minute, then try again."))
     if not form.is_valid():
         return _answer(request, form, BAD_REQUEST)
-    user.display_name = form.cleaned_data["name"]
-    user.save(update_fields=["display_name"])
+    name = form.cleaned_data["name"]
+    if visitor is not None:  # kept in the visitor's cookie: no row is made
+        visitors.rename(request, name)
+    else:
+        user.display_name = name
+        user.save(update_fields=["display_name"])
     if not request.htmx:
-        messages.success(request, _("Your name is now %(name)s.") % {"name": user.display_name})
+        messages.success(request, _("Your name is now %(name)s.") % {"name": name})
     return _answer(request, None)

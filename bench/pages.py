@@ -239,15 +239,15 @@ def bench_ratings(client, players: int, requests: int) -> bool:
         # A bell-shaped pool around 1500 (sd ~ 250), 10..300 games, 90 % active in the last 30 days.
         cursor.execute(
             "INSERT INTO ranking_rating (user_id, category, value, games, wins, draws, losses, peak,"
-            " last_played_at, listed, updated_at)"
+            " last_played_at, listed, established, updated_at)"
             " SELECT id, 'caro', v, g, g / 2, g / 10, g - g / 2 - g / 10, v + 40, now() - d * interval '1 day',"
-            " d < 30, now() FROM (SELECT id, (1500 + 250 * (random() + random() + random() - 1.5) * 2)::int AS v,"
+            " d < 30, g >= 10, now() FROM (SELECT id, (1500 + 250 * (random() + random() + random() - 1.5) * 2)::int AS v,"
             " (10 + random() * 290)::int AS g, CASE WHEN random() < 0.9 THEN random() * 29 ELSE 31 + random() * 300 END"
             " AS d FROM accounts_user WHERE username LIKE 'p%%') u", [])
         cursor.execute(
             "INSERT INTO ranking_rating (user_id, category, value, games, wins, draws, losses, peak,"
-            " last_played_at, listed, updated_at)"
-            " SELECT id, 'reversi', 1200 + (random() * 900)::int, 40, 20, 0, 20, 2100, now(), true, now()"
+            " last_played_at, listed, established, updated_at)"
+            " SELECT id, 'reversi', 1200 + (random() * 900)::int, 40, 20, 0, 20, 2100, now(), true, true, now()"
             " FROM accounts_user WHERE username LIKE 'p%%' AND id %% 5 = 0", [])
     me = User.objects.get(username=f"p{players // 2:06d}")
     opponents = list(User.objects.filter(username__startswith="p").exclude(pk=me.pk).order_by("?")[:50])
@@ -275,7 +275,7 @@ def bench_ratings(client, players: int, requests: int) -> bool:
     Rating.objects.filter(user=me, category="caro").update(value=values["caro"], games=200)
     Rating.objects.filter(user=me, category="reversi").delete()
     Rating.objects.create(user=me, category="reversi", value=values["reversi"], games=30, last_played_at=now,
-                          listed=True)
+                          listed=True, established=True)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE ranking_rating")
         cursor.execute("VACUUM ANALYZE ranking_ratingchange")

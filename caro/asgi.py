@@ -1,4 +1,4 @@
-"""ASGI entry point (Daphne): HTTP through Django, websockets through the seek and room consumers."""
+"""ASGI entry point (Daphne): HTTP through Django, websockets through the seek, live and room consumers."""
 
 import os
 
@@ -13,11 +13,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from caro.origin import SiteOriginValidator  # noqa: E402
 from caro.rooms.routing import websocket_urlpatterns as room_patterns  # noqa: E402
+from lobby.routing import websocket_urlpatterns as live_patterns  # noqa: E402
 from ranking.routing import websocket_urlpatterns as seek_patterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(seek_patterns + room_patterns))),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(seek_patterns + live_patterns + room_patterns))),
     }
 )

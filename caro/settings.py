@@ -14,6 +14,7 @@ Limits (0 turns one off; see caro/rooms/limits.py): CARO_WS_PER_ADDRESS, CARO_WS
 CARO_WS_PER_SESSION, CARO_WS_PER_SESSION_ROOM (websockets open at once), CARO_ROOMS_PER_MINUTE_PER_ADDRESS,
 CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
 (a room where nobody ever moved is deleted after this long)
+Offline play: CARO_SERVICE_WORKER (1/0, default 1; 0 retires the service worker in the browsers)
 Accounts (README "Accounts"): EMAIL_HOST (unset: mail printed to the console), EMAIL_PORT,
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; ACCOUNT_EMAIL_VERIFICATION
 (optional/mandatory); GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET (both set: Google log-in)
@@ -93,8 +94,10 @@ INSTALLED_APPS = [
     "caro.games",
     "caro.rooms",
     "caro.tutorials",
+    "caro.offline",
     "ranking",
     "moderation",
+    "lobby",
 ]
 
 MIDDLEWARE = [
@@ -107,6 +110,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A visitor's name from the first page (a signed cookie, no row), and who is online now.
+    "accounts.visitors.VisitorMiddleware",
+    "lobby.middleware.OnlineMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -225,6 +231,8 @@ CELERY_BEAT_SCHEDULE = {
     # Hourly, so a flood's rooms are gone (and their creators eligible for the guest purge) long
     # before the daily guest purge runs.
     "purge-abandoned-rooms": {"task": "caro.rooms.tasks.purge_abandoned_rooms", "schedule": 3600.0},
+    # Who is here (online, playing, waiting) for the home page: counted here, read from the cache.
+    "lobby-counts": {"task": "lobby.tasks.recount", "schedule": 2.0, "options": {"expires": 4.0}},
 }
 # The computer's moves (up to CARO_BOT_BUDGET_MS of thinking each) have their own queue, so they
 # never delay the clock tasks; a worker consumes both (`-Q celery,bots`), or run one per queue.
@@ -353,6 +361,10 @@ LOGGING = {
 # Game defaults (milliseconds).
 #: Where the admin lives ("admin/" by default; set ADMIN_URL, ending in "/", to move it off the guessable path).
 ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
+
+#: Offline play (caro.offline): /sw.js serves the service worker when this is on and the static
+#: files have a manifest (DEBUG off); CARO_SERVICE_WORKER=0 serves a worker that removes itself.
+CARO_SERVICE_WORKER = _env_bool("CARO_SERVICE_WORKER", True)
 
 CARO_FRIEND_MOVE_TIME_MS = int(os.environ.get("CARO_FRIEND_MOVE_TIME_MS", 60_000))
 CARO_BOT_BUDGET_MS = int(os.environ.get("CARO_BOT_BUDGET_MS", 1_000))

@@ -25,4 +25,7 @@ urlpatterns = [
     path("", include("caro.records.urls")),
     path("", include("ranking.urls")),
     path("", include("ranking.match_urls")),
+    # /sw.js, /manifest.webmanifest and the offline page.
+    path("", include("caro.offline.urls")),
+    path("", include("lobby.urls")),
 ]

@@ -304,21 +304,33 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("host", "guest", "annulled_by")
 
+    #: Stored forms a moderator does not read: the rules dict and the position text are shown as
+    #: words and as a board (`rules_in_words`, `board`) instead.
+    RAW_FIELDS = ("rules", "position")
+
     def get_readonly_fields(self, request, obj=None):
-        return ["board", "move_list", "chat", *super().get_readonly_fields(request, obj)]
+        fields = [name for name in super().get_readonly_fields(request, obj) if name not in self.RAW_FIELDS]
+        return ["board", "rules_in_words", "move_list", "chat", *fields]
+
+    def get_fields(self, request, obj=None):
+        return self.get_readonly_fields(request, obj)
+
+    @admin.display(description=_("rules"))
+    def rules_in_words(self, game):
+        return game_summary(game)
 
     def _moves(self, game):
         if getattr(self, "_moves_of", (None,))[0] != game.pk:
             self._moves_of = (game.pk, list(Move.objects.filter(game=game).order_by("ply")))
         return self._moves_of[1]
 
-    @admin.display(description=_("final position"))
+    @admin.display(description=_("position"))
     def board(self, game):
         moves = self._moves(game)
         svg = position_svg(game, position_at(game, moves, len(moves)))
         svg = svg.split("?>", 1)[-1]  # inline: without the XML declaration
-        return format_html('<div class="moderation-board" style="max-width:28rem">{}</div><p>{}</p>',
-                           mark_safe(svg), game_summary(game))  # noqa: S308 - the renderer escapes its texts
+        return format_html('<div class="moderation-board" style="max-width:28rem" data-testid="admin-board">{}</div>',
+                           mark_safe(svg))  # noqa: S308 - the renderer escapes its texts
 
     @admin.display(description=_("moves"))
     def move_list(self, game):

@@ -30,8 +30,13 @@ class Rating(models.Model):
     last_played_at = models.DateTimeField(_("last rated game"), null=True, blank=True)
     listed = models.BooleanField(
         _("on the leaderboard"), default=False,
-        help_text=_("not provisional and a rated game in the last ranking.pages.ACTIVE_DAYS days; "
-                    "set by every rated game, cleared by the hourly ranking.tasks.unlist_inactive"),
+        help_text=_("a rated game in the last ranking.pages.ACTIVE_DAYS days; set by every rated game, "
+                    "cleared by the hourly ranking.tasks.unlist_inactive"),
+    )
+    established = models.BooleanField(
+        _("established"), default=False,
+        help_text=_("not provisional (ranking.elo.PROVISIONAL_GAMES rated games or more): listed before the "
+                    "provisional players; set by every rated game and every revert"),
     )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -40,9 +45,10 @@ class Rating(models.Model):
         verbose_name_plural = _("ratings")
         constraints = [models.UniqueConstraint(fields=["user", "category"], name="rating_one_per_category")]
         indexes = [
-            # The leaderboard order (best first, ties by user id) over listed players only, so
-            # the top 100 and the viewer's rank (two COUNTs of a range) are index(-only) scans.
-            models.Index(fields=["category", "-value", "user"], name="rating_leaderboard",
+            # The leaderboard order (established players first, then best first, ties by user id)
+            # over listed players only, so a page of it and the viewer's rank (COUNTs of ranges)
+            # are index(-only) scans.
+            models.Index(fields=["category", "-established", "-value", "user"], name="rating_leaderboard_tiers",
                          condition=Q(listed=True)),
         ]
 

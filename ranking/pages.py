@@ -1,13 +1,15 @@
 """What the leaderboard and the profile pages show, as queries shaped for speed with 100,000
 rated players (bench/pages.py measures them).
 
-Leaderboard policy (as Lichess does, it lists only established, active players): a player is
-listed in a category once they have `elo.PROVISIONAL_GAMES` rated games there and while they have
-played a rated game there in the last `ACTIVE_DAYS` days. `Rating.listed` holds that: every rated
-game sets it (`services.rate_game`), the hourly `tasks.unlist_inactive` clears it for a player who
-stopped, so the leaderboard and the rank read only the partial index `rating_leaderboard`.
-Order: rating, best first; equal ratings by the older account (lower user id) first, so every
-listed player has one rank. A viewer outside the top `LEADERBOARD_SIZE` still sees their rank.
+Leaderboard policy (issue 30: it welcomes new players): a player is listed in a category while
+they have played a rated game there in the last `ACTIVE_DAYS` days. `Rating.listed` holds that:
+every rated game sets it (`services.rate_game`), the hourly `tasks.unlist_inactive` clears it for
+a player who stopped. Established players (`elo.PROVISIONAL_GAMES` rated games or more,
+`Rating.established`) come first; provisional ones after them, marked "?" (their rating is still
+settling). Order within each: rating, best first; equal ratings by the older account (lower user
+id) first, so every listed player has one rank. The leaderboard and the rank read only the partial
+index `rating_leaderboard_tiers`. The list has pages of `LEADERBOARD_SIZE` (at most `MAX_PAGES`);
+a viewer further down still sees their own place.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ from ranking.models import Rating, RatingChange
 
 #: Players listed on a leaderboard page.
 LEADERBOARD_SIZE = 100
+#: Pages of the leaderboard one can open (an OFFSET deeper than this reads too much of the index;
+#: a player further down sees their own place under the page).
+MAX_PAGES = 50
+#: The leaderboard's order (`rating_leaderboard_tiers`).
+ORDER = ("-established", "-value", "user_id")
 #: A leaderboard's rendered top rows are kept this long at most (renames show after it), s.
 TOP_ROWS_CACHE_S = 60
 #: A player with no rated game in a category for this many days leaves its leaderboard (until
@@ -62,29 +69,41 @@ def inactive_since(now=None):
     return (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
 
 
-def top(category: str) -> list[Rating]:
-    """The first `LEADERBOARD_SIZE` listed ratings of `category`, best first, with their users."""
-    return list(listed(category).select_related("user").order_by("-value", "user_id")[:LEADERBOARD_SIZE])
+def page_number(value) -> int:
+    """A leaderboard page number from the query (1..`MAX_PAGES`; 1 for anything else)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return 1
+    return number if 1 <= number <= MAX_PAGES else 1
 
 
-def top_key(category: str, language: str) -> str:
-    """The cache key of `category`'s rendered top rows in `language`, as they stand now (see
+def top(category: str, page: int = 1) -> list[Rating]:
+    """Page `page` of `category`'s listed ratings (`LEADERBOARD_SIZE` each), in the leaderboard's
+    order, with their users."""
+    start = (page - 1) * LEADERBOARD_SIZE
+    return list(listed(category).select_related("user").order_by(*ORDER)[start:start + LEADERBOARD_SIZE])
+
+
+def top_key(category: str, language: str, page: int = 1) -> str:
+    """The cache key of `category`'s rendered rows of `page` in `language`, as they stand now (see
     `top_state`)."""
-    return top_state(category, language)[0]
+    return top_state(category, language, page)[0]
 
 
-def top_state(category: str, language: str) -> tuple[str, dict[int, int]]:
-    """The cache key of `category`'s rendered top rows in `language` and the places of the players
-    in them (user id -> rank 1..LEADERBOARD_SIZE), as they stand now: the key names who is in the
-    top `LEADERBOARD_SIZE`, in order, with their rating, games and last change (one index scan of
-    those rows, no users read), so any change to the top makes a new key and a rating change
-    further down leaves it. A renamed player shows under the new name within `TOP_ROWS_CACHE_S`.
-    A viewer in the top finds their exact rank here, without a COUNT."""
-    rows = list(listed(category).order_by("-value", "user_id").values_list(
-        "user_id", "value", "games", "updated_at")[:LEADERBOARD_SIZE])
+def top_state(category: str, language: str, page: int = 1) -> tuple[str, dict[int, int]]:
+    """The cache key of `category`'s rendered rows of `page` in `language` and the places of the
+    players in them (user id -> rank), as they stand now: the key names who is on the page, in
+    order, with their rating, games and last change (one index scan of those rows, no users
+    read), so any change to the page makes a new key and a rating change elsewhere leaves it. A
+    renamed player shows under the new name within `TOP_ROWS_CACHE_S`. A viewer on the page
+    finds their exact rank here, without a COUNT."""
+    start = (page - 1) * LEADERBOARD_SIZE
+    rows = list(listed(category).order_by(*ORDER).values_list(
+        "user_id", "value", "games", "updated_at")[start:start + LEADERBOARD_SIZE])
     digest = hashlib.blake2b(repr(rows).encode(), digest_size=12).hexdigest()
-    places = {row[0]: place for place, row in enumerate(rows, start=1)}
-    return f"ranking:top:{category}:{language}:{digest}", places
+    places = {row[0]: place for place, row in enumerate(rows, start=start + 1)}
+    return f"ranking:top:{category}:{language}:{page}:{digest}", places
 
 
 def rank_key(rating: Rating, limit: int | None = None) -> str:
@@ -119,18 +138,23 @@ def cached_rank(rating: Rating, limit: int | None = None) -> int | None:
 
 
 def rank_of(rating: Rating, limit: int | None = None) -> int | None:
-    """`rating`'s rank (1 = best) on its leaderboard, or None when it is not listed: two COUNTs on
-    the index, of the listed ratings above it and of those equal to it with a lower user id.
-    With `limit`, None too when the rank is worse than `limit` (the COUNTs stop there)."""
+    """`rating`'s rank (1 = best) on its leaderboard, or None when it is not listed: COUNTs on the
+    index, of the established players when `rating` is provisional (they all come first), of the
+    listed ratings of its own tier above it, and of those equal to it with a lower user id. With
+    `limit`, None too when the rank is worse than `limit` (the COUNTs stop there)."""
     if not rating.listed:
         return None
-    higher = listed(rating.category).filter(value__gt=rating.value)
-    tied = listed(rating.category).filter(value=rating.value, user_id__lt=rating.user_id)
+    tier = listed(rating.category).filter(established=rating.established)
+    parts = [tier.filter(value__gt=rating.value), tier.filter(value=rating.value, user_id__lt=rating.user_id)]
+    if not rating.established:
+        parts.insert(0, listed(rating.category).filter(established=True))
     if limit is None:
-        return higher.count() + tied.count() + 1
-    ahead = higher[:limit].count()
-    if ahead < limit:
-        ahead += tied[:limit - ahead].count()
+        return sum(part.count() for part in parts) + 1
+    ahead = 0
+    for part in parts:
+        if ahead >= limit:
+            break
+        ahead += part[:limit - ahead].count()
     return ahead + 1 if ahead < limit else None
 
 
@@ -158,7 +182,7 @@ class History:
 #: What a profile's recent-games row reads: the game's ~50 columns and both players' ~30 each made
 #: the query's SQL and its model objects cost more than the page's other queries together.
 RECENT_GAME_FIELDS = ("id", "kind", "status", "host_id", "guest_id", "host_side", "winner", "bot_seat", "bot_level",
-                      "finished_at", "host__id", "host__username", "host__display_name",
+                      "finished_at", "annulled", "host__id", "host__username", "host__display_name",
                       "guest__id", "guest__username", "guest__display_name")
 
 
@@ -189,7 +213,7 @@ def recent_key(rows: list[RecentGame]) -> str:
     game id and end time (µs: ids alone repeat in a database made again) and its rating change's
     id (0 for none; a reverted change is left out of the rows)."""
     return ".".join(f"{row.game.pk}-{row.game.finished_at.timestamp() if row.game.finished_at else 0}"
-                    f"-{row.change.pk if row.change else 0}" for row in rows)
+                    f"-{row.change.pk if row.change else 0}-{int(row.game.annulled)}" for row in rows)
 
 
 def history(user, category: str, limit: int = CHART_GAMES) -> History:

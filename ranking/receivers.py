@@ -31,3 +31,13 @@ def rating_fields(sender, game: Game, **kwargs) -> dict:
     if not game.rated:
         return {}
     return {"ratings": services.game_over_ratings(game)}
+
+
+@receiver(signals.game_state_fields, sender=Game, dispatch_uid="ranking.stake_fields")
+def stake_fields(sender, game: Game, **kwargs) -> dict:
+    """`{"stakes": ...}` for the `state` frame of a rated game in play (`services.game_stakes`,
+    docs/protocol.md); nothing (no query) for an unrated game."""
+    if not game.rated:
+        return {}
+    stakes = services.game_stakes(game)
+    return {"stakes": stakes} if stakes else {}

@@ -81,9 +81,10 @@ def rate_game(game: Game) -> list[RatingChange]:
             rating.losses += score == elo.LOSS
             rating.peak = max(rating.peak, update.after)
             rating.last_played_at = game.finished_at or timezone.now()
-            rating.listed = not elo.is_provisional(rating.games)
+            rating.listed = True
+            rating.established = not elo.is_provisional(rating.games)
             rating.save(update_fields=["value", "games", "wins", "draws", "losses", "peak",
-                                       "last_played_at", "listed", "updated_at"])
+                                       "last_played_at", "listed", "established", "updated_at"])
         return RatingChange.objects.bulk_create(changes)
 
 
@@ -111,8 +112,10 @@ def revert_game(game: Game) -> list[RatingChange]:
                 rating.draws = max(0, rating.draws - 1)
             else:
                 rating.losses = max(0, rating.losses - 1)
-            rating.listed = rating.listed and not elo.is_provisional(rating.games)
-            rating.save(update_fields=["value", "games", "wins", "draws", "losses", "listed", "updated_at"])
+            rating.listed = rating.listed and rating.games > 0
+            rating.established = not elo.is_provisional(rating.games)
+            rating.save(update_fields=["value", "games", "wins", "draws", "losses", "listed", "established",
+                                       "updated_at"])
             change.reverted_at = now
             change.save(update_fields=["reverted_at"])
         return changes
@@ -134,3 +137,33 @@ def game_over_ratings(game: Game) -> dict | None:
         side = host_side if change.user_id == game.host_id else guest_side
         result[side] = {"before": change.before, "after": change.after, "delta": change.delta, "k": change.k}
     return result
+
+
+def game_stakes(game: Game) -> dict | None:
+    """What each result of a rated game in play would change, per side, for its `state` frame (the
+    room shows both ratings and the three changes before the first move, as Lichess does):
+    `{"X": {"rating", "games", "provisional", "win", "draw", "loss"}, "O": {...}}` (points; the
+    changes signed ints, e.g. +12 / -3 / -18), from the ratings as they stand now (a player without
+    a rating yet counts at `elo.START_RATING`). None for a game that rates nothing
+    (`rateable_category` of the game as if it finished). One query."""
+    if not game.rated or game.is_over or game.host_id is None or game.guest_id is None:
+        return None
+    if game.bot_seat or game.host_id == game.guest_id:
+        return None
+    category = categories.category_of(game)
+    if category is None:
+        return None
+    ratings = {r.user_id: r for r in Rating.objects.filter(category=category, user_id__in=[game.host_id, game.guest_id])}
+    standings = {uid: ratings[uid].standing() if uid in ratings else elo.Standing()
+                 for uid in (game.host_id, game.guest_id)}
+    stakes = {}
+    for seat in (Seat.HOST, Seat.GUEST):
+        me = game.player_id_in(seat)
+        other = game.player_id_in(Seat.GUEST if seat == Seat.HOST else Seat.HOST)
+        mine, theirs = standings[me], standings[other]
+        stakes[game.side_of(seat)] = {
+            "rating": mine.rating, "games": mine.games, "provisional": elo.is_provisional(mine.games),
+            **{name: elo.rate(mine, theirs, score).delta
+               for name, score in (("win", elo.WIN), ("draw", elo.DRAW), ("loss", elo.LOSS))},
+        }
+    return stakes

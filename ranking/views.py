@@ -20,42 +20,56 @@ from ranking.models import Rating
 
 
 def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> HttpResponse:
-    """The top `pages.LEADERBOARD_SIZE` of `category` (404 for an unknown one), with the viewer's
-    own row highlighted, and their rank shown also when they are outside the list."""
+    """Page `?page=N` (`pages.LEADERBOARD_SIZE` players each) of `category` (404 for an unknown
+    one): established players first, then provisional ones marked "?", with the viewer's own row
+    highlighted, and their place shown also when they are not on this page. An htmx request (the
+    category tabs, the page links) gets the table alone."""
     try:
         chosen = categories.get(category)
     except KeyError:
         raise Http404(_("There is no such leaderboard.")) from None
+    page = pages.page_number(request.GET.get("page"))
     mine = None
     if request.user.is_authenticated:
         mine = Rating.objects.filter(user=request.user, category=chosen.slug).first()
-    key, places = pages.top_state(chosen.slug, get_language())
+    key, places = pages.top_state(chosen.slug, get_language(), page)
     cached = cache.get(key)
     if cached is None:
-        rows = pages.top(chosen.slug)
+        rows = pages.top(chosen.slug, page)
         # One reverse() for the whole table: profile URLs differ only by the (quoted) username.
         prefix = reverse("ranking:profile", args=["-"])[:-2]
+        first = (page - 1) * pages.LEADERBOARD_SIZE + 1
         ranked = [(i, rating, f"{prefix}{quote(rating.user.username, safe='@+')}/")
-                  for i, rating in enumerate(rows, start=1)]
+                  for i, rating in enumerate(rows, start=first)]
         cached = (render_to_string("ranking/top_rows.html", {"rows": ranked}), len(rows))
         cache.set(key, cached, pages.TOP_ROWS_CACHE_S)
     rows_html, shown = cached
     rank = None
+    on_page = False
     if mine is not None and mine.listed:
-        if mine.user_id in places:  # in the top rows: their exact place, no COUNT
-            rank = places[mine.user_id]
-        else:  # below them: counted, kept briefly; never a place in the rows it is not in
-            rank = max(pages.cached_rank(mine) or 0, len(places) + 1)
-    if rank is not None and rank <= shown:  # the viewer's own row, highlighted
-        rows_html = rows_html.replace(f'<tr data-player="{mine.user_id}">',
-                                      f'<tr data-player="{mine.user_id}" class="me" aria-current="true" '
-                                      f'data-testid="my-row">', 1)
-    return render(request, "ranking/leaderboard.html", {
+        if mine.user_id in places:  # on this page: their exact place, no COUNT
+            rank, on_page = places[mine.user_id], True
+        else:  # elsewhere: counted, kept briefly; never a place on this page it is not in
+            rank = pages.cached_rank(mine)
+            if rank is not None and places and min(places.values()) <= rank <= max(places.values()):
+                rank = max(places.values()) + 1
+    if on_page:  # the viewer's own row, highlighted
+        rows_html = rows_html.replace(f'<tr data-player="{mine.user_id}" class="',
+                                      f'<tr data-player="{mine.user_id}" aria-current="true" '
+                                      f'data-testid="my-row" class="me ', 1)
+    first = (page - 1) * pages.LEADERBOARD_SIZE
+    more = shown == pages.LEADERBOARD_SIZE and page < pages.MAX_PAGES
+    context = {
         "category": chosen, "categories": categories.CATEGORIES, "rows_html": mark_safe(rows_html),  # noqa: S308 - rendered by the template above
-        "shown": shown, "mine": mine, "my_rank": rank, "me_in_top": rank is not None and rank <= shown,
+        "shown": shown, "mine": mine, "my_rank": rank, "me_on_page": on_page,
         "provisional_games": elo.PROVISIONAL_GAMES, "active_days": pages.ACTIVE_DAYS,
-        "size": pages.LEADERBOARD_SIZE,
-    })
+        "size": pages.LEADERBOARD_SIZE, "page": page, "previous": page - 1 if page > 1 else None,
+        "next": page + 1 if more else None, "first_place": first + 1, "last_place": first + shown,
+        "my_before": rank is not None and not on_page and rank <= first,
+    }
+    if request.htmx:
+        return render(request, "ranking/leaderboard_table.html", context)
+    return render(request, "ranking/leaderboard.html", context)
 
 
 def _chart(history: pages.History, category: categories.Category) -> str:

@@ -85,12 +85,14 @@ def parse_squares(text: str, rules: Rules | None = None) -> Board:
 
 @dataclass(frozen=True)
 class PsqGame:
-    """A parsed Piskvork record: board ``size``, ``moves`` (square names, X first) and the
-    thinking ``times`` in milliseconds, one per move."""
+    """A parsed Piskvork record: board ``size``, ``moves`` (square names, X first), the
+    thinking ``times`` in milliseconds, one per move, and the players' ``names`` (X, O) from a
+    tournament file's trailer (``""`` when it has none)."""
 
     size: int
     moves: tuple[str, ...]
     times: tuple[int, ...] = field(default=())
+    names: tuple[str, str] = ("", "")
 
 
 _PSQ_HEADER = re.compile(r"Piskvorky[ \t]+([0-9]+)[ \t]*x[ \t]*([0-9]+)[ \t]*,.*", re.IGNORECASE)
@@ -107,9 +109,12 @@ def _psq_int(digits: str, limit: int, what: str) -> int:
     return int(digits)
 
 
-def format_psq(moves: list[str], size: int = 15, times: list[int] | None = None) -> str:
+def format_psq(moves: list[str], size: int = 15, times: list[int] | None = None,
+               names: tuple[str, str] = ("", "")) -> str:
     """Write a Piskvork ``.psq`` record: the header ``"Piskvorky 15x15, 11:11, 0"`` then one
-    ``x,y,ms`` line per move, 1-based, x the column and y the row from the top, then ``-1``.
+    ``x,y,ms`` line per move, 1-based, x the column and y the row from the top, then ``-1``,
+    then the players' ``names`` (X, then O; one line each, as tournament files write the
+    programs' names) when both are given.
 
     Raises IllegalMove for squares off the board, ValueError if ``times`` has the wrong length.
     """
@@ -120,7 +125,20 @@ def format_psq(moves: list[str], size: int = 15, times: list[int] | None = None)
         col, row = parse_square(name, size)
         lines.append(f"{col + 1},{row + 1},{times[k] if times else 0}")
     lines.append("-1")
+    if all(_psq_name(name) for name in names):
+        lines.extend(_psq_name(name) for name in names)
     return "\n".join(lines) + "\n"
+
+
+#: A trailer line that is not a name: "-1", a number, or a rule line such as "0,Freestyle15".
+_PSQ_NOT_NAME = re.compile(r"\s*-?[0-9]+\s*(,.*)?")
+#: The longest player name kept from a record.
+PSQ_NAME_LENGTH = 40
+
+
+def _psq_name(text: str) -> str:
+    """A player name as a PSQ trailer line holds it: one line, printable, at most PSQ_NAME_LENGTH."""
+    return "".join(ch for ch in str(text) if ch.isprintable()).strip()[:PSQ_NAME_LENGTH]
 
 
 def parse_psq(text: str, rules: Rules | None = None) -> PsqGame:
@@ -128,7 +146,8 @@ def parse_psq(text: str, rules: Rules | None = None) -> PsqGame:
 
     The header ``Piskvorky WxH, ...`` comes first; the move lines ``x,y[,ms]`` follow it
     without a break and end at the first line that is not a move (``-1``, or the player names
-    and rule lines of tournament files); a move line after that is refused, not dropped. Only
+    and rule lines of tournament files, whose first two other lines are the players' names, X
+    then O); a move line after that is refused, not dropped. Only
     the site's square boards (11, 13, 15, 19) are accepted: the Gomocup 20x20 board is not
     playable here. The moves are replayed on a :class:`~caro.engine.caro.Board` under
     ``rules`` (default: freestyle on the record's size, five or more wins, nothing blocks;
@@ -156,6 +175,7 @@ def parse_psq(text: str, rules: Rules | None = None) -> PsqGame:
         raise IllegalMove(BAD_RECORD, f"the record is {width}x{width} but the rules are {rules.size}x{rules.size}")
     board = Board(rules)
     times = []
+    trailer = []  # the lines after the moves that may be the players' names
     end = None  # line number of the first line after the moves
     for number, line in enumerate(lines[1:], start=2):
         match = _PSQ_MOVE.fullmatch(line)
@@ -164,6 +184,8 @@ def parse_psq(text: str, rules: Rules | None = None) -> PsqGame:
                 raise IllegalMove(BAD_RECORD, f"line {number}: not a move in ASCII digits: {line[:40]!r}")
             if end is None:
                 end = number
+            if line.strip() and not _PSQ_NOT_NAME.fullmatch(line):
+                trailer.append(_psq_name(line))
             continue
         if end is not None:
             raise IllegalMove(BAD_RECORD, f"line {number}: a move after the non-move line {end} "
@@ -180,7 +202,8 @@ def parse_psq(text: str, rules: Rules | None = None) -> PsqGame:
             raise IllegalMove(BAD_RECORD, f"line {number}: {name} is played twice", square=name)
         _play(board, name, board.ply + 1)
         times.append(_psq_int(match.group(3) or "0", 12, f"line {number}: the time"))
-    return PsqGame(width, tuple(board.moves), tuple(times))
+    names = (trailer[0], trailer[1]) if len(trailer) >= 2 else ("", "")
+    return PsqGame(width, tuple(board.moves), tuple(times), names)
 
 
 # -- Reversi: plain move strings ------------------------------------------------------------------

@@ -39,6 +39,7 @@ MESSAGES = {
     "banned": _("Your account is banned: you cannot play, create rooms or chat."),
     "not_annullable": _("Only a finished rated game that is not annulled yet can be annulled."),
     "room_closed": _("A moderator closed this room. You can start a new game from the home page."),
+    "accounts_only": _("This room is for players with an account: sign up or log in to take the seat."),
     "crowd_full": _("This room already has 50 spectators. Try again a little later."),
     # room consumer (malformed or unknown frames)
     "malformed": _("The message could not be read. Reload the page if this keeps happening."),

@@ -199,9 +199,9 @@ class Caro:
     def write_record(self, fmt: str, rules: dict, squares: list[str], times: list[int],
                      names: dict[str, str]) -> str:
         """The text of a record in format `fmt` ("psq" or "squares"); KeyError for another format.
-        Names are not part of either format."""
+        A PSQ file carries the players' names after its moves (as tournament files do)."""
         if fmt == PSQ.slug:
-            return records.format_psq(squares, self.size(rules), times)
+            return records.format_psq(squares, self.size(rules), times, (names.get("X", ""), names.get("O", "")))
         if fmt == SQUARE_LIST.slug:
             return records.format_squares(squares) + "\n"
         raise KeyError(fmt)
@@ -216,7 +216,8 @@ class Caro:
             if size in caro_engine.SIZES and size != engine_rules.size:
                 engine_rules = dataclasses.replace(engine_rules, size=size)
             game = records.parse_psq(text, engine_rules if size in caro_engine.SIZES else None)
-            return ReadRecord(engine_rules.to_dict(), list(game.moves), list(game.times))
+            return ReadRecord(engine_rules.to_dict(), list(game.moves), list(game.times),
+                              {"X": game.names[0], "O": game.names[1]})
         if fmt == SQUARE_LIST.slug:
             board = records.parse_squares(text, engine_rules)
             return ReadRecord(engine_rules.to_dict(), list(board.moves), [0] * board.ply)

@@ -127,8 +127,9 @@ def public_state(game: Game) -> dict:
         "fouls": kind.fouls(board) if active else {},
         "crowd": spectators(game),
         "opening": opening_view(game),
-        # Fields other apps add to a game that is over (the rating changes; signals.game_over_fields).
-        **(signals.over_fields(game) if game.is_over else {}),
+        # Fields other apps add: to a game that is over, the rating changes (signals.game_over_fields);
+        # to a rated game in play, what each result would change (signals.game_state_fields).
+        **(signals.over_fields(game) if game.is_over else signals.state_fields(game)),
     }
 
 

@@ -46,6 +46,7 @@ def move_list(rows: list[tuple[int, str, str, str]], ply: int, numbers: bool, pa
     for n, square, time, passed in rows:
         current = ' aria-current="step"' if n == ply else ""
         note = f' <span class="pass">{escape(passes % {"side": passed})}</span>' if passed else ""
+        shown = f' <span class="t">{escape(time)}</span>' if time else ""  # a record without times: none
         out.append(f'<li value="{n}"><a href="?ply={n}{suffix}" data-ply="{n}" rel="nofollow"{current}>'
-                   f'<span class="sqname">{escape(square)}</span> <span class="t">{escape(time)}</span></a>{note}</li>')
+                   f'<span class="sqname">{escape(square)}</span>{shown}</a>{note}</li>')
     return mark_safe("".join(out))

@@ -176,7 +176,10 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     share_url = request.build_absolute_uri(record_url(game.pk, page_lang, ply))
     image_url = request.build_absolute_uri(record_url(game.pk, page_lang, ply, "image"))
     decimal = formats.get_format("DECIMAL_SEPARATOR")
-    times = [seconds_label(s.think_ms, decimal) for s in steps]
+    timed = any(s.think_ms for s in steps)  # an imported record without times shows none, not "0,0 s"
+    times = [seconds_label(s.think_ms, decimal) if timed else "" for s in steps]
+    move_words = (_("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)") if timed
+                  else _("Move %(n)s of %(total)s: %(side)s %(square)s"))
     labels = {side: kind.side_label(side, game.marks()) for side in (Side.X, Side.O)}
     mark_class = ({Side.X: "black", Side.O: "white"} if game.kind == Game.Kind.REVERSI
                   else {side: game.mark_of(side).lower() for side in (Side.X, Side.O)})
@@ -185,7 +188,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     words = {**labels, "empty": _("empty"), "last_move": _("last move"), "winning_line": _("winning line")}
     ply_label = _("Start position")
     if current is not None:
-        ply_label = _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)") % {
+        ply_label = move_words % {
             "n": ply, "total": total, "side": labels[current.side], "square": current.square,
             "time": times[ply - 1]}
         if current.passed:
@@ -196,7 +199,8 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "names": names,
         # the icon follows the person's mark (the first mover may hold O), as the stones do
         "sides": [{"side": side, "label": labels[side], "name": names[side], "mark": mark_class[side],
-                   "used": seconds_label(used[side]), "winner": game.winner == side} for side in (Side.X, Side.O)],
+                   "used": seconds_label(used[side]) if timed else "",
+                   "winner": game.winner == side} for side in (Side.X, Side.O)],
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
         "result": result_text(game, moves, player_names(game, placeholders=False)),
         "room": room,
@@ -237,7 +241,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
             "labels": labels,
             "i18n": {
                 "start": _("Start position"),
-                "move": _("Move %(n)s of %(total)s: %(side)s %(square)s (%(time)s)"),
+                "move": move_words,
                 "passed": _("%(side)s has no legal move and passes."),
                 "empty": _("empty"),
                 "last_move": _("last move"),

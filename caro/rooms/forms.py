@@ -82,6 +82,9 @@ class FriendRoomForm(NewRoomForm):
         choices=[("host", _("Me (the host)")), ("guest", _("My friend")), ("rps", _("Rock-paper-scissors"))],
     )
     takeback = forms.BooleanField(label=_("Allow taking back a move when the opponent agrees"), required=False)
+    listed = forms.BooleanField(label=_("Wait in the lobby: anyone may take the free seat"), required=False)
+    accounts_only = forms.BooleanField(label=_("Only players with an account may take the seat"), required=False)
+    watchable = forms.BooleanField(label=_("Show this room's games on the watch page"), required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

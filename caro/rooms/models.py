@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from caro.games.models import FirstMover, Game
@@ -10,6 +11,10 @@ from caro.games.models import FirstMover, Game
 #: no 0/O, 1/I/L, 5/S, 2/Z, 8/B, U/V.
 CODE_ALPHABET = "34679ACDEFGHJKMNPQRTWXY"
 CODE_LENGTH = 6
+#: The Channels group of the public lobby's sockets (`lobby.consumers`): every change to the list
+#: of open rooms (a room listed, its seat taken, its host gone or back, a room closed) is announced
+#: there by the rooms app, which owns the list (`Room.lobby_since`).
+LOBBY_GROUP = "lobby"
 
 
 class Room(models.Model):
@@ -38,6 +43,19 @@ class Room(models.Model):
     first_mover = models.CharField(_("first move in game 1"), max_length=6, choices=FirstMover.choices,
                                    default=FirstMover.HOST)
     takeback = models.BooleanField(_("taking back by agreement"), default=False)
+    listed = models.BooleanField(
+        _("listed in the lobby"), default=False,
+        help_text=_("the host waits for anyone in the public lobby to take the free seat"))
+    accounts_only = models.BooleanField(
+        _("accounts only"), default=False, help_text=_("only players with an account may take the free seat"))
+    watchable = models.BooleanField(
+        _("shown on the watch page"), default=False,
+        help_text=_("the room's games between people are listed for anyone to watch (quick and ranked games "
+                    "always; friend rooms when the host chose it)"))
+    lobby_since = models.DateTimeField(
+        _("in the lobby since"), null=True, blank=True,
+        help_text=_("set while a listed room waits for its second player; cleared when the seat is taken or "
+                    "the room is closed"))
     current_game = models.ForeignKey(Game, verbose_name=_("current game"), null=True,
                                      on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -48,6 +66,10 @@ class Room(models.Model):
     class Meta:
         verbose_name = _("room")
         verbose_name_plural = _("rooms")
+        indexes = [
+            # The public lobby, newest first: only the rooms waiting in it (a few hundred at most).
+            models.Index(fields=["-lobby_since"], name="room_lobby", condition=Q(lobby_since__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return self.display_code

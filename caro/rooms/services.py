@@ -19,7 +19,8 @@ from caro.games.services import moderation as game_moderation
 from caro.games.services.locking import refuse_banned
 from caro.games.services.records import create_from_position
 from caro.games.services.seating import create_games
-from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, Room
+from caro.rooms import signals
+from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, LOBBY_GROUP, Room
 
 def new_code() -> str:
     """A random room code: 6 characters of CODE_ALPHABET (23^6 ≈ 148 million codes)."""
@@ -37,14 +38,18 @@ def normalize_code(text: str) -> str | None:
 def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_length: int | None = None,
                 move_time_ms: int | None = None, bank_ms: int = 0, increment_ms: int = 0,
                 first: str = FirstMover.HOST, takeback: bool = False, kind: str = Room.Kind.FRIEND,
-                bot_level: str = "", side: str = Side.X) -> Room:
+                bot_level: str = "", side: str = Side.X, listed: bool = False, accounts_only: bool = False,
+                watchable: bool = False) -> Room:
     """Create a room and its first game, with `user` in the host seat, and return it.
 
     - friend (default): the game waits for a second player. The host's options, kept for every
       game of the room: the clock (`move_time_ms` per move, default settings.CARO_FRIEND_MOVE_TIME_MS;
       or a total of `bank_ms` per player plus `increment_ms` per move), who moves first in game 1
       (`first`: "host", "guest" or "rps"; Reversi colours are random in game 1), and taking back by
-      agreement (`takeback`). When a player does not come back, the opponent chooses.
+      agreement (`takeback`). When a player does not come back, the opponent chooses. `listed`:
+      the room waits in the public lobby for anyone to take the free seat ("Chờ người vào từ
+      sảnh"); `accounts_only`: only players with an account may take it; `watchable`: its games
+      are listed on the watch page.
     - computer: `user` plays `side` ("X" or "O") against the computer at `bot_level`; no clock.
     - local: `user` plays both sides on one device; no clock.
     `preset` is a rule choice of `caro.games.kinds.RULE_CHOICES` (KeyError if unknown); for caro,
@@ -66,6 +71,9 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
         seats = {"host": user, "first_mover": first, "bot_seat": Seat.GUEST, "bot_level": bot_level}
     else:
         seats = {"host": user, "guest": user}
+    friend = kind == Room.Kind.FRIEND
+    options = {"listed": friend and listed, "accounts_only": friend and accounts_only,
+               "watchable": friend and watchable, "lobby_since": timezone.now() if friend and listed else None}
     for _attempt in range(20):
         code = new_code()
         try:
@@ -73,19 +81,26 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
                 room = Room.objects.create(
                     code=code, created_by=user, preset=preset, move_time_ms=move_time_ms, bank_ms=bank_ms,
                     increment_ms=increment_ms, first_mover=seats.get("first_mover", FirstMover.HOST),
-                    takeback=takeback, kind=kind,
+                    takeback=takeback, kind=kind, **options,
                 )
                 room.current_game = games.create_game(
                     kind=game_kind.name, rules=rules, move_time_ms=move_time_ms,
                     opening=procedure_of(preset), **seats
                 )
                 room.save(update_fields=["current_game"])
+                if room.lobby_since is not None:
+                    transaction.on_commit(lobby_changed)
                 return room
         except IntegrityError:  # pragma: no cover - a code collision: try another; anything else is a bug
             if not Room.objects.filter(code=code).exists():
                 raise
             continue
     raise RuntimeError("could not allocate a room code")
+
+
+def lobby_changed() -> None:
+    """Tell the lobby's sockets that the list of open rooms changed (after commit; never raises)."""
+    outbox.broadcast(LOBBY_GROUP, {"type": "lobby"})
 
 
 def create_match_room(host, guest, *, kind: str, rules: dict, first_mover: str, move_time_ms: int,
@@ -97,6 +112,7 @@ def create_match_room(host, guest, *, kind: str, rules: dict, first_mover: str, 
     marks a ranked pairing's game. Later games in the room are rematches, as in a friend room. Call
     inside the pairing's transaction; the room and game commit or roll back with it. Raises
     ValueError for a bad option (games.create_game). `create_match_rooms` makes many at once.
+    Quick and ranked games are shown on the watch page (`Room.watchable`).
     """
     return create_match_rooms([{"host": host, "guest": guest, "kind": kind, "rules": rules, "rated": rated,
                                 "first_mover": first_mover, "move_time_ms": move_time_ms, "preset": preset}])[0]
@@ -107,7 +123,8 @@ def create_match_rooms(specs: list[dict]) -> list[Room]:
     keyword arguments plus `host` and `guest` (users, or their ids as `host_id` / `guest_id`).
     Returns the rooms in the same order, each with `current_game` set. Three statements whatever
     the count: one INSERT of the games, then the rooms' INSERT in a savepoint (a code collision,
-    about one in 148 million per room, draws new codes for all and tries again).
+    about one in 148 million per room, draws new codes for all and tries again); then
+    `signals.games_started` for them all (the watch list's receiver adds two).
     Raises ValueError for a bad option (nothing is written then).
     """
     made = create_games([
@@ -120,12 +137,14 @@ def create_match_rooms(specs: list[dict]) -> list[Room]:
     for _attempt in range(20):
         rooms = [Room(code=new_code(), created_by_id=game.host_id, preset=spec.get("preset", "caro-vn"),
                       move_time_ms=spec["move_time_ms"], first_mover=spec["first_mover"], kind=Room.Kind.FRIEND,
-                      current_game=game)
+                      current_game=game, watchable=True)
                  for spec, game in zip(specs, made)]
         codes = [room.code for room in rooms]
         try:
             with transaction.atomic():
-                return Room.objects.bulk_create(rooms)
+                rooms = Room.objects.bulk_create(rooms)
+            signals.games_started.send(sender=Room, rooms=rooms)
+            return rooms
         except IntegrityError:  # pragma: no cover - a code collision: new codes; anything else is a bug
             if len(set(codes)) == len(codes) and not Room.objects.filter(code__in=codes).exists():
                 raise
@@ -178,8 +197,30 @@ def _preset_of(game: Game) -> str:
 
 
 def join(room: Room, user) -> str:
-    """Seat `user` in the room's current game if a seat is open; return the seat or raise GameError."""
-    return games.take_seat(room.current_game_id, user)
+    """Seat `user` in the room's current game if a seat is open; return the seat or raise GameError.
+
+    Two people taking the one free seat at once: the game's row lock lets one in, the other gets
+    `seat_taken`. A room that waited in the lobby leaves it when the game starts, and the lobby's
+    sockets are told after commit. Raises GameError `accounts_only` for a visitor without an
+    account (a guest, or nobody) in a room whose host asked for accounts only, `room_closed`, and
+    the errors of `games.take_seat` (`seat_taken`, `game_over`, `banned`)."""
+    if room.closed_at is not None:
+        raise GameError("room_closed")
+    game = room.current_game
+    if room.accounts_only and game.seat_of(user) is None and (
+            not getattr(user, "is_authenticated", False) or user.is_guest):
+        raise GameError("accounts_only")
+    with transaction.atomic():
+        seat = games.take_seat(room.current_game_id, user)
+        status = Game.objects.filter(pk=room.current_game_id).values_list("status", flat=True).first()
+        if status != Game.Status.WAITING and room.lobby_since is not None:
+            Room.objects.filter(pk=room.pk).update(lobby_since=None)
+            room.lobby_since = None
+            transaction.on_commit(lobby_changed)
+        if status == Game.Status.ACTIVE:
+            room.current_game = Game.objects.get(pk=room.current_game_id)
+            signals.games_started.send(sender=Room, rooms=[room])
+    return seat
 
 
 def play_again(room_code: str, user, bot_level: str | None = None, game_id: int | None = None) -> Game | None:
@@ -208,6 +249,8 @@ def play_again(room_code: str, user, bot_level: str | None = None, game_id: int 
             room.current_game = game
             room.save(update_fields=["current_game"])
             transaction.on_commit(lambda: _announce_new_game(room.group_name, game.pk))
+            if game.status == Game.Status.ACTIVE:
+                signals.games_started.send(sender=Room, rooms=[room])
         return game
 
 
@@ -227,9 +270,13 @@ def close(room_code: str, reason: str = "") -> Room:
                 pass
         room.closed_at = timezone.now()
         room.closed_reason = reason[:300]
-        room.save(update_fields=["closed_at", "closed_reason"])
+        listed = room.lobby_since is not None
+        room.lobby_since = None
+        room.save(update_fields=["closed_at", "closed_reason", "lobby_since"])
         group = room.group_name
         transaction.on_commit(lambda: outbox.broadcast(group, {"type": "room_closed"}))
+        if listed:
+            transaction.on_commit(lobby_changed)
         return room
 
 
@@ -238,4 +285,4 @@ def _announce_new_game(group: str, game_id: int) -> None:
     outbox.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
 
 
-__all__ = ["GameError", "close", "continue_against_computer", "create_match_room", "create_match_rooms", "create_room", "join", "normalize_code", "play_again"]
+__all__ = ["GameError", "close", "lobby_changed", "continue_against_computer", "create_match_room", "create_match_rooms", "create_room", "join", "normalize_code", "play_again"]

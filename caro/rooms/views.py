@@ -45,7 +45,8 @@ def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpRespo
     if kind == Room.Kind.COMPUTER:
         extra = {"bot_level": data["level"], "side": data["side"]}
     elif kind == Room.Kind.FRIEND:
-        extra = {key: data[key] for key in ("move_time_ms", "bank_ms", "increment_ms", "takeback")}
+        extra = {key: data[key] for key in ("move_time_ms", "bank_ms", "increment_ms", "takeback", "listed",
+                                            "accounts_only", "watchable")}
         extra["first"] = data["first"]
     try:
         room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"],
@@ -209,7 +210,8 @@ def home(request: HttpRequest, join_form: JoinByCodeForm | None = None) -> HttpR
             "join_form": join_form or JoinByCodeForm(),
             "room_form": NewRoomForm(initial={"preset": slug, "size": size, "win_length": win_length}),
             "computer_form": ComputerRoomForm(),
-            "friend_form": FriendRoomForm(),
+            # `?lobby=1` (the lobby's "create a room in the lobby"): the room waits there.
+            "friend_form": FriendRoomForm(initial={"listed": request.GET.get("lobby") == "1"}),
             # Who moves first in game 1 is not the host's choice (Reversi: colours drawn at random).
             "first_drawn": kind_for_choice(slug).first_mover != FirstMover.HOST,
             "rules_open": request.GET.get("rules") == "open",

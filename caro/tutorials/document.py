@@ -205,7 +205,11 @@ def render_guide(body: str, tr: Callable[[str], str] = lambda s: s,
         return f'href="{url}{anchor}"'
 
     html = _LINK_RE.sub(link, html)
-    html = html.replace("<table>", '<div class="table-wrap"><table>').replace("</table>", "</table></div>")
+    # A table wider than a phone scrolls inside its box, which a keyboard must reach too (tabindex;
+    # the region is named by the table's first row for screen readers).
+    table_label = _escape(tr(_("Table (scroll it sideways to see every column)")))
+    html = html.replace("<table>", f'<div class="table-wrap" tabindex="0" role="region" aria-label="{table_label}"><table>'
+                        ).replace("</table>", "</table></div>")
     for index, diagram in enumerate(diagrams):
         ident = f"dg-{index + 1}"
         rules_name = tr(RULES_NAMES[diagram.rules_slug]) if diagram.rules_slug else None

@@ -15,7 +15,7 @@ from .models import Guide, guide_url
 
 log = logging.getLogger(__name__)
 
-RENDERER_VERSION = "6"
+RENDERER_VERSION = "7"
 """Bump when the renderer's output changes, so every cached guide is drawn again."""
 
 # Every fixed text the renderer can emit; their translations are part of the cache key.
@@ -24,7 +24,7 @@ _RENDERER_MSGIDS = (
     "Part of a %(size)s by %(size)s board, columns %(c0)s to %(c1)s, rows %(r0)s to %(r1)s.",
     "A %(size)s by %(size)s board.", "Rules: %(rules)s.", "%(side)s: %(squares)s.", "%(side)s: none.",
     "Marker %(label)s on %(square)s.", "Highlighted: %(squares)s.", "Line drawn from %(a)s to %(b)s.",
-    "Legal moves: %(squares)s.", *document.RULES_NAMES.values(),
+    "Legal moves: %(squares)s.", "Table (scroll it sideways to see every column)", *document.RULES_NAMES.values(),
 )
 
 

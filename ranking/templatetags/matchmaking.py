@@ -21,4 +21,4 @@ def quick_match_entry(context) -> dict:
         rule = "reversi" if choice.kind == "reversi" else f"{choice.preset}|{choice.size}|{choices.QUICK_WIN_LENGTH}"
         follow[rule] = {"key": key, "line": choice.describe()}
     return {"quick": quick, "quick_line": quick.describe(), "csrf_token": context.get("csrf_token"),
-            "quick_follow": follow}
+            "quick_follow": follow, "seek_refused": context.get("seek_refused", False)}

@@ -18,6 +18,26 @@
   const change = $("change");
   if (change) change.addEventListener("click", (e) => { e.preventDefault(); $("choice-form").hidden = !$("choice-form").hidden; });
 
+  function showCounts(counts) {
+    for (const el of root.querySelectorAll('[data-role="count"]')) {
+      const mode = el.dataset.mode || "quick";
+      const n = ((counts || {})[mode] || {})[el.dataset.key] || 0;
+      el.textContent = n ? interpolate(ngettext("%s player waiting", "%s players waiting", n), [n]) : "";
+    }
+  }
+
+  // The waiting counts stay current for every visitor, signed in or not (the seek socket's
+  // `waiting` frames come only while it is open): the site's counts, polled (lobby/views.py).
+  const COUNTS_MS = 5000;
+  const pollCounts = () => {
+    if (document.visibilityState === "hidden") return;
+    fetch(root.dataset.countsUrl, {headers: {Accept: "application/json"}})
+      .then((r) => (r.ok ? r.json() : null))
+      .then((data) => { if (data) { showCounts(data.waiting); root.dataset.countsAt = String(Date.now()); } })
+      .catch(() => {});
+  };
+  if (root.dataset.countsUrl) setInterval(pollCounts, COUNTS_MS);
+
   if (root.dataset.signedIn !== "1") return;  // the forms post and come back signed in, with go=1
 
   function send(frame) {
@@ -95,14 +115,6 @@
       box.appendChild(a);
     }
     box.hidden = !text;
-  }
-
-  function showCounts(counts) {
-    for (const el of root.querySelectorAll('[data-role="count"]')) {
-      const mode = el.dataset.mode || "quick";
-      const n = ((counts || {})[mode] || {})[el.dataset.key] || 0;
-      el.textContent = n ? interpolate(ngettext("%s player waiting", "%s players waiting", n), [n]) : "";
-    }
   }
 
   function onFrame(f) {

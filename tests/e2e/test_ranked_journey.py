@@ -2,8 +2,9 @@
 PostgreSQL (issue 10's acceptance point): two people sign up on the real (allauth) sign-up page,
 both pick ranked caro on /match/, are paired, play to a five through the board, both see their
 rating change on the game-over screen (the numbers of the stored `RatingChange` rows); then the
-winner, on a phone (360 px), opens the leaderboard from the header and their profile from the user
-menu, and sees their rating and the chart with a point for the game. Vietnamese throughout."""
+first player, on a phone (360 px), opens the leaderboard from the header (both players listed after
+one rated game, provisional, marked "?": issue 30) and their profile from the user menu, and sees
+their rating and the chart with a point for the game. Vietnamese throughout."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def _a_listed_player():
     """Someone already on the caro leaderboard (10+ rated games, active), so the table is there."""
     user = account(display_name="Bảng_Vàng")
     Rating.objects.create(user=user, category="caro", value=1500, games=12, wins=8, draws=1, losses=3,
-                          peak=1510, listed=True)
+                          peak=1510, listed=True, established=True)
     return user
 
 
@@ -129,14 +130,19 @@ def test_sign_up_play_a_ranked_game_and_see_the_change_the_leaderboard_and_the_c
         _shot(page_b, "ranked-game-over-vi-1280.png")
 
         # The leaderboard, from the header, on the phone. A has one rated game, so is provisional:
-        # not listed (docs/architecture.md, "Leaderboard"), and told so with their rating.
+        # listed after the established players, marked "?", with one line saying why, and A's own
+        # row highlighted with their place (docs/architecture.md, "Leaderboard"). B is listed too.
         mine = _off_loop(lambda: Rating.objects.get(user=a, category="caro"))
         assert mine.games == 1 and mine.provisional and mine.value == changes[a.pk].after
         page_a.click(".nav-leaderboard")
         page_a.wait_for_selector('[data-testid="leaderboard"]')
         table = page_a.inner_text('[data-testid="leaderboard"]')
-        assert listed.public_name in table and name_a not in table
-        assert page_a.locator('[data-testid="my-row"]').count() == 0
+        assert table.index(listed.public_name) < table.index(name_a) and name_b in table
+        row_of = lambda name: page_a.locator('[data-testid="leaderboard"] tr', has_text=name).inner_text()  # noqa: E731
+        assert f"{changes[a.pk].after}?" in row_of(name_a) and f"{changes[b.pk].after}?" in row_of(name_b)
+        my_row = page_a.locator('[data-testid="my-row"]')
+        assert my_row.count() == 1 and name_a in my_row.inner_text() and mine.display in my_row.inner_text()
+        assert "tạm tính" in page_a.inner_text('[data-testid="provisional-why"]')
         standing = page_a.inner_text('[data-testid="my-standing"]')
         assert f"{mine.value} " in standing and mine.display not in standing and "tạm tính" in standing
         assert str(elo.PROVISIONAL_GAMES) in standing

@@ -59,7 +59,7 @@ def test_both_players_see_their_rating_change_when_a_rated_game_ends(browser, li
 def test_the_profile_chart_and_the_leaderboard_fit_a_phone(browser, live_server_url):
     room, x, _o = _off_loop(_rated_room_now)
     _off_loop(games.resign, room.current_game_id, _o)
-    _off_loop(lambda: Rating.objects.filter(user=x).update(games=12, listed=True))
+    _off_loop(lambda: Rating.objects.filter(user=x).update(games=12, listed=True, established=True))
     ctx = _context(browser, "vi", 360)
     try:
         _login(ctx, live_server_url, x)

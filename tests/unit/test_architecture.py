@@ -28,7 +28,12 @@ ALLOWED = {
     # Record pages link a live game to its room and draw positions with the guides' renderer.
     "caro.records": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "accounts"},
     # The project package: settings, URLs, ASGI/Celery apps and the site-wide pages wire the apps.
-    "caro": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "caro.records", "accounts", "ranking"},
+    "caro": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "caro.records", "accounts", "ranking",
+             "lobby"},
+    # The site's life (issue 30): the public lobby of open rooms, the live games to watch, the featured
+    # game, who is here. It reads every app below it; nothing imports it but the project package
+    # (URLs, ASGI routing); the home page includes its parts through its template tags.
+    "lobby": {"caro.engine", "caro.games", "caro.rooms", "caro.records", "accounts", "ranking"},
     # Moderation acts on everything below it (bans on accounts, annulments and aborts through the
     # game service, closing rooms and hiding chat through rooms, the game diagram from tutorials);
     # nothing imports it (caro's URLs include it by name; its app config connects its receiver).
@@ -38,7 +43,7 @@ ALLOWED = {
 }
 PURE = {"caro.engine", "caro.bots"}
 FRAMEWORKS = ("django", "celery", "channels", "daphne")
-SITE_ROOTS = ("caro", "accounts", "ranking", "moderation", "devstack")
+SITE_ROOTS = ("caro", "accounts", "ranking", "moderation", "lobby", "devstack")
 
 
 def _module_name(path: Path) -> str:

@@ -21,7 +21,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from caro.games import outbox, state
+from caro.games import outbox, signals, state
 from caro.games.errors import GameError
 from caro.games.finish import finish, finish_many
 from caro.games.models import Connection, Game, Seat
@@ -63,6 +63,8 @@ def connect(game_id: int, channel: str, user, max_spectators: int | None = None)
             _back(game, seat, now)
     if not seat:
         outbox.crowd_changed(game_id)
+    elif game.status == Game.Status.WAITING:
+        signals.waiting_presence.send(sender=Game, game_id=game_id)
     return seat
 
 
@@ -94,6 +96,8 @@ def disconnect(channel: str) -> None:
                 _away(game, connection.seat, now)
     if not connection.seat:
         outbox.crowd_changed(known)
+    elif game.status == Game.Status.WAITING:
+        signals.waiting_presence.send(sender=Game, game_id=known)
 
 
 def touch(channel: str) -> None:

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def established(user, value, category="caro", games=20, days_ago=1):
     return Rating.objects.create(user=user, category=category, value=value, games=games, wins=games,
                                  peak=value, last_played_at=timezone.now() - timedelta(days=days_ago),
-                                 listed=games >= 10 and days_ago < 30)
+                                 listed=days_ago < 30, established=games >= 10)
 
 
 def client_for(user=None) -> Client:
@@ -38,7 +38,7 @@ def test_the_leaderboard_lists_established_active_players_best_first_and_highlig
     users = [account(f"lb{i}") for i in range(5)]
     for user, value in zip(users, (1500, 1700, 1600, 1600, 1900)):
         established(user, value)
-    established(account("newcomer"), 2500, games=9)             # provisional: not listed
+    established(account("newcomer"), 2500, games=9)             # provisional: listed after the others
     sleeper = established(account("sleeper"), 2600, days_ago=29)
     sleeper.last_played_at -= timedelta(days=2)
     sleeper.save()
@@ -50,8 +50,10 @@ def test_the_leaderboard_lists_established_active_players_best_first_and_highlig
         response = client.get(reverse("ranking:leaderboard", args=["caro"]))
     html = response.content.decode()
     assert response.status_code == 200
-    # Equal ratings: the lower user id first.
-    assert ranks_shown(html) == ["lb4", "lb1", "lb2", "lb3", "lb0"]
+    # Equal ratings: the lower user id first; the provisional player after every established one,
+    # marked "?", and the line saying why.
+    assert ranks_shown(html) == ["lb4", "lb1", "lb2", "lb3", "lb0", "newcomer"]
+    assert "<td class=\"num\">2500?</td>" in html and 'data-testid="provisional-why"' in html
     assert html.count('data-testid="my-row"') == 1
     my_row = html[html.index('data-testid="my-row"'):].split("</tr>")[0]
     assert "lb3" in my_row and "<td class=\"num\">4</td>" in my_row
@@ -60,7 +62,7 @@ def test_the_leaderboard_lists_established_active_players_best_first_and_highlig
 def test_a_viewer_outside_the_top_100_sees_their_own_rank_below_it():
     Rating.objects.bulk_create([
         Rating(user=account(f"top{i}"), category="caro", value=2000 - i, games=30, peak=2000 - i,
-               last_played_at=timezone.now(), listed=True) for i in range(105)
+               last_played_at=timezone.now(), listed=True, established=True) for i in range(105)
     ])
     me = account("farbelow")
     established(me, 1000)
@@ -70,14 +72,33 @@ def test_a_viewer_outside_the_top_100_sees_their_own_rank_below_it():
     assert "<td class=\"num\">106</td>" in my_row and "farbelow" in my_row
 
 
-def test_a_provisional_viewer_is_told_when_they_will_be_listed():
+def test_a_provisional_viewer_sees_their_place_after_the_established_players_and_why():
+    established(account("settled"), 1100)
     me = account("fresh")
     established(me, 1240, games=3)
     html = client_for(me).get(reverse("ranking:leaderboard_default")).content.decode()
-    assert 'data-testid="my-row"' not in html
+    assert ranks_shown(html) == ["settled", "fresh"]
+    my_row = html[html.index('data-testid="my-row"'):].split("</tr>")[0]
+    assert "<td class=\"num\">2</td>" in my_row and "1240?" in my_row
     standing = html[html.index('data-testid="my-standing"'):][:400]
     # The sentence says the rating is provisional in words: no "?" that reads like a question.
     assert "1240 sau 3 ván" in standing and "1240?" not in standing
+
+
+def test_leaderboard_pages_come_through_htmx_and_the_own_place_shows_on_another_page():
+    Rating.objects.bulk_create([
+        Rating(user=account(f"pg{i}"), category="caro", value=2000 - i, games=30, peak=2000 - i,
+               last_played_at=timezone.now(), listed=True, established=True) for i in range(150)
+    ])
+    me = account("pgme")
+    established(me, 1990)  # 11th: on page 1
+    client = client_for(me)
+    page2 = client.get(reverse("ranking:leaderboard_default") + "?page=2", HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in page2 and len(ranks_shown(page2)) == 52  # 51 players, then my row first
+    assert page2.index('data-testid="my-row"') < page2.index("pg100")
+    assert 'data-testid="page-previous"' in page2 and 'data-testid="page-next"' not in page2
+    full = client.get(reverse("ranking:leaderboard_default")).content.decode()
+    assert 'id="leaderboard-table"' in full and 'data-testid="page-next"' in full
 
 
 def test_an_unknown_category_is_a_404():
@@ -92,7 +113,7 @@ def test_the_profile_shows_ratings_chart_counts_and_recent_games(django_assert_m
     drawn(me, rival)
     won_by(me, rival, kind="reversi")
     client = client_for()
-    with django_assert_max_num_queries(11):  # user, ratings, 2 charts, 2×2 ranks, games, changes
+    with django_assert_max_num_queries(12):  # user, ratings, 2 charts, ranks (a provisional one: 3 COUNTs), games, changes
         response = client.get(reverse("ranking:profile", args=["profiled"]))
     html = response.content.decode()
     assert response.status_code == 200
@@ -146,7 +167,7 @@ def test_the_rank_is_exact_and_a_bounded_rank_stops_at_its_limit():
 
     Rating.objects.bulk_create([
         Rating(user=account(f"b{i}"), category="caro", value=1500 + (i % 3), games=30, peak=1500,
-               last_played_at=timezone.now(), listed=True) for i in range(12)
+               last_played_at=timezone.now(), listed=True, established=True) for i in range(12)
     ])
     mine = established(account("bounded"), 1501)  # 4 higher (1502), 4 equal with a lower id
     assert pages.rank_of(mine) == 9
@@ -194,7 +215,7 @@ def test_the_own_rank_below_the_top_is_counted_once_then_kept_until_the_rating_c
 
     Rating.objects.bulk_create([
         Rating(user=account(f"kc{i}"), category="caro", value=2000 - i, games=30, peak=2000 - i,
-               last_played_at=timezone.now(), listed=True) for i in range(102)
+               last_played_at=timezone.now(), listed=True, established=True) for i in range(102)
     ])
     established(account("kcolder"), 1000)  # equal to mine, an older account: ahead of me
     me = account("kcme")
@@ -228,7 +249,7 @@ def test_a_stale_rank_never_claims_a_place_in_the_top_rows(django_assert_max_num
 
     Rating.objects.bulk_create([
         Rating(user=account(f"st{i}"), category="caro", value=2000 - i, games=30, peak=2000 - i,
-               last_played_at=timezone.now(), listed=True) for i in range(100)
+               last_played_at=timezone.now(), listed=True, established=True) for i in range(100)
     ])
     me = account("stme")
     mine = established(me, 1000)

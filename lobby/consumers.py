@@ -1,0 +1,246 @@
+"""The live socket `/ws/live/` of the lobby page and the home page (docs/protocol.md, "Live
+socket"): the lobby's list of open rooms, pushed as server-rendered HTML when it changes, and the
+featured game (the highest-rated live game) move by move.
+
+Query: `?lobby=<kind>` ("all", "caro", "reversi") for the open rooms, `?featured=1` for the
+featured game, `lang` the page's language. Frames sent (JSON):
+
+- `{"type": "lobby", "html": "..."}`: the open rooms' list (the `lobby/open_rooms.html` fragment),
+  at once and after each change (coalesced within `LOBBY_COALESCE_S`), and every
+  `LOBBY_REFRESH_S` when it changed (a host whose page died without closing is gone after
+  `STALE_CONNECTION_S`);
+- `{"type": "featured", "game": {...} | null}`: the featured game as `live.featured_state` gives it,
+  at once, again after a gap in its events, and the next game `FEATURED_NEXT_S` after it ended;
+- `{"type": "move", "game_id", "ply", "side", "square", "flips"}` and
+  `{"type": "over", "game_id", "winner", "line", "termination"}`: the featured game's events;
+- `{"type": "pong"}` answers `{"type": "ping"}`, which also marks the visitor online.
+
+Thin and cheap: no row per socket. It joins the Channels group `rooms.models.LOBBY_GROUP` and the
+featured game's group; the lists are rendered once per change per process and language (`_Lists`),
+not once per socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from caro.rooms.consumers import CLOSE_TOO_MANY, _language_of
+from caro.rooms.limits import SocketSlot, client_address
+from caro.rooms.models import LOBBY_GROUP
+from lobby import counts, live
+
+log = logging.getLogger(__name__)
+
+#: Changes to the lobby within this long are sent as one list, s.
+LOBBY_COALESCE_S = 0.15
+#: The list is rendered again this often even without a change, s (hosts whose socket died).
+LOBBY_REFRESH_S = 15
+#: A socket without a featured game looks for one this often, s.
+FEATURED_RETRY_S = 3
+#: The featured game's result stays this long before the next game replaces it, s.
+FEATURED_NEXT_S = 4
+#: The per-room socket limit of caro.rooms.limits counts these sockets as one "room".
+SLOT_ROOM = "live"
+#: Frames a client may send per second before they are ignored (only pings are expected).
+MAX_FRAME_BYTES = 256
+
+
+def db(func):
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+def render_rooms(kind: str, language: str) -> str:
+    """The lobby's list of open rooms of `kind` in `language`, as HTML."""
+    with translation.override(language):
+        return render_to_string("lobby/open_rooms.html", {"rooms": live.open_rooms(kind), "kind": kind,
+                                                          "csrf_token": ""})
+
+
+class _Lists:
+    """This process's rendered lobby lists, per kind and language: made again after a change was
+    announced or when older than `LOBBY_REFRESH_S`; concurrent sockets share one rendering."""
+
+    def __init__(self) -> None:
+        self.changed_at = 0.0
+        self.made: dict[tuple[str, str], tuple[float, asyncio.Future]] = {}
+
+    def changed(self) -> None:
+        self.changed_at = time.monotonic()
+
+    async def html(self, kind: str, language: str) -> str:
+        now = time.monotonic()
+        entry = self.made.get((kind, language))
+        if entry is None or entry[0] < self.changed_at or now - entry[0] > LOBBY_REFRESH_S - 1 \
+                or entry[1].get_loop() is not asyncio.get_running_loop():
+            future = asyncio.ensure_future(db(render_rooms)(kind, language))
+            self.made[(kind, language)] = entry = (now, future)
+        try:
+            return await asyncio.shield(entry[1])
+        except Exception:
+            self.made.pop((kind, language), None)
+            raise
+
+
+LISTS = _Lists()
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    """One live socket (see the module docstring)."""
+
+    async def connect(self) -> None:
+        params = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        lobby = (params.get("lobby") or [""])[0]
+        self.lobby_kind = live.kind_filter(lobby) if lobby else None
+        self.wants_featured = (params.get("featured") or [""])[0] == "1"
+        self.language = _language_of(self.scope)
+        self.user = self.scope.get("user")
+        self.featured_id: int | None = None
+        self.featured_version = 0
+        self.sent_html = None
+        self.tasks: list[asyncio.Task] = []
+        self.pending_lobby: asyncio.TimerHandle | None = None
+        self.next_featured: asyncio.Task | None = None
+        authenticated = getattr(self.user, "is_authenticated", False)
+        self.slot = SocketSlot(self.channel_name, client_address(self.scope),
+                               self.user.pk if authenticated else None, SLOT_ROOM)
+        if not await self.slot.acquire():
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.member = f"u{self.user.pk}" if authenticated else None
+        if self.lobby_kind is not None:
+            await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        if self.member:
+            await db(counts.seen)(self.member)
+        if self.lobby_kind is not None:
+            await self.send_lobby()
+            self.tasks.append(asyncio.ensure_future(self._refresh_lobby()))
+        if self.wants_featured:
+            await self.show_featured()
+
+    async def disconnect(self, code: int) -> None:
+        for task in self.tasks:
+            task.cancel()
+        if self.next_featured is not None:
+            self.next_featured.cancel()
+        if self.pending_lobby is not None:
+            self.pending_lobby.cancel()
+        if self.lobby_kind is not None:
+            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self.featured_id is not None:
+            await self.channel_layer.group_discard(f"game.{self.featured_id}", self.channel_name)
+        await self.slot.release()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not text_data or len(text_data) > MAX_FRAME_BYTES:
+            return
+        try:
+            frame = json.loads(text_data)
+        except ValueError:
+            return
+        if isinstance(frame, dict) and frame.get("type") == "ping":
+            if self.member:
+                await db(counts.seen)(self.member)
+            await self.send_json({"type": "pong"})
+
+    async def send_json(self, data: dict) -> None:
+        await self.send(text_data=json.dumps(data, ensure_ascii=False))
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def send_lobby(self) -> None:
+        try:
+            html = await LISTS.html(self.lobby_kind, self.language)
+        except Exception:  # pragma: no cover - database down: the next change or refresh tries again
+            log.exception("live socket: the lobby list could not be made")
+            return
+        if html != self.sent_html:
+            self.sent_html = html
+            await self.send_json({"type": "lobby", "html": html})
+
+    async def _refresh_lobby(self) -> None:
+        while True:
+            await asyncio.sleep(LOBBY_REFRESH_S)
+            await self.send_lobby()
+
+    def _lobby_soon(self) -> None:
+        if self.pending_lobby is None:
+            loop = asyncio.get_running_loop()
+            self.pending_lobby = loop.call_later(LOBBY_COALESCE_S, self._lobby_now)
+
+    def _lobby_now(self) -> None:
+        self.pending_lobby = None
+        self.tasks = [t for t in self.tasks if not t.done()]
+        self.tasks.append(asyncio.ensure_future(self.send_lobby()))
+
+    # ------------------------------------------------------------------ the featured game
+
+    async def show_featured(self, game_id: int | None = None) -> None:
+        """Follow the featured game (`game_id` while it is in play, else the best one) and send it."""
+        state = await db(live.featured_state)(game_id)
+        if state is None and game_id is not None:
+            state = await db(live.featured_state)(None)
+        new_id = state["game_id"] if state else None
+        if new_id != self.featured_id:
+            if self.featured_id is not None:
+                await self.channel_layer.group_discard(f"game.{self.featured_id}", self.channel_name)
+            if new_id is not None:
+                await self.channel_layer.group_add(f"game.{new_id}", self.channel_name)
+                # Joined before reading again: no move falls between the state and the events.
+                state = await db(live.featured_state)(new_id) or state
+            self.featured_id = new_id
+        self.featured_version = state["version"] if state else 0
+        await self.send_json({"type": "featured", "game": state})
+        if state is None:
+            self._featured_later(FEATURED_RETRY_S)
+
+    def _featured_later(self, delay: float) -> None:
+        if self.next_featured is not None and not self.next_featured.done():
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            self.next_featured = None
+            await self.show_featured()
+
+        self.next_featured = asyncio.ensure_future(later())
+
+    # ------------------------------------------------------------------ group events
+
+    async def game_event(self, message: dict) -> None:
+        event = message.get("event") or {}
+        kind = event.get("type")
+        if kind == "lobby":
+            LISTS.changed()
+            self._lobby_soon()
+            return
+        if self.featured_id is None or event.get("game_id") != self.featured_id:
+            return
+        version = event.get("version")
+        if isinstance(version, int):
+            if version <= self.featured_version:
+                return  # already in the state this socket sent
+            if version > self.featured_version + 1 and kind not in ("game_over",):
+                await self.show_featured(self.featured_id)  # a gap: the whole board again
+                return
+            self.featured_version = version
+        if kind == "move":
+            await self.send_json({"type": "move", "game_id": self.featured_id, "ply": event.get("ply"),
+                                  "side": event.get("side"), "square": event.get("square"),
+                                  "flips": event.get("flips") or []})
+        elif kind == "game_over":
+            await self.send_json({"type": "over", "game_id": self.featured_id, "winner": event.get("winner"),
+                                  "termination": event.get("termination"), "line": event.get("line") or []})
+            self._featured_later(FEATURED_NEXT_S)
+        elif kind == "state_changed":
+            await self.show_featured(self.featured_id)

@@ -1,0 +1,89 @@
+"""The live socket `/ws/live/` through Channels' communicator, the real Redis layer and PostgreSQL:
+the lobby's list pushed when a room is listed, its host arrives and its seat is taken; the featured
+game's board and its moves as they are played."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.guests import create_guest
+from caro.asgi import application
+from caro.games import services as games
+from caro.games.services import presence
+from caro.rooms import services as rooms
+from tests.integration.lobby.builders import live_room
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+
+async def _next(comm, type_, timeout=10):
+    while True:
+        frame = await comm.receive_json_from(timeout)
+        if frame.get("type") == type_:
+            return frame
+
+
+async def test_the_lobby_list_comes_at_once_and_again_when_a_room_is_listed_and_taken(close_db_connections):
+    comm = WebsocketCommunicator(application, "/ws/live/?lobby=all&lang=vi", headers=HEADERS)
+    assert (await comm.connect())[0]
+    first = await _next(comm, "lobby")
+    assert 'data-testid="no-open-rooms"' in first["html"]
+    host = await sync_to_async(create_guest)()
+    room = await sync_to_async(rooms.create_room)(host, listed=True)
+    await sync_to_async(presence.connect)(room.current_game_id, "test.host", host)  # the host's page opens
+    listed = await _next(comm, "lobby")
+    while room.code not in listed["html"]:
+        listed = await _next(comm, "lobby")
+    assert "Vào chỗ trống" in listed["html"]
+    await sync_to_async(rooms.join)(room, await sync_to_async(create_guest)())
+    taken = await _next(comm, "lobby")
+    while room.code in taken["html"]:
+        taken = await _next(comm, "lobby")
+    await comm.disconnect()
+
+
+async def test_a_host_who_leaves_takes_the_room_off_the_list_at_once(close_db_connections):
+    host = await sync_to_async(create_guest)()
+    room = await sync_to_async(rooms.create_room)(host, listed=True)
+    await sync_to_async(presence.connect)(room.current_game_id, "test.host2", host)
+    comm = WebsocketCommunicator(application, "/ws/live/?lobby=caro&lang=en", headers=HEADERS)
+    assert (await comm.connect())[0]
+    assert room.code in (await _next(comm, "lobby"))["html"]
+    await sync_to_async(presence.disconnect)("test.host2")
+    gone = await _next(comm, "lobby")
+    assert room.code not in gone["html"] and "No room is waiting" in gone["html"]
+    await comm.disconnect()
+
+
+async def test_the_featured_game_comes_with_its_board_then_its_moves(close_db_connections):
+    room = await sync_to_async(live_room)()
+    game = await sync_to_async(lambda: type(room.current_game).objects.select_related("host", "guest")
+                               .get(pk=room.current_game_id))()
+    comm = WebsocketCommunicator(application, "/ws/live/?featured=1&lang=vi", headers=HEADERS)
+    assert (await comm.connect())[0]
+    featured = (await _next(comm, "featured"))["game"]
+    assert featured["game_id"] == room.current_game_id and featured["stones"] == {}
+    await sync_to_async(games.play_move)(game.pk, game.host, "H8", 1, uuid.uuid4())
+    move = await _next(comm, "move")
+    assert (move["square"], move["side"], move["ply"]) == ("H8", "X", 1)
+    await sync_to_async(games.play_move)(game.pk, game.guest, "H9", 2, uuid.uuid4())
+    assert (await _next(comm, "move"))["square"] == "H9"
+    await sync_to_async(games.resign)(game.pk, game.host)
+    assert (await _next(comm, "over"))["winner"] == "O"
+    await comm.disconnect()
+
+
+async def test_without_a_live_game_the_featured_frame_is_empty_then_the_first_game_appears(close_db_connections):
+    comm = WebsocketCommunicator(application, "/ws/live/?featured=1", headers=HEADERS)
+    assert (await comm.connect())[0]
+    assert (await _next(comm, "featured"))["game"] is None
+    room = await sync_to_async(live_room)()
+    found = await _next(comm, "featured", timeout=15)
+    assert found["game"]["game_id"] == room.current_game_id
+    await comm.disconnect()
