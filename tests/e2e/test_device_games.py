@@ -31,16 +31,23 @@ WORDS = {
 }
 
 
+DEVICE_PAGES = ("/choi-may/", "/choi-hai-nguoi/")
+
+
 class Network:
-    """What a page asks of the network: websockets opened and requests other than GET, each with
-    whether the game had ended (the page's status line shows a result) when it was made."""
+    """What the on-device pages ask of the network: the websockets they open and their requests
+    other than GET (the home page before them has sockets of its own: the lobby's live counts)."""
 
     def __init__(self, page):
         self.page = page
         self.sockets: list[str] = []
         self.writes: list[tuple[str, str]] = []
-        page.on("websocket", lambda ws: self.sockets.append(ws.url))
-        page.on("request", lambda r: self.writes.append((r.method, r.url)) if r.method != "GET" else None)
+        page.on("websocket", lambda ws: self.sockets.append(ws.url) if self.on_device() else None)
+        page.on("request", lambda r: self.writes.append((r.method, r.url))
+                if r.method != "GET" and self.on_device() else None)
+
+    def on_device(self) -> bool:
+        return urlparse(self.page.url).path in DEVICE_PAGES
 
 
 def _result(page):
