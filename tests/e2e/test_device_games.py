@@ -184,6 +184,8 @@ def test_a_reload_mid_game_keeps_the_game(browser, live_server_url):
         page.wait_for_function(f"{STONES} === 4")
         before = page.eval_on_selector_all('.sq:not([data-stone=""])', "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()")
         assert "game=" in page.url and "13×13" in page.inner_text(".rules-line")
+        change = parse_qs(urlparse(page.get_attribute('[data-testid="change-rules"]', "href")).query)
+        assert change == {"preset": ["caro-vn"], "rules": ["open"], "size": ["13"], "win_length": ["5"]}
         page.reload()
         page.wait_for_function(f"{STONES} === 4")
         after = page.eval_on_selector_all('.sq:not([data-stone=""])', "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()")

@@ -7,6 +7,7 @@
 import { BoardView } from "./board.js";
 import { Clocks, TICK_MS } from "./clocks.js";
 import { Controls } from "./controls.js";
+import { uuid } from "./ids.js";
 import { MoveList } from "./moves.js";
 import { Notices } from "./notices.js";
 import { Offers } from "./offers.js";
@@ -18,14 +19,6 @@ import { Title } from "./title.js";
 import { fmt, foulKind, isReversi, markOf, ruleNote, sideName, statusText } from "./words.js";
 
 const LEAVE_WAIT_MS = 3000; // after "Leave the table", home at the latest this long after sending it
-
-export function uuid() {
-  if (crypto.randomUUID) return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
 
 export class Controller {
   // root: the page's `.room`; state: the first `state` (from the page, or the device's source);

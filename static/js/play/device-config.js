@@ -4,7 +4,7 @@
 // presets: {slug: {size, win_length}}, default: slug}). Anything missing or not on the site's
 // lists falls back to the preset's own numbers and the site's defaults, as the home page does.
 
-export const LEVELS = ["easy", "medium", "hard"];
+export const LEVELS = ["easy", "medium", "hard"]; // the computer's levels, Easy first (the default)
 export const MAX_MOVES = 400; // more than any board holds: a longer list is not a position
 
 // "H8,I9,…" -> ["H8", "I9", …]: square names as written (the engine judges them); [] for none.

@@ -14,20 +14,21 @@ import { Board as CaroBoard, Rules } from "../engine/caro.js";
 import { foulPoints, refusedFive } from "../engine/explain.js";
 import { FIRST, SECOND, openingFromDict } from "../engine/openings.js";
 import { BLACK, Board as ReversiBoard } from "../engine/reversi.js";
+import { LEVELS } from "./device-config.js";
+import { uuid } from "./ids.js";
 
-export const LEVELS = ["easy", "medium", "hard"];
-//: Caro levels that may take back a move (Reversi: every level), as caro.games.kinds UNDO_LEVELS.
+// Caro levels that may take back a move (Reversi: every level), as caro.games.kinds UNDO_LEVELS.
 export const CARO_UNDO_LEVELS = ["easy", "medium"];
-//: Plies after which both sides have moved in a game without an opening procedure
-//: (caro.games.state.PLIES_BEFORE_BOTH_MOVED): resigning earlier aborts the game.
+// Plies after which both sides have moved in a game without an opening procedure
+// (caro.games.state.PLIES_BEFORE_BOTH_MOVED): resigning earlier aborts the game.
 export const PLIES_BEFORE_BOTH_MOVED = 2;
-//: Chebyshev radius of the area a RIF placement must lie in, by step (RIF §4), as
-//: caro.games.openings.RIF_AREAS.
+// Chebyshev radius of the area a RIF placement must lie in, by step (RIF §4), as
+// caro.games.openings.RIF_AREAS.
 const RIF_AREAS = { place_1: 0, place_2: 1, place_3: 2 };
-//: Caro engine terminations in the game's words (caro.games.kinds.Caro._TERMINATIONS).
+// Caro engine terminations in the game's words (caro.games.kinds.Caro._TERMINATIONS).
 const TERMINATIONS = { five: "five", draw: "full_board", no_legal_move: "no_legal_move" };
-//: Engine reason codes of a refused opening step, as the service names them
-//: (caro.games.services.opening.OPENING_CODES).
+// Engine reason codes of a refused opening step, as the service names them
+// (caro.games.services.opening.OPENING_CODES).
 const OPENING_CODES = { wrong_turn: "not_your_turn", not_central: "not_in_area" };
 
 const other = (side) => (side === "X" ? "O" : "X");
@@ -40,11 +41,6 @@ export class Refused extends Error {
     this.code = code;
     this.detail = detail;
   }
-}
-
-function newId() {
-  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return `${Date.now().toString(16)}-${Math.random().toString(16).slice(2)}`;
 }
 
 export class DeviceGame {
@@ -64,7 +60,7 @@ export class DeviceGame {
   // moves (a position to continue from: squares), number}.
   static start(config) {
     const data = {
-      id: newId(), mode: config.mode, kind: config.kind, preset: config.preset, rules: config.rules || {},
+      id: uuid(), mode: config.mode, kind: config.kind, preset: config.preset, rules: config.rules || {},
       opening: config.moves && config.moves.length ? "" : (config.opening || ""), level: config.level || "easy",
       hostSide: config.hostSide || "X", hostMark: config.hostMark || config.hostSide || "X",
       actions: [], moves: [...(config.moves || [])], startMoves: (config.moves || []).length,
@@ -326,7 +322,7 @@ export class DeviceGame {
     this.data.moves.push(played.square);
     this.data.version += 1;
     const event = { type: "move", game_id: this.data.id, version: this.data.version, ply: this.ply,
-      side: played.side, square: played.square, id: id || newId() };
+      side: played.side, square: played.square, id: id || uuid() };
     if (this.data.kind === "reversi") { event.flips = played.flips; if (played.passed) event.passed = played.passed; }
     if (played.outcome) {
       this.finish(played.outcome.winner, played.outcome.termination, played.outcome.line);

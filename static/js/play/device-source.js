@@ -8,7 +8,7 @@
 
 import { DeviceGame, Refused } from "./device-game.js";
 
-//: What the computer may spend on a move (ms); Hard uses it all, the others less.
+// What the computer may spend on a move (ms); Hard uses it all, the others less.
 export const COMPUTER_BUDGET_MS = 1000;
 
 // The sentence of a refusal (the server's caro/games/errors.py MESSAGES, same words).
@@ -157,7 +157,7 @@ export class DeviceSource {
   }
 }
 
-//: How often a new worker is asked whether it listens yet (ms), and for how long at most.
+// How often a new worker is asked whether it listens yet (ms), and for how long at most.
 const READY_PROBE_MS = 100;
 const READY_WAIT_MS = 30000;
 

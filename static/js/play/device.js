@@ -89,6 +89,11 @@ function showGame(g) {
   const known = choices.choices[key];
   line.textContent = known ? known.line : line.textContent;
   if (known && g.data.opening === "" && known.opening) line.textContent = known.plain; // continued: no procedure
+  // "Change": the home page's rules choice, opened on this game's rules
+  const change = root.querySelector('[data-testid="change-rules"]');
+  const rules = new URLSearchParams({ preset: g.data.preset, rules: "open" });
+  if (g.data.kind === "caro") { rules.set("size", g.data.rules.size); rules.set("win_length", g.data.rules.win_length); }
+  change.href = `${root.dataset.home}?${rules}`;
   const level = root.querySelector('[data-role="level"]');
   if (level) level.value = g.data.level;
   const number = root.querySelector('[data-role="game-number"]');
