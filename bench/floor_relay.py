@@ -15,11 +15,15 @@ A variant is SERVER-LAYER[-nohop][-nodb]:
             redis  (group_send through channels_redis' core RedisChannelLayer; every consumer of the
                     room gets the move from its own channel)
             pubsub (the same through channels_redis.pubsub.RedisPubSubChannelLayer)
+            localfirst (the same through the site's layer, caro.layers.LocalFirstChannelLayer:
+                    in-process members first, Redis only for other processes)
     nohop   skip the `aclose_old_connections()` that Channels' `AsyncConsumer.dispatch` runs before
             every handler (a `sync_to_async` thread hop per frame and per group message, done even
             with no database configured)
     nodb    no INSERT (the move is relayed without being stored)
-e.g. `daphne-local`, `daphne-redis`, `daphne-pubsub`, `uvicorn-redis`, `daphne-local-nohop`.
+    uvloop  Daphne's reactor on uvloop (as the site's web process, caro/webserver.py)
+e.g. `daphne-local`, `daphne-redis`, `daphne-pubsub`, `uvicorn-redis`, `daphne-local-nohop`, and the
+floor under the site's own choices: `daphne-localfirst-nohop-uvloop`.
 A move refused by the table's UNIQUE (game, ply) (two processes racing for one ply) is `bad_ply`.
 
     .venv/bin/python bench/floor_relay.py --variant daphne-redis --database-url postgres://... \
@@ -48,8 +52,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SERVERS = ("daphne", "uvicorn")
-LAYERS = ("local", "redis", "pubsub")
-FLAGS = ("nohop", "nodb")
+LAYERS = ("local", "redis", "pubsub", "localfirst")
+FLAGS = ("nohop", "nodb", "uvloop")
 SIDES = ("X", "O")
 POOL_MIN_SIZE = 2
 POOL_MAX_SIZE = 10
@@ -68,7 +72,8 @@ def parse_variant(name: str) -> dict:
     if server not in SERVERS or layer not in LAYERS or any(f not in FLAGS for f in flags):
         raise ValueError(f"a variant is SERVER-LAYER[-nohop][-nodb] with SERVER in {SERVERS} and LAYER in "
                          f"{LAYERS}, not {name!r}")
-    return {"server": server, "layer": layer, "hop": "nohop" not in flags, "db": "nodb" not in flags}
+    return {"server": server, "layer": layer, "hop": "nohop" not in flags, "db": "nodb" not in flags,
+            "uvloop": "uvloop" in flags}
 
 
 def schema_sql(schema: str) -> tuple[str, str]:
@@ -211,12 +216,17 @@ def serve(args) -> None:
     import psycopg
 
     spec = parse_variant(args.variant)
+    if spec["uvloop"]:
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     if spec["server"] == "daphne":
         import daphne.server  # noqa: F401 - installs Twisted's asyncio reactor before anything else imports one
     os.environ["FLOOR_LAYER"] = spec["layer"]
     os.environ["FLOOR_REDIS_URL"] = args.redis_url or ""
     os.environ["DJANGO_SETTINGS_MODULE"] = "floor_settings"
     sys.path.insert(0, str(HERE))
+    sys.path.insert(1, str(HERE.parent))  # caro.layers for the localfirst layer
     import django
 
     django.setup()

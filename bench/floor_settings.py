@@ -3,7 +3,9 @@ settings (the relay's one INSERT goes through its own psycopg pool), no middlewa
 
 The channel layer comes from the environment that bench/floor_relay.py sets before Django starts:
     FLOOR_LAYER      "local" (none: the relay stays in the process), "redis" (channels_redis' core
-                     RedisChannelLayer) or "pubsub" (channels_redis.pubsub.RedisPubSubChannelLayer)
+                     RedisChannelLayer), "pubsub" (channels_redis.pubsub.RedisPubSubChannelLayer)
+                     or "localfirst" (the site's caro.layers.LocalFirstChannelLayer: pub/sub with
+                     in-process delivery first)
     FLOOR_REDIS_URL  the Redis server of the two Redis layers
 Both Redis layers take the hosts entry the site's CHANNEL_LAYERS uses (caro/settings.py), with a
 prefix of their own so a site on the same Redis never sees the floor's groups.
@@ -23,6 +25,7 @@ LAYER_PREFIX = "floor"
 _LAYERS = {
     "redis": "channels_redis.core.RedisChannelLayer",
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "localfirst": "caro.layers.LocalFirstChannelLayer",
 }
 _layer = os.environ.get("FLOOR_LAYER", "local")
 if _layer in _LAYERS:

@@ -17,8 +17,11 @@ join a room through the real HTTP pages (guest sessions, CSRF and all; the secon
 during the ramp-up, since that starts the clock). On the bare relay a room is just a code.
 Measured per move: relay latency = from the mover sending its `move` frame to the OPPONENT's socket
 receiving the broadcast `move` event. Printed per run: moves relayed per second, p50/p95/p99/max
-latency in ms, errors (error frames, timeouts, failed connects), the load average, and per move the
-CPU ms of each process (web, worker, PostgreSQL, Redis; bare relay, PostgreSQL) and Redis commands.
+latency in ms, errors (error frames, timeouts, failed connects), the load average, per move the
+CPU ms of each process (web, worker, PostgreSQL, Redis; bare relay, PostgreSQL) and Redis commands,
+and, for a site the bench starts, the longest garbage-collection pause of its web processes while
+the games were played (caro/gcpolicy.py logs each pause to CARO_GC_LOG). `--think-s 5` plays one
+move per game every 5 s (how people play; think 4.5-5.5 s) instead of one a second.
 
 `--bare`: one site of its own (bench/stack.py: embedded PostgreSQL and Redis unless DATABASE_URL /
 REDIS_URL are set, a fresh database, a Celery worker, limits off, `--web` Daphnes started as
@@ -74,6 +77,10 @@ LETTERS = "ABCDEFGHIJKLMNO"
 # Rows 1 and 2 in order; X plays the even indexes: a checkerboard, so nobody ever makes five.
 SEQUENCE = [f"{c}{r}" for r in (1, 2) for c in LETTERS]
 GAME_TIMEOUT_S = 600
+GC_SLOW_MS = 20.0
+"""A collection pause at least this long is counted apart (issue 27's bound on the longest)."""
+DATA_DIR = Path(os.environ.get("CARO_DATA_DIR") or HERE.parent / ".data")
+"""Where bench/stack.py keeps each site's logs (the collector's log goes there too)."""
 """How long one game may take before the bench counts it as a `timeout` error."""
 LIMITS_OFF = {"CARO_ROOMS_PER_MINUTE_PER_ADDRESS": "0", "CARO_GUESTS_PER_MINUTE_PER_ADDRESS": "0",
               "CARO_WS_PER_ADDRESS": "0", "CARO_WS_PER_ADDRESS_ROOM": "0", "CARO_WS_PER_SESSION": "0",
@@ -332,10 +339,11 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     probe = target.probe if play else None
     before = {k: cpu_seconds(v) for k, v in probe["pids"].items()} if probe else {}
     commands = redis_commands(probe["redis_url"]) if probe and probe["redis_url"] else 0
-    t1 = time.perf_counter()
+    t1, wall1 = time.perf_counter(), time.time()
     start.set()
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - t1
+    pauses = gc_pauses(probe.get("gc_log") if probe else None, wall1, time.time())
     stats.errors += [f"failed: {type(o).__name__}" for o in outcomes if isinstance(o, BaseException)]
     per_move = {}
     if probe and stats.moves:
@@ -352,6 +360,8 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
         "retries": stats.connect_retries, "ok": ok, "load": os.getloadavg(),
         "per_game_kib": (rss1 - rss0) / games / 1024 if pids else None,
         "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None, "per_move": per_move,
+        "gc_max_ms": max(pauses, default=0.0) if pauses is not None else None,
+        "gc_slow": sum(1 for ms in pauses or () if ms >= GC_SLOW_MS) if pauses is not None else None,
     }
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -377,6 +387,26 @@ def listener(port: int) -> int | None:
                  if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid), None)
 
 
+def gc_pauses(path, since: float, until: float) -> list[float] | None:
+    """The collection pauses (ms) the web processes logged between Unix times `since` and `until`
+    (caro/gcpolicy.py writes those of at least 1 ms to CARO_GC_LOG), or None without a log."""
+    if not path:
+        return None
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return []
+    pauses = []
+    for line in lines:
+        try:
+            at, _generation, ms = line.split()
+            if since <= float(at) <= until:
+                pauses.append(float(ms))
+        except ValueError:
+            continue
+    return pauses
+
+
 def probes(site) -> dict:
     """What to watch during a run of `site` (bench/stack.py): pids per part, and the Redis URL."""
     parts = {"web": list(site.web_pids), "worker": [site.procs["worker"].pid]}
@@ -384,7 +414,7 @@ def probes(site) -> dict:
         pid = listener(urllib.parse.urlsplit(url).port)
         if pid:
             parts[name] = [pid]
-    return {"pids": parts, "redis_url": site.env["REDIS_URL"]}
+    return {"pids": parts, "redis_url": site.env["REDIS_URL"], "gc_log": site.env.get("CARO_GC_LOG")}
 
 
 def redis_commands(url: str) -> int:
@@ -424,6 +454,9 @@ def show(result: dict, label: str = "") -> None:
           f"p95={result['p95']:.1f} p99={result['p99']:.1f} max={result['max']:.1f}; errors={len(result['errors'])} "
           f"{sorted(set(result['errors']))} retries={result['retries']}; setup {result['setup_s']:.1f} s; "
           f"load average {load}", flush=True)
+    if result.get("gc_max_ms") is not None:
+        print(f"{label}longest collection pause in the web process(es) while playing: {result['gc_max_ms']:.1f} ms "
+              f"({result['gc_slow']} of {GC_SLOW_MS:.0f} ms or more)", flush=True)
     if result["per_move"]:
         pm = result["per_move"]
         cpu = ", ".join(f"{k} {v:.2f}" for k, v in pm.items() if k != "redis_commands")
@@ -444,13 +477,15 @@ def median_of(runs: list[dict]) -> dict:
     return {"games": runs[0]["games"], "moves_per_s": statistics.median(r["moves_per_s"] for r in runs),
             **{p: statistics.median(r[p] for r in runs) for p in ("p50", "p95", "p99", "max")},
             "errors": sum(len(r["errors"]) for r in runs), "ok": all(r["ok"] for r in runs),
+            "gc_max_ms": max((r["gc_max_ms"] for r in runs if r.get("gc_max_ms") is not None), default=None),
             "per_move": {k: statistics.median(r["per_move"][k] for r in runs if k in (r.get("per_move") or {}))
                          for k in keys}}
 
 
 def describe(m: dict) -> str:
+    pause = f", longest gc pause {m['gc_max_ms']:.1f} ms" if m.get("gc_max_ms") is not None else ""
     return (f"{m['moves_per_s']:.1f} moves/s, p50 {m['p50']:.1f} ms, p95 {m['p95']:.1f} ms, p99 {m['p99']:.1f} ms, "
-            f"{m['errors']} errors")
+            f"{m['errors']} errors{pause}")
 
 
 def header(args, what: str, compared: bool = True) -> None:
@@ -542,6 +577,7 @@ def start_site(stack: contextlib.ExitStack, name: str, webs: int, redis_db: int 
     from stack import Site
 
     extra = dict(LIMITS_OFF)
+    extra["CARO_GC_LOG"] = str((DATA_DIR / name / "gc-web.log").absolute())  # the web processes' pauses
     if redis_db is not None and os.environ.get("REDIS_URL"):
         extra["REDIS_URL"] = os.environ["REDIS_URL"].rsplit("/", 1)[0] + f"/{redis_db}"
     site = stack.enter_context(Site(name, worker=True, extra_env=extra, webs=webs))
@@ -658,9 +694,10 @@ def describe_floor(m: dict, bare: dict) -> str:
     """One target's medians for the --floor table: latencies, errors, CPU ms per move, p99 / bare."""
     cpu = ", ".join(f"{k} {v:.2f}" for k, v in m["per_move"].items() if k != "redis_commands")
     commands = f", Redis commands {m['per_move']['redis_commands']:.1f}" if "redis_commands" in m["per_move"] else ""
+    pause = f"; longest gc pause {m['gc_max_ms']:.1f} ms" if m.get("gc_max_ms") is not None else ""
     return (f"{m['moves_per_s']:.1f} moves/s, p50 {m['p50']:.1f} / p95 {m['p95']:.1f} / p99 {m['p99']:.1f} / "
             f"max {m['max']:.1f} ms, {m['errors']} errors; CPU ms per move: {cpu or '-'}{commands}; "
-            f"p99 / bare's = {m['p99'] / bare['p99']:.2f}")
+            f"p99 / bare's = {m['p99'] / bare['p99']:.2f}{pause}")
 
 
 async def compare_floor(args) -> int:
@@ -752,6 +789,9 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=len(SEQUENCE), help=f"moves per game (2-{len(SEQUENCE)})")
     parser.add_argument("--think-min-ms", type=int, default=900)
     parser.add_argument("--think-max-ms", type=int, default=1100)
+    parser.add_argument("--think-s", type=float,
+                        help="one move per game every THINK_S seconds (think THINK_S ± 10 %%; e.g. 5, how people "
+                             "play); overrides --think-min-ms/--think-max-ms")
     parser.add_argument("--setup-threads", type=int, default=16)
     parser.add_argument("--game-timeout-s", type=float, default=GAME_TIMEOUT_S,
                         help="a game not finished after this many seconds counts as a `timeout` error (a lost move)")
@@ -759,6 +799,8 @@ def main() -> int:
     args = parser.parse_args()
     if not 2 <= args.moves <= len(SEQUENCE):
         parser.error(f"--moves must be 2-{len(SEQUENCE)}")
+    if args.think_s:
+        args.think_min_ms, args.think_max_ms = int(args.think_s * 900), int(args.think_s * 1100)
     if args.floor:
         return asyncio.run(compare_floor(args))
     if args.bare:

@@ -12,7 +12,8 @@ HTTPS         1/0: HSTS, SSL redirect, Secure cookies, trust X-Forwarded-Proto (
               plain-HTTP local runs such as `dev.py run` are off by that default, or set HTTPS=0)
 Limits (0 turns one off; see caro/rooms/limits.py): CARO_WS_PER_ADDRESS, CARO_WS_PER_ADDRESS_ROOM,
 CARO_WS_PER_SESSION, CARO_WS_PER_SESSION_ROOM (websockets open at once), CARO_ROOMS_PER_MINUTE_PER_ADDRESS,
-CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
+CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_RECORDS_PER_MINUTE_PER_ADDRESS, CARO_RECORDS_PER_MINUTE_PER_SESSION,
+CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
 (a room where nobody ever moved is deleted after this long)
 Offline play: CARO_SERVICE_WORKER (1/0, default 1; 0 retires the service worker in the browsers)
 Accounts (README "Accounts"): EMAIL_HOST (unset: mail printed to the console), EMAIL_PORT,
@@ -172,7 +173,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 # redis-py 8 defaults (5 s socket timeout, 100 pooled connections) break channels-redis 4.3:
 # idle consumers die after ~6 s and big bursts run out of connections (notes/stack.md).
-# The pub/sub layer: a group event is one PUBLISH, pushed to every web process subscribed to the
+# caro.layers.LocalFirstChannelLayer: channels_redis's pub/sub layer that delivers a group message
+# to the sockets of the sending process directly and publishes to Redis only what another process
+# subscribes to (and subscribes again, and tells the room sockets, after a Redis restart). With
+# the pub/sub layer a group event is one PUBLISH, pushed to every web process subscribed to the
 # group. The sorted-set layer (channels_redis.core) costs four sequential Redis round trips per
 # message a web process receives, so 200 game-overs at once took 0.5-2 s to reach their sockets
 # (bench/timeouts.py, docs/architecture.md). Nothing here needs what only that layer has (queued
@@ -180,7 +184,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 # event resyncs with `sync`.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "caro.layers.LocalFirstChannelLayer",
         "CONFIG": {
             "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}],
         },
@@ -378,5 +382,9 @@ CARO_WS_PER_SESSION_ROOM = int(os.environ.get("CARO_WS_PER_SESSION_ROOM", 8))  #
 CARO_ROOMS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("CARO_ROOMS_PER_MINUTE_PER_ADDRESS", 30))
 CARO_ROOMS_PER_MINUTE_PER_SESSION = int(os.environ.get("CARO_ROOMS_PER_MINUTE_PER_SESSION", 10))
 CARO_GUESTS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("CARO_GUESTS_PER_MINUTE_PER_ADDRESS", 30))
+# Records of games played on the device (POST /api/local-games/): a browser back online sends every
+# game it kept offline at once, so these are higher than the rooms' limits.
+CARO_RECORDS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("CARO_RECORDS_PER_MINUTE_PER_ADDRESS", 120))
+CARO_RECORDS_PER_MINUTE_PER_SESSION = int(os.environ.get("CARO_RECORDS_PER_MINUTE_PER_SESSION", 60))
 #: A room where nobody ever moved is deleted this long after it was created (caro/rooms/tasks.py).
 CARO_ROOM_ABANDONED_HOURS = float(os.environ.get("CARO_ROOM_ABANDONED_HOURS", 24))

@@ -1,5 +1,20 @@
 """`python -m caro.webserver [Daphne's arguments]`: Daphne's own command line (the same options
-and defaults as `daphne`), whose access log goes through Python logging instead of its own stream.
+and defaults as `daphne`), whose access log goes through Python logging instead of its own stream,
+on uvloop, with the collector tuned for a long-lived server and a bounded answer to every request.
+
+- **uvloop** (pinned in pyproject.toml) is the event loop: Daphne installs Twisted's asyncio
+  reactor on `asyncio.new_event_loop()` when `daphne.server` is imported, so the policy is set
+  here before that import (`CARO_UVLOOP=0` keeps asyncio's own loop).
+- **The collector** (`caro.gcpolicy`): thresholds for a server whose start-up objects live for
+  ever, and `gc.freeze()` of what start-up made, once the process is warm.
+- **Oversized requests** get an answer, not a dropped connection (`BoundedHTTPChannel`): Twisted
+  closes the connection without a word when a line of the request head is longer than its
+  `MAX_LENGTH` (16 KiB; `LineReceiver.lineLengthExceeded`), and answers a bare 400 to a head
+  over `totalHeadersSize` or with too many header lines. Here a request line that is too long
+  gets **414**, a header line or a head that is too big (or too many header lines) **431**,
+  anything else malformed **400**, each with a short text body and `Connection: close`; the
+  connection then reads and drops what the client still sends (so the answer is not lost to a
+  TCP reset) until the client closes or REFUSED_LINGER_S passes.
 
 Daphne writes its access log (`daphne.access.AccessLogGenerator`, on by default at verbosity 1)
 straight to stdout with `datetime.now()`, the process's local time (UTC+7 here: Django sets the
@@ -17,11 +32,23 @@ lines go where settings.LOGGING sends them, not to FILE; `-v 0` turns it off.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 
-from daphne.access import AccessLogGenerator
-from daphne.cli import CommandLineInterface
-from daphne.server import Server
+if os.environ.get("CARO_UVLOOP", "1") != "0":  # before daphne.server makes the reactor's loop
+    import uvloop
+
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+
+from daphne import server as daphne_server  # noqa: E402
+from daphne.access import AccessLogGenerator  # noqa: E402
+from daphne.cli import CommandLineInterface  # noqa: E402
+from daphne.http_protocol import HTTPFactory  # noqa: E402
+from daphne.server import Server  # noqa: E402
+from twisted.web import http  # noqa: E402
+
+from caro import gcpolicy  # noqa: E402
 
 #: The logger of the access log's lines (a child of `caro`, so settings.LOGGING's `caro` level applies).
 ACCESS_LOGGER = "caro.access"
@@ -44,12 +71,86 @@ class AccessLog(AccessLogGenerator):
                          status or "-", length or "-")
 
 
+#: Seconds a refused connection keeps reading (and dropping) what the client still sends after
+#: the answer, before it is closed.
+REFUSED_LINGER_S = 2.0
+REFUSALS = {
+    400: b"400 Bad Request",
+    414: b"414 URI Too Long",
+    431: b"431 Request Header Fields Too Large",
+}
+
+
+class BoundedHTTPChannel(http.HTTPChannel):
+    """Twisted's HTTP channel with an answer for every request head it refuses (the module
+    docstring): 414, 431 or 400, never a silent close."""
+
+    refused = False
+
+    def dataReceived(self, data: bytes) -> None:
+        if self.refused:  # the answer is out: drop the rest until the client closes
+            return
+        super().dataReceived(data)
+
+    def lineReceived(self, line: bytes):
+        if self.refused:
+            return True  # a true answer stops LineReceiver at once (the rest of this chunk too)
+        answer = super().lineReceived(line)
+        return True if self.refused else answer
+
+    def rawDataReceived(self, data: bytes) -> None:
+        if not self.refused:
+            super().rawDataReceived(data)
+
+    def lineLengthExceeded(self, line: bytes) -> None:
+        """A line of the head longer than MAX_LENGTH: the request line (414) or a header (431)."""
+        self.refuse(414 if getattr(self, "_HTTPChannel__first_line", 0) else 431)
+
+    def _respondToBadRequestAndDisconnect(self) -> None:
+        too_big = (self._receivedHeaderSize > self.totalHeadersSize
+                   or getattr(self, "_receivedHeaderCount", 0) > self.maxHeaders)
+        self.refuse(431 if too_big else 400)
+
+    def refuse(self, status: int) -> None:
+        """Answer `status` with a short body, close the writing side, drop what still comes."""
+        if self.refused:
+            return
+        self.refused = True
+        body = REFUSALS[status] + b"\n"
+        self.transport.write(b"HTTP/1.1 " + REFUSALS[status] + b"\r\nContent-Type: text/plain\r\n"
+                             b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+        try:
+            self.transport.loseWriteConnection()
+        except Exception:  # noqa: BLE001 - a transport without half-close: close it (after the write)
+            self.transport.loseConnection()
+        self.callLater(REFUSED_LINGER_S, self.transport.abortConnection)
+
+
+def _bounded_protocol(factory) -> http._GenericHTTPChannelProtocol:
+    return http._GenericHTTPChannelProtocol(BoundedHTTPChannel())
+
+
+class BoundedHTTPFactory(HTTPFactory):
+    """Daphne's HTTP factory, building `BoundedHTTPChannel`s."""
+
+    protocol = _bounded_protocol
+
+
 class LoggingServer(Server):
     """Daphne's server with `AccessLog` wherever Daphne's command line would have given it its
-    own access log (at verbosity 1 or more, or with `--access-log`)."""
+    own access log (at verbosity 1 or more, or with `--access-log`), serving through
+    `BoundedHTTPFactory`, with the collector policy applied once it runs (`caro.gcpolicy`)."""
 
     def __init__(self, *args, action_logger=None, **kwargs) -> None:
         super().__init__(*args, action_logger=AccessLog() if action_logger is not None else None, **kwargs)
+
+    def run(self) -> None:
+        # Server.run makes its factory from the name in daphne.server's namespace.
+        daphne_server.HTTPFactory = BoundedHTTPFactory
+        from twisted.internet import reactor
+
+        reactor.callWhenRunning(gcpolicy.apply, reactor.callLater)
+        super().run()
 
 
 class WebCommandLine(CommandLineInterface):

@@ -9,6 +9,9 @@ run     embedded PostgreSQL/Redis when DATABASE_URL/REDIS_URL are unset, migrate
         (exit 1): the site's address would be down anyway, and a crash loop there should be seen.
         Ctrl-C/SIGTERM stops everything (exit 0). While it runs, <data dir>/run.env (0600) holds
         the DATABASE_URL and REDIS_URL it uses, for `manage`.
+        The embedded PostgreSQL and Redis are watched too: one that dies is logged and started
+        again at once on the same port and data (again every second until it starts), so the
+        site recovers by itself (the web processes and the worker reconnect).
 test    embedded services on their own data folders and ports, then `python -m pytest ARGS`;
         exits with pytest's status, except that 5 ("no tests collected") becomes 1.
 manage  `manage.py ARGS` against the services of `run`: those of a running `dev.py run` (from
@@ -40,7 +43,7 @@ from pathlib import Path
 from devstack import postgres, ports, webs
 from devstack import redis as redis_server
 from devstack.errors import ServiceError
-from devstack.procs import Child, Supervised, set_parent_death_signal, spawn, stop_all
+from devstack.procs import Child, Supervised, WatchedService, set_parent_death_signal, spawn, stop_all
 
 # Default ports; a busy one is replaced by any free port.
 PORTS = {"run": (54329, 63790), "test": (54339, 63799)}
@@ -164,6 +167,20 @@ def start_services(mode: str, state: Path, env: dict[str, str], started: list) -
         log("REDIS_URL is set: using that Redis")
 
 
+def watched_services(state: Path, started: list) -> list[WatchedService]:
+    """The embedded servers of `started` as `WatchedService`s: each restarts on its own port and
+    data folder."""
+    watched = []
+    for server in started:
+        if isinstance(server, postgres.EmbeddedPostgres):
+            watched.append(WatchedService("PostgreSQL", server, started, log=log,
+                                          restart=lambda s=server: postgres.start_postgres(s.datadir, s.port)))
+        elif isinstance(server, redis_server.EmbeddedRedis):
+            watched.append(WatchedService("Redis", server, started, log=log,
+                                          restart=lambda s=server: redis_server.start_redis(s.port, s.logfile.parent)))
+    return watched
+
+
 def stop_services(started: list) -> None:
     for server in reversed(started):
         try:
@@ -276,7 +293,10 @@ def cmd_run(root: Path, web_processes: int = 1) -> int:
             log(f"{web_processes} web processes share port {port} (the kernel spreads connections: SO_REUSEPORT); "
                 f"each alone on {own}")
         log(f"site ready in {time.monotonic() - t0:.1f} s: http://{shown}:{port}/  (Ctrl-C stops everything)")
+        services = watched_services(state, started)
         while True:
+            for service in services:
+                service.poll()
             for item in supervised:
                 code = item.poll()
                 if code is not None:

@@ -177,6 +177,18 @@ class EmbeddedPostgres:
         """The server's PID from postmaster.pid, or None if there is no such file."""
         return _postmaster_pid(self.datadir)
 
+    def alive(self) -> bool:
+        """Whether the postmaster still runs (the pid in postmaster.pid is a live process that
+        is not a zombie)."""
+        pid = self.postmaster_pid()
+        if pid is None:
+            return False
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return False
+        return state != "Z"
+
     def stop(self, timeout: float = 30.0) -> None:
         """Stop the server: fast shutdown (waits up to `timeout` s), then immediate, then SIGKILL."""
         _pg_stop(self.bindir, self.datadir, self.run_as, timeout)

@@ -137,3 +137,45 @@ class Supervised:
             new = self.start()
             self.log(f"{self.name} restarted (pid {new.pid}, restart #{self.restarts})")
         return None
+
+
+SERVICE_RETRY_S = 1.0
+"""Seconds between two attempts to start a dead embedded server again when one attempt failed."""
+
+
+@dataclass
+class WatchedService:
+    """An embedded server `dev.py run` keeps running (PostgreSQL, Redis): `poll()`, called every
+    loop of `run`, notices that it died (logged), starts it again on the same port and data
+    (`restart()`, which returns the new server object), and logs when it is back. A failed start
+    is tried again every SERVICE_RETRY_S. The server object in `started` (what `run` stops at the
+    end) is replaced by the new one."""
+
+    name: str
+    server: object
+    started: list
+    restart: object
+    log: object = print
+    next_try: float | None = None
+    restarts: int = 0
+
+    def poll(self, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        if self.next_try is None:
+            if self.server.alive():
+                return
+            self.log(f"{self.name} on port {self.server.port} died; starting it again on the same port and data")
+            self.next_try = now
+        if now < self.next_try:
+            return
+        try:
+            new = self.restart()
+        except Exception as exc:  # noqa: BLE001 - keep the site up: try again shortly
+            self.log(f"{self.name} did not start again ({str(exc).splitlines()[0] if str(exc) else exc!r}); "
+                     f"trying again in {SERVICE_RETRY_S:.0f} s")
+            self.next_try = now + SERVICE_RETRY_S
+            return
+        self.started[self.started.index(self.server)] = new
+        self.server, self.next_try = new, None
+        self.restarts += 1
+        self.log(f"{self.name} is back on port {new.port} (restart #{self.restarts})")

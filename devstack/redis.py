@@ -39,6 +39,9 @@ class EmbeddedRedis:
     url: str
     logfile: Path
 
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM (no snapshot is written: persistence is off), SIGKILL after `timeout` s."""
         if self.process.poll() is None:

@@ -6,8 +6,10 @@ Pure functions of a :class:`caro.engine.caro.Board`; the site turns their answer
 
 from __future__ import annotations
 
+import functools
+
 from .caro import Board, Rules
-from .coords import square_name
+from .renju import foul_map
 
 __all__ = ["foul_points", "refused_five"]
 
@@ -20,8 +22,8 @@ def foul_points(board: Board) -> dict[str, str]:
     """
     if not board.rules.renju or board.turn != "X" or board.outcome is not None:
         return {}
-    legal = set(board.legal_moves())
-    return {sq: str(board.foul(sq)) for sq in _empty_squares(board) if sq not in legal}
+    names = board._geo.names
+    return {names[i]: str(kind) for i, kind in foul_map(board._cells, board._geo.rays).items()}
 
 
 def refused_five(board: Board, square: str) -> dict | None:
@@ -35,12 +37,7 @@ def refused_five(board: Board, square: str) -> dict | None:
     rules = board.rules
     if board.outcome is not None or (rules.blocked == "none" and not rules.exact) or rules.renju:
         return None
-    stones = board.stones()
-    relaxed = Board.from_stones(
-        Rules(size=rules.size, win_length=rules.win_length, blocked="none"),
-        x=[sq for sq, side in stones.items() if side == "X"],
-        o=[sq for sq, side in stones.items() if side == "O"],
-    )
+    relaxed = Board.from_position(_relaxed(rules.size, rules.win_length), board.position())
     line = relaxed.winning_line(square)
     if line is None:
         return None
@@ -48,8 +45,7 @@ def refused_five(board: Board, square: str) -> dict | None:
     return {"kind": kind, "line": list(line)}
 
 
-def _empty_squares(board: Board) -> list[str]:
-    taken = board.stones()
-    size = board.rules.size
-    names = (square_name(c, r) for r in range(size) for c in range(size))
-    return [name for name in names if name not in taken]
+@functools.cache
+def _relaxed(size: int, win_length: int) -> Rules:
+    """The rules under which any long enough run wins: nothing blocks, longer runs count."""
+    return Rules(size=size, win_length=win_length, blocked="none")

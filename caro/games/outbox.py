@@ -9,6 +9,7 @@ task module: services <- tasks, never the other way round.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
@@ -100,25 +101,26 @@ def broadcast(group: str, event: dict) -> None:
 
 def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
     """Send each `(group, event)` of `items` like `broadcast`, all at once and in order: one hop
-    to the event loop and one Redis round trip for the whole list on the pub/sub layer, two on
-    the sorted-set layer (`send_batch`), instead of one or four per event. Never raises.
+    to the event loop and one Redis round trip for the whole list (`send_batch`), instead of one
+    per event. Never raises.
 
     `wait=False` (the deadline timer, in a process with its own loop) hands the sends to the loop
     and returns at once, so the next batch of endings need not wait for this one's delivery; the
-    loop still sends everything this process hands it in the order it was handed (one lock), and
-    a failure is logged. A web process whose server loop was registered (`use_server_loop`)
-    never waits: the sends are handed to that loop, in order, and this thread goes on (on the
-    loop itself: a task of the loop, no thread-safe hand-off). Otherwise
-    (no loop of its own or registered: tests, scripts) the call waits in `async_to_sync`."""
+    loop still sends everything this process hands it in the order it was handed (one lock). A
+    web process whose server loop was registered (`use_server_loop`) never waits: the sends are
+    handed to that loop, in order, and this thread goes on (on the loop itself: a task of the
+    loop, no thread-safe hand-off). Otherwise (no loop of its own or registered: tests,
+    scripts) the call waits in `async_to_sync`.
+
+    On a loop of the server or the worker, a batch that Redis refused is kept (`Backlog`): its
+    local part was delivered (the site's layer delivers in-process first), and it is published
+    again, in order, once Redis answers, with every later batch behind it."""
     layer = get_channel_layer()
     if layer is None or not items:
         return
 
     async def send_all() -> None:
-        try:
-            await send_batch(layer, items)
-        except Exception:  # pragma: no cover - Redis down; clients recover with `sync`
-            log.exception("broadcast of %d event(s) failed", len(items))
+        await Backlog.of_loop().send(layer, items)
 
     try:
         loop = _own_loop()
@@ -136,8 +138,102 @@ def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
         future = asyncio.run_coroutine_threadsafe(_in_order(send_all), loop)
         if wait:
             future.result(BROADCAST_TIMEOUT_S)
-    except Exception:  # pragma: no cover - Redis down; clients recover with `sync`
+    except Exception:  # pragma: no cover - the loop is gone
         log.exception("broadcast of %d event(s) failed", len(items))
+
+
+#: Seconds between two looks at whether Redis answers again, while a backlog waits.
+BACKLOG_RETRY_S = 0.25
+#: Seconds to wait once Redis answers before the backlog is published: every process's channel
+#: layer subscribes again within its own reconnection delay (caro.layers.RECONNECT_S, 0.25 s) of
+#: Redis being back, and a message published before a subscriber is back reaches nobody.
+RESUBSCRIBE_GRACE_S = 1.0
+#: The most events a backlog keeps; past it the oldest are dropped (logged): their sockets
+#: recover with `sync` (every pong carries the game's version).
+BACKLOG_MAX_EVENTS = 100_000
+
+
+class Backlog:
+    """The batches of one event loop that Redis refused, published again in order once it is
+    back. `send` is called in order (under `_in_order`): while a backlog waits, a new batch is
+    delivered in-process at once and queued behind it for the other processes."""
+
+    _loops: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Backlog]" = weakref.WeakKeyDictionary()
+
+    def __init__(self) -> None:
+        self.batches: collections.deque[list[tuple[str, dict]]] = collections.deque()
+        self.events = 0
+        self.task: asyncio.Task | None = None
+
+    @classmethod
+    def of_loop(cls) -> "Backlog":
+        loop = asyncio.get_running_loop()
+        backlog = cls._loops.get(loop)
+        if backlog is None:
+            backlog = cls._loops[loop] = cls()
+        return backlog
+
+    async def send(self, layer, items: list[tuple[str, dict]]) -> None:
+        """Send `items` now, or keep them behind the waiting batches (never raises)."""
+        if self.batches:
+            if hasattr(layer, "group_send_many"):
+                try:
+                    await send_batch(layer, items, remote=False)
+                except Exception:  # noqa: BLE001 - local delivery does not use Redis
+                    log.exception("local delivery of %d event(s) failed", len(items))
+            return self._keep(layer, items)
+        try:
+            await send_batch(layer, items)
+        except Exception as error:  # noqa: BLE001 - Redis away: keep it for later
+            log.warning("broadcast of %d event(s) failed (%s); kept until Redis is back", len(items), error)
+            self._keep(layer, items)
+
+    def _keep(self, layer, items: list[tuple[str, dict]]) -> None:
+        self.batches.append(items)
+        self.events += len(items)
+        while self.events > BACKLOG_MAX_EVENTS and len(self.batches) > 1:
+            dropped = self.batches.popleft()
+            self.events -= len(dropped)
+            log.error("broadcast backlog over %d events: %d dropped", BACKLOG_MAX_EVENTS, len(dropped))
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._drain(layer))
+
+    async def _drain(self, layer) -> None:
+        """Wait until Redis answers, then RESUBSCRIBE_GRACE_S, then publish the batches in
+        order (holding the loop's send lock, so later sends stay behind them)."""
+        while self.batches:
+            await asyncio.sleep(BACKLOG_RETRY_S)
+            if not await _answers(layer):
+                continue
+            await asyncio.sleep(RESUBSCRIBE_GRACE_S)
+            sent = 0
+
+            async def publish_all() -> None:
+                nonlocal sent
+                while self.batches:
+                    items = self.batches[0]
+                    await send_batch(layer, items, local=not hasattr(layer, "group_send_many"))
+                    self.batches.popleft()
+                    self.events -= len(items)
+                    sent += len(items)
+
+            try:
+                await _in_order(publish_all)
+            except Exception as error:  # noqa: BLE001 - away again: wait once more
+                log.warning("broadcast backlog: Redis refused it again (%s)", error)
+            if sent:
+                log.warning("broadcast backlog: %d event(s) published after Redis came back", sent)
+
+
+async def _answers(layer) -> bool:
+    """Whether the layer's Redis answers now (a layer without a way to tell: assume it does)."""
+    ping = getattr(layer, "ping", None)
+    if ping is None:
+        return True
+    try:
+        return bool(await ping())
+    except Exception:  # noqa: BLE001 - still away
+        return False
 
 
 #: Adds every message of a batch to its consumers' queues (channels_redis's own `group_send`
@@ -163,10 +259,13 @@ return over
 """
 
 
-async def send_batch(layer, items: list[tuple[str, dict]]) -> None:
+async def send_batch(layer, items: list[tuple[str, dict]], *, local: bool = True, remote: bool = True) -> None:
     """Deliver `items` (`(group, event)`) as the Channels messages `{"type": "game.event", "event":
     event}`, in order, in one or two Redis round trips per Redis host whatever their number:
 
+    - a layer with `group_send_many` (the site's, caro.layers: in-process members first, then ONE
+      pipeline of PUBLISH per host for what other processes subscribe to; `local` / `remote`
+      choose the parts, e.g. a batch sent again after Redis refused it is `local=False`);
     - channels_redis's `RedisPubSubChannelLayer` (the site's layer): ONE pipeline of PUBLISH to
       the groups' pub/sub channels, serialised and named as the layer's `group_send` does;
     - channels_redis's `RedisChannelLayer` (sorted-set queues): ONE pipeline reads every group's
@@ -176,6 +275,8 @@ async def send_batch(layer, items: list[tuple[str, dict]]) -> None:
 
     Raises what the layer raises (Redis down)."""
     messages = [(group, {"type": "game.event", "event": event}) for group, event in items]
+    if hasattr(layer, "group_send_many"):
+        return await layer.group_send_many(messages, local=local, remote=remote)
     if isinstance(layer, RedisPubSubChannelLayer):
         return await _publish_batch(layer, messages)
     if not isinstance(layer, RedisChannelLayer):

@@ -64,11 +64,6 @@ ROOM_EVENTS = ("chat", "chat_hidden", "room_closed")
 #: Seconds a socket holds a game event that arrived ahead of its version (events published by two
 #: web processes at once may cross in Redis) for the one before it; then it sends the full `state`.
 REORDER_WAIT_S = 0.5
-#: The page pings after 1.6 s of silence to notice a dead connection at once (static/js/play/
-#: socket.js); the socket's presence row needs a refresh only well within
-#: `presence.STALE_CONNECTION_S` (45 s), so a ping refreshes it at most this often (s). A ping is
-#: answered on the loop, without the database.
-PRESENCE_TOUCH_EVERY_S = 15
 
 
 def db(func):
@@ -166,6 +161,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(exc.code)
             await self.close(code=CLOSE_CROWD_FULL)
             return
+        # After a Redis restart the layer tells this socket (`layer_reconnected`): events published
+        # by other processes meanwhile never reached it.
+        watch = getattr(self.channel_layer, "watch_reconnects", None)
+        if watch is not None:
+            await watch(self.channel_name)
         await self.accept()
         await self.send_state()
 
@@ -318,17 +318,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await db(action)(self.game_id, self.user, *args)
 
     async def on_ping(self, frame: dict) -> None:
-        """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets, at
-        once; then refresh the socket's presence if it was not in the last PRESENCE_TOUCH_EVERY_S."""
+        """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets, and
+        the game's id and current event version: a page whose version is lower missed an event
+        (a fault on the way) and asks for `sync`. The heartbeat refreshes the socket's presence in
+        the same round trip. A `light` ping (the page's liveness probe between two heartbeats) is
+        answered at once on the loop with the clock alone: no database, no thread."""
         t = frame.get("t")
         pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
+        if frame.get("light") is not True:
+            version = await db(presence.heartbeat)(self.channel_name, self.game_id)
+            pong.update(game_id=self.game_id, version=version)
         if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:
             pong["t"] = t
         await self.send_json(pong)
-        now = time.monotonic()
-        if now - getattr(self, "touched_at", float("-inf")) >= PRESENCE_TOUCH_EVERY_S:
-            self.touched_at = now
-            await db(presence.touch)(self.channel_name)
 
     async def on_chat(self, frame: dict) -> None:
         """Say a line in the room's chat (the channel follows the sender's seat, never the frame)."""
@@ -415,6 +417,20 @@ class RoomConsumer(AsyncWebsocketConsumer):
         that it runs between two messages, never inside one) to settle any gap still open."""
         await asyncio.sleep(REORDER_WAIT_S)
         await self.channel_layer.send(self.channel_name, {"type": "game.gap"})
+
+    async def layer_reconnected(self, message: dict) -> None:
+        """The channel layer is subscribed to Redis again after losing it (Channels type
+        "layer.reconnected", caro.layers): what other processes published meanwhile is lost, so
+        catch up: the room's new game if it moved on, else the full `state` if the game's version
+        is not the one this socket last sent."""
+        room = await db(_load_room)(self.code)
+        if room is None or room.closed_at is not None:
+            return await self.close_room() if room is not None else None
+        if room.current_game_id != self.game_id:
+            await self.follow_game(room.current_game_id)
+            return await self.send_state()
+        if await db(_game_version)(self.game_id) != self.version:
+            await self.send_state()
 
     async def game_gap(self, message: dict) -> None:
         """The wait for a missing event is over (Channels type "game.gap"): when events are still
@@ -530,6 +546,10 @@ class NotFoundConsumer(WebsocketConsumer):
 
 def _load_room(code: str) -> Room | None:
     return Room.objects.filter(code=code).only("code", "current_game_id", "closed_at").first()
+
+
+def _game_version(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("event_version", flat=True).first()
 
 
 def _ban_of(user_id: int):

@@ -172,7 +172,13 @@ def test_the_proxy_config_balances_over_every_replica_and_upgrades_websockets():
     server = block(text, "server")
     assert ["listen", "8080"] in directives(server)
     location = directives(block(server, "location /"))
-    assert ["proxy_pass", "http://web"] in location
+    assert ["proxy_pass", "http://$web_upstream"] in location
+    # Issue 27: a room's sockets on one replica (consistent hash of the code), HTTP by fewest connections.
+    rooms = directives(block(text, "upstream web_rooms"))
+    assert ["server", "web:8000", "resolve"] in rooms and ["hash", "$room_code", "consistent"] in rooms
+    code_map = directives(block(text, "map $uri $room_code"))
+    assert code_map[0][0].startswith('"~^/ws/room/') and code_map[0][1] == "$code"
+    assert directives(block(text, "map $room_code $web_upstream")) == [['""', "web"], ["default", "web_rooms"]]
     assert ["proxy_http_version", "1.1"] in location, "websockets need HTTP/1.1 upstream"
     assert ["proxy_set_header", "Upgrade", "$http_upgrade"] in location
     assert ["proxy_set_header", "Connection", "$connection_upgrade"] in location

@@ -46,7 +46,7 @@ async def _schema_exists(dsn: str, schema: str) -> bool:
         return (await cursor.fetchone())[0] == 1
 
 
-VARIANTS = ["daphne-local", "daphne-redis", "daphne-pubsub", "daphne-local-nohop"]
+VARIANTS = ["daphne-local", "daphne-redis", "daphne-pubsub", "daphne-local-nohop", "daphne-localfirst-nohop-uvloop"]
 if importlib.util.find_spec("uvicorn") is not None:  # the optional `bench` extra
     VARIANTS.append("uvicorn-redis")
 
@@ -123,4 +123,5 @@ def test_an_unknown_variant_is_refused():
         with pytest.raises(ValueError):
             floor.parse_variant(name)
     assert floor.parse_variant("uvicorn-pubsub-nohop-nodb") == {
-        "server": "uvicorn", "layer": "pubsub", "hop": False, "db": False}
+        "server": "uvicorn", "layer": "pubsub", "hop": False, "db": False, "uvloop": False}
+    assert floor.parse_variant("daphne-localfirst-nohop-uvloop")["uvloop"]

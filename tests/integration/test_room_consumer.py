@@ -5,6 +5,7 @@ import json
 import uuid
 
 import pytest
+from django.db.models import F
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
@@ -477,6 +478,48 @@ async def test_pong_carries_the_server_clock_for_client_clocks():
         assert pong["t"] == 1234.5 and abs(pong["server_ms"] - time.time() * 1000) < 2_000
         await x.send_json_to({"type": "ping", "t": "not a number"})
         assert "t" not in await x.receive_json_from(timeout=5)
+    finally:
+        await x.disconnect()
+
+
+async def test_pong_carries_the_game_and_its_current_version_so_a_page_behind_asks_for_sync():
+    """Issue 27: a page that missed an event (a fault on the way) learns it from the next pong,
+    whose `version` is the game's current one, not the last this socket was sent."""
+    room, cookies = await _room_with_players()
+    x, state = await _connect(room, cookies["x"])
+    try:
+        await x.send_json_to({"type": "ping"})
+        pong = await x.receive_json_from(timeout=5)
+        assert (pong["game_id"], pong["version"]) == (state["game_id"], state["version"])
+        # An event committed but never delivered (as when Redis was away): the pong tells.
+        await sync_to_async(lambda: Game.objects.filter(pk=state["game_id"]).update(
+            event_version=F("event_version") + 1))()
+        await x.send_json_to({"type": "ping"})
+        assert (await x.receive_json_from(timeout=5))["version"] == state["version"] + 1
+    finally:
+        await x.disconnect()
+
+
+async def test_after_the_layer_reconnects_a_socket_behind_gets_the_state_and_one_in_step_nothing():
+    """`layer.reconnected` (caro.layers, after a Redis restart): the socket compares the game's
+    version with the last it sent; behind, it sends the full `state`; in step, nothing."""
+    from channels.layers import get_channel_layer
+
+    from caro.games.models import Connection
+
+    room, cookies = await _room_with_players()
+    x, state = await _connect(room, cookies["x"])
+    try:
+        channel = await sync_to_async(lambda: Connection.objects.get(game_id=state["game_id"]).channel)()
+        layer = get_channel_layer()
+        await layer.send(channel, {"type": "layer.reconnected"})
+        await x.send_json_to({"type": "ping"})
+        assert (await x.receive_json_from(timeout=5))["type"] == "pong"  # in step: no state first
+        await sync_to_async(lambda: Game.objects.filter(pk=state["game_id"]).update(
+            event_version=F("event_version") + 1))()
+        await layer.send(channel, {"type": "layer.reconnected"})
+        again = await x.receive_json_from(timeout=5)
+        assert again["type"] == "state" and again["version"] == state["version"] + 1
     finally:
         await x.disconnect()
 

@@ -1,163 +1,223 @@
-"""A person's move in two statements (issue 17: the lean move path).
+"""A person's plain move in ONE round trip to PostgreSQL (issue 27; two since issue 17).
 
-The general path (`locking.player_action` under `transaction.atomic`) costs five round trips to
-PostgreSQL: BEGIN (psycopg sends it on its own before the first statement), the row lock, the
-INSERT of the move, the UPDATE of the game and COMMIT. A move that is neither the end of the game
-nor anything but a plain move needs only two, each with the same SQL the ORM would send:
+The general path (`locking.player_action` under `transaction.atomic`) costs five round trips:
+BEGIN, the row lock, the INSERT of the move, the UPDATE of the game and COMMIT. A plain move
+(neither an ending nor anything but a move) needs one statement, optimistic instead of locking
+first:
 
-1. `BEGIN; SELECT <every column of the game> ... FOR UPDATE`: the transaction and the row lock;
-2. `WITH new_move AS (INSERT <the move> RETURNING id) UPDATE <the game's changed columns> ...
-   RETURNING (SELECT id FROM new_move); COMMIT`: the move, the game and the commit at once.
+    WITH game AS (UPDATE games_game SET <the columns the move changed>
+                  WHERE id = <game> AND ply = <n> AND xmin::text = <the version read>
+                  RETURNING xmin::text),
+         move AS (INSERT INTO games_move (...) SELECT <the move> FROM game RETURNING id)
+    SELECT game.xmin, (SELECT id FROM move) FROM game
 
-Both go through Django's connection (its cursor wrappers, error translation and query logging),
-while Django itself stays in autocommit: the transaction is opened and closed by the statements,
-so it exists only on the server and `transaction.on_commit` callbacks made after the commit run at
-once. Anything that fails between the two statements rolls the transaction back (`rollback`).
-A failing statement 2 (a reused move id) leaves nothing written either: PostgreSQL stops the
-statement list at the error and the transaction is rolled back.
+in autocommit (one implicit transaction). The move is checked and played in memory on the game
+as this process last read or wrote it (`MoveCache`: the columns a move needs, `MOVE_COLUMNS`, and
+the row's `xmin`, which PostgreSQL changes with every write of the row, by any path). The UPDATE
+writes only if the row is still that version at ply `n` (`ply = n` is the optimistic ply check;
+`xmin` also catches a change that left the ply alone: an offer, a presence change, an edit by
+hand), and the INSERT runs only if the UPDATE did: no row back means nothing was written. Then
+the game is read again (`read`: one SELECT of `MOVE_COLUMNS`, no lock) and the move tried once
+more; a game not in the cache starts with that read. So a move costs one round trip while the
+game's moves are played on one process (compose's proxy sends a room's sockets to one process),
+two when the other player's move was written elsewhere. A check that fails on a cached row, or an
+engine refusal, is decided again on a fresh read before the move is refused or handed to the
+general path, so a stale cache never refuses a good move.
 
-Used only outside any `transaction.atomic` block (a caller's transaction or a test's wrapping
-one keeps the general path), on PostgreSQL.
-
-`LoopTransaction` runs the same two statements on the event loop, through a pool of async psycopg
-connections of the loop's own (`loop_pool`: Django's connection parameters and type adapters), so
-a move on a web socket needs no thread at all (`services.play.play_move_on_loop`).
+`read` and `write` go through Django's connection (its cursor wrappers, error translation and
+query logging; the thread path, `services.play._lean_move`), `LoopConnection` through the event
+loop's own pool of async psycopg connections with server-side binding and prepared statements
+(`services.play.play_move_on_loop`, no thread at all). Both only outside any `transaction.atomic`
+block (a caller's transaction or a test's wrapping one keeps the general path), on PostgreSQL.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import threading
 import weakref
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models.sql import InsertQuery, UpdateQuery
 from psycopg_pool import AsyncConnectionPool
 
 from caro.games.models import Game, Move
 
+#: Columns of a game that a plain move never reads or writes (its record, result, moderation and
+#: rematch fields): left out of the read, so the row converts and travels leaner. Anything the
+#: checks, the engine, the clock or the `move` event reads is in MOVE_COLUMNS.
+UNUSED_COLUMNS = ("imported", "annulled", "annulled_at", "annulled_by", "annul_reason", "created_at",
+                  "started_at", "finished_at", "win_line", "winner", "termination", "left_seat",
+                  "rematch_of", "rematch_offer", "throws", "first_mover")
+MOVE_COLUMNS = tuple(f.name for f in Game._meta.concrete_fields if f.name not in UNUSED_COLUMNS)
+#: Games whose last version this process keeps (least recently played dropped first).
+CACHE_GAMES = 20_000
+
 
 def usable(alias: str = DEFAULT_DB_ALIAS) -> bool:
-    """Whether the two-statement path may run now on connection `alias`: PostgreSQL, and no
-    transaction of Django's open (the statements BEGIN and COMMIT themselves)."""
+    """Whether the one-statement path may run now on connection `alias`: PostgreSQL, and no
+    transaction of Django's open (the statement commits on its own)."""
     connection = connections[alias]
     return connection.vendor == "postgresql" and not connection.in_atomic_block
 
 
+class MoveCache:
+    """Per process: game id -> the game's MOVE_COLUMNS as last read or written here, and its
+    row's `xmin`. Thread-safe; bounded to CACHE_GAMES games."""
+
+    def __init__(self, size: int = CACHE_GAMES) -> None:
+        self.size = size
+        self._rows: collections.OrderedDict[int, tuple[list, list, str]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: int, alias: str = DEFAULT_DB_ALIAS) -> tuple[Game, str] | None:
+        """A fresh `Game` (deferred beyond MOVE_COLUMNS) and its xmin, or None."""
+        with self._lock:
+            entry = self._rows.get(game_id)
+            if entry is None:
+                return None
+            self._rows.move_to_end(game_id)
+        names, values, xmin = entry
+        values = [dict(v) if isinstance(v, dict) else v for v in values]  # JSON columns: a copy each
+        return Game.from_db(alias, names, values), xmin
+
+    def put(self, game: Game, names: list[str], xmin: str) -> None:
+        """Keep `game` (its attributes `names`) as the row version `xmin`."""
+        values = [getattr(game, name) for name in names]
+        with self._lock:
+            self._rows[game.pk] = (names, values, xmin)
+            self._rows.move_to_end(game.pk)
+            while len(self._rows) > self.size:
+                self._rows.popitem(last=False)
+
+    def drop(self, game_id: int) -> None:
+        with self._lock:
+            self._rows.pop(game_id, None)
+
+
+cache = MoveCache()
+
+
 class _Statements(threading.local):
-    """The SQL of the two statements, compiled by the ORM once per thread (a thread's connection
-    object is its own, and the compilers keep theirs): the lock's SELECT with its compiler (which
-    converts the rows as the ORM does) and column names, and the UPDATE for each set of columns."""
+    """The read's SQL with its compiler (which converts the columns as the ORM does) and names,
+    compiled by the ORM once per thread and connection object, and the write's SQL for each set
+    of changed columns."""
 
     def __init__(self) -> None:
-        self.lock: tuple | None = None
-        self.insert: tuple[str, list] | None = None
-        self.updates: dict[tuple[str, ...], tuple[str, list]] = {}
+        self.read: tuple | None = None
+        self.writes: dict[tuple, str] = {}
 
 
 _statements = _Statements()
 
 
-def _lock_statement(connection) -> tuple:
-    if _statements.lock is None or _statements.lock[0] is not connection:
-        compiler = Game.objects.filter(pk=0).query.get_compiler(connection=connection)
+def _read_statement(connection) -> tuple:
+    """(connection, SQL, attribute names, compiler) of the read: `SELECT xmin::text, <MOVE_COLUMNS>
+    FROM games_game WHERE id = %s`."""
+    if _statements.read is None or _statements.read[0] is not connection:
+        compiler = Game.objects.filter(pk=0).only(*MOVE_COLUMNS).query.get_compiler(connection=connection)
         sql, _params = compiler.as_sql()
         names = [column.target.attname for column, _sql, _alias in compiler.select]
-        _statements.lock = (connection, f"BEGIN; {sql} FOR UPDATE", names, compiler)
-    return _statements.lock
+        _statements.read = (connection, sql.replace("SELECT ", "SELECT xmin::text, ", 1), names, compiler)
+        _statements.writes = {}
+    return _statements.read
 
 
-def begin_and_lock(game_id: int, alias: str = DEFAULT_DB_ALIAS) -> Game | None:
-    """Statement 1: open a transaction and lock the row of game `game_id`; returns the game as the
-    ORM would load it (every column, converted by its field), or None when there is no such game
-    (the transaction is then still open: call `rollback`)."""
-    connection = connections[alias]
-    _connection, sql, _names, _compiler = _lock_statement(connection)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, (game_id,))
-        cursor.nextset()  # the first result is the BEGIN's
-        rows = cursor.fetchall()
-    return _game_of(rows, connection)
-
-
-def _game_of(rows: list, connection) -> Game | None:
-    """The game of the lock's result rows, each column converted as the ORM converts it."""
-    _connection, _sql, names, compiler = _lock_statement(connection)
-    rows = list(compiler.results_iter(results=[rows]))
-    return Game.from_db(connection.alias, names, rows[0]) if rows else None
+def _game_of(rows: list, connection, alias: str) -> tuple[Game, str] | None:
+    """The game (and its xmin) of the read's result rows, each column converted as the ORM does;
+    kept in the cache."""
+    if not rows:
+        return None
+    _connection, _sql, names, compiler = _read_statement(connection)
+    xmin, *row = rows[0]
+    values = list(compiler.results_iter(results=[[row]]))[0]
+    game = Game.from_db(alias, names, values)
+    cache.put(game, names, xmin)
+    return game, xmin
 
 
 def _insert_fields() -> list:
     return [f for f in Move._meta.local_concrete_fields if f is not Move._meta.auto_field]
 
 
-def _write_statement(game: Game, move: Move, fields: tuple[str, ...], connection) -> str:
-    """The SQL of statement 2 for an UPDATE of `fields`, compiled by the ORM on first use."""
-    if _statements.insert is None or _statements.insert[1] is not connection:
-        _statements.updates = {}
-        insert = InsertQuery(Move)
-        insert.insert_values(_insert_fields(), [move], raw=False)
-        (insert_sql, _params), = insert.get_compiler(connection=connection).as_sql()
-        _statements.insert = (insert_sql, connection)
-    sql = _statements.updates.get(fields)
+def _write_statement(fields: tuple[str, ...], connection) -> str:
+    """The SQL of the write for an UPDATE of `fields` (attribute names)."""
+    _read_statement(connection)
+    sql = _statements.writes.get(fields)
     if sql is None:
-        update = UpdateQuery(Game)
-        update.add_update_fields([(Game._meta.get_field(name), None, getattr(game, name)) for name in fields])
-        update.add_filter("pk", game.pk)
-        update_sql, _params = update.get_compiler(connection=connection).as_sql()
-        pk = connection.ops.quote_name(Move._meta.pk.column)
-        sql = _statements.updates[fields] = (
-            f"WITH new_move AS ({_statements.insert[0]} RETURNING {pk}) {update_sql} "
-            f"RETURNING (SELECT {pk} FROM new_move); COMMIT")
+        quote = connection.ops.quote_name
+        game_table, move_table = quote(Game._meta.db_table), quote(Move._meta.db_table)
+        assignments = ", ".join(f"{quote(Game._meta.get_field(name).column)} = %s" for name in fields)
+        inserted = _insert_fields()
+        columns = ", ".join(quote(f.column) for f in inserted)
+        values = ", ".join(f"%s::{f.db_type(connection)}" for f in inserted)
+        sql = _statements.writes[fields] = (
+            f"WITH game AS (UPDATE {game_table} SET {assignments} WHERE {quote(Game._meta.pk.column)} = %s "
+            f"AND {quote('ply')} = %s AND xmin::text = %s RETURNING xmin::text AS version), "
+            f"move AS (INSERT INTO {move_table} ({columns}) SELECT {values} FROM game "
+            f"RETURNING {quote(Move._meta.pk.column)}) "
+            f"SELECT game.version, (SELECT {quote(Move._meta.pk.column)} FROM move) FROM game")
     return sql
 
 
-def store_and_commit(game: Game, move: Move, fields: list[str], alias: str = DEFAULT_DB_ALIAS) -> None:
-    """Statement 2: INSERT `move` (unsaved), UPDATE the `fields` (attribute names) of the locked
-    `game`, and COMMIT, in one round trip; `move` gets its id. The values are prepared as the
-    ORM's INSERT and UPDATE prepare them (`pre_save`, `get_db_prep_save`). Raises `IntegrityError`
-    when the INSERT breaks a constraint (its `client_id` used before in this game): nothing is
-    written and the transaction is still open (aborted), so call `rollback`."""
-    sql, params = _write(game, move, fields, connections[alias])
-    with connections[alias].cursor() as cursor:
-        cursor.execute(sql, params)
-        (move.pk,) = cursor.fetchone()
-    move._state.adding, move._state.db = False, alias
-
-
-def _write(game: Game, move: Move, fields: list[str], connection) -> tuple[str, list]:
-    """Statement 2 and its parameters, prepared as the ORM's INSERT and UPDATE prepare them."""
-    sql = _write_statement(game, move, tuple(fields), connection)
-    params = [field.get_db_prep_save(field.pre_save(move, True), connection) for field in _insert_fields()]
+def _write(game: Game, move: Move, fields: list[str], ply_before: int, xmin: str, connection) -> tuple[str, list]:
+    """The write and its parameters, prepared as the ORM's UPDATE and INSERT prepare them."""
+    sql = _write_statement(tuple(fields), connection)
+    params = []
     for name in fields:
         field = Game._meta.get_field(name)
         params.append(field.get_db_prep_save(field.pre_save(game, False), connection))
-    params.append(game.pk)
+    params += [game.pk, ply_before, xmin]
+    params += [field.get_db_prep_save(field.pre_save(move, True), connection) for field in _insert_fields()]
     return sql, params
 
 
-def rollback(alias: str = DEFAULT_DB_ALIAS) -> None:
-    """End the transaction `begin_and_lock` opened, writing nothing. A connection that cannot even
-    roll back is closed (the pool discards it; PostgreSQL ends its transaction)."""
+def cached(game_id: int, alias: str = DEFAULT_DB_ALIAS) -> tuple[Game, str] | None:
+    """The game as this process last read or wrote it (and its xmin), or None."""
+    return cache.get(game_id, alias)
+
+
+def read(game_id: int, alias: str = DEFAULT_DB_ALIAS) -> tuple[Game, str] | None:
+    """One SELECT of MOVE_COLUMNS (no lock): the game and its row's xmin, or None (no such game)."""
     connection = connections[alias]
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("ROLLBACK")
-    except Exception:  # noqa: BLE001 - broken connection: closing it ends the transaction
-        connection.close()
+    _connection, sql, _names, _compiler = _read_statement(connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (game_id,))
+        rows = cursor.fetchall()
+    return _game_of(rows, connection, alias)
+
+
+def write(game: Game, move: Move, fields: list[str], ply_before: int, xmin: str,
+          alias: str = DEFAULT_DB_ALIAS) -> str | None:
+    """The one statement: UPDATE `fields` of `game` if its row is still version `xmin` at ply
+    `ply_before`, and INSERT `move` (unsaved) with it. Returns the row's new xmin (`move` has its
+    id), or None when nothing was written (the row had changed). Raises `IntegrityError` when
+    the INSERT breaks a constraint (`client_id` used before in this game): nothing is written."""
+    connection = connections[alias]
+    sql, params = _write(game, move, fields, ply_before, xmin, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        cache.drop(game.pk)
+        return None
+    new_xmin, move.pk = row
+    move._state.adding, move._state.db = False, alias
+    cache.put(game, _read_statement(connection)[2], new_xmin)
+    return new_xmin
 
 
 # ------------------------------------------------------------------ on the event loop
 
 #: Connections the event loop's own pool opens at most (moves on the loop of one web process; the
-#: thread pool's Django connections, DB_POOL_MAX_SIZE, are apart). A move holds one for its two
-#: round trips, so ten carry hundreds of moves a second.
+#: thread pool's Django connections, DB_POOL_MAX_SIZE, are apart). A move holds one for its round
+#: trip, so ten carry thousands of moves a second.
 LOOP_POOL_MAX = 10
 #: Seconds a move on the loop waits for a free connection before giving up (`PoolTimeout`).
 LOOP_POOL_TIMEOUT_S = 10.0
-#: Statement 1 runs at most this often: once more after a connection PostgreSQL had dropped.
-LOCK_ATTEMPTS = 2
+#: The read runs at most this often: once more after a connection PostgreSQL had dropped.
+READ_ATTEMPTS = 2
 
 _loop_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncConnectionPool]" = weakref.WeakKeyDictionary()
 
@@ -185,8 +245,9 @@ async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
     if pool is not None:
         return pool
     connection = loop_wrapper(alias)
-    params = {**connection.get_connection_params(), "cursor_factory": psycopg.AsyncClientCursor,
-              "autocommit": True}
+    # Server-side binding (psycopg's default cursor, not Django's client-side one): the two
+    # statements of a move are prepared once per connection and sent as parameters only.
+    params = {**connection.get_connection_params(), "cursor_factory": psycopg.AsyncCursor, "autocommit": True}
     zone, zone_sql = connection.timezone_name, connection.ops.set_time_zone_sql()
 
     async def configure(conn: psycopg.AsyncConnection) -> None:
@@ -209,57 +270,80 @@ async def close_loop_pool() -> None:
         await pool.close()
 
 
-class LoopTransaction:
-    """`async with LoopTransaction() as tx`: one connection of `loop_pool` for the two statements
-    (`tx.lock`, `tx.store_and_commit`); leaving the block rolls back whatever was not committed
-    (a check that sends the move to the general path, an error) and gives the connection back."""
+class LoopConnection:
+    """`async with LoopConnection() as db`: one connection of `loop_pool` for a move's read and
+    write (`db.read`, `db.write`), given back when the block ends. Statements use server-side
+    binding and are prepared on each connection (psycopg's `prepare=True`)."""
 
     def __init__(self, alias: str = DEFAULT_DB_ALIAS) -> None:
         self.alias = alias
+        self.conn = None
 
-    async def __aenter__(self) -> "LoopTransaction":
+    async def __aenter__(self) -> "LoopConnection":
         self.pool = await loop_pool(self.alias)
-        self.conn = await self.pool.getconn()
         return self
 
     async def __aexit__(self, *exc) -> None:
-        try:
-            await self.conn.rollback()  # nothing to do after COMMIT (psycopg skips an idle one)
-        except Exception:  # noqa: BLE001 - a broken connection: the pool discards it
-            pass
-        finally:
+        if self.conn is not None:
             await self.pool.putconn(self.conn)
+            self.conn = None
 
-    async def lock(self, game_id: int) -> Game | None:
-        """Statement 1 (`begin_and_lock`) on the loop: the locked game, or None.
+    async def _connection(self):
+        if self.conn is None:
+            self.conn = await self.pool.getconn()
+        return self.conn
 
-        A connection PostgreSQL dropped (a restart, an idle kill) fails here, before anything is
-        written: it is given back (the pool discards a broken one), the pool tests its other idle
-        connections (`AsyncConnectionPool.check`, replacing the dead) and the statement runs once
-        more on a fresh one, so the move is not refused. Raises `psycopg.OperationalError` when
-        that fails too."""
+    async def _renew(self) -> None:
+        """Give back a connection PostgreSQL dropped (a restart, an idle kill; the pool discards
+        it), test the pool's other idle ones (`AsyncConnectionPool.check`) and take a fresh one."""
+        await self.pool.putconn(self.conn)
+        self.conn = None
+        await self.pool.check()
+
+    async def read(self, game_id: int) -> tuple[Game, str] | None:
+        """`read` on the loop. A connection PostgreSQL had dropped fails here before anything is
+        written: the read runs once more on a fresh connection (so the move is not refused).
+        Raises `psycopg.OperationalError` when that fails too."""
         connection = loop_wrapper(self.alias)
-        _connection, sql, _names, _compiler = _lock_statement(connection)
-        for attempt in range(LOCK_ATTEMPTS):
+        _connection, sql, _names, _compiler = _read_statement(connection)
+        for attempt in range(READ_ATTEMPTS):
+            conn = await self._connection()
             try:
-                async with self.conn.cursor() as cursor:
-                    await cursor.execute(sql, (game_id,))
-                    cursor.nextset()  # the first result is the BEGIN's
+                async with conn.cursor() as cursor:
+                    await cursor.execute(sql, (game_id,), prepare=True)
                     rows = await cursor.fetchall()
-                return _game_of(rows, connection)
+                return _game_of(rows, connection, self.alias)
             except psycopg.OperationalError:
-                if attempt + 1 == LOCK_ATTEMPTS or not self.conn.broken:
+                if attempt + 1 == READ_ATTEMPTS or not conn.broken:
                     raise
-                await self.pool.putconn(self.conn)
-                await self.pool.check()
-                self.conn = await self.pool.getconn()
+                await self._renew()
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def store_and_commit(self, game: Game, move: Move, fields: list[str]) -> None:
-        """Statement 2 (`store_and_commit`) on the loop. Raises `psycopg.IntegrityError` when the
-        INSERT breaks a constraint (then nothing is written)."""
-        sql, params = _write(game, move, fields, loop_wrapper(self.alias))
-        async with self.conn.cursor() as cursor:
-            await cursor.execute(sql, params)
-            (move.pk,) = await cursor.fetchone()
+    async def write(self, game: Game, move: Move, fields: list[str], ply_before: int, xmin: str) -> str | None:
+        """`write` on the loop. Raises `psycopg.IntegrityError` when the INSERT breaks a
+        constraint (nothing written), and `Dropped` when the connection was broken (its pool
+        renews it; whether the statement ran is unknown: read again before anything else)."""
+        connection = loop_wrapper(self.alias)
+        sql, params = _write(game, move, fields, ply_before, xmin, connection)
+        conn = await self._connection()
+        try:
+            async with conn.cursor() as cursor:
+                await cursor.execute(sql, params, prepare=True)
+                row = await cursor.fetchone()
+        except psycopg.OperationalError:
+            if not conn.broken:
+                raise
+            cache.drop(game.pk)
+            await self._renew()
+            raise Dropped() from None
+        if row is None:
+            cache.drop(game.pk)
+            return None
+        new_xmin, move.pk = row
         move._state.adding, move._state.db = False, self.alias
+        cache.put(game, _read_statement(connection)[2], new_xmin)
+        return new_xmin
+
+
+class Dropped(Exception):
+    """The loop's connection broke during a write: read the game again before going on."""

@@ -99,15 +99,15 @@ def mover_seat(game: Game, move: Move) -> str:
 
 async def play_move_on_loop(game_id: int, user, square: str, ply: int,
                             client_id: uuid.UUID | str) -> MoveResult | None:
-    """`play_move` on the event loop, without a thread: the lean path's two statements through
-    the loop's own connections (`lean.LoopTransaction`), then the broadcast handed to the loop.
+    """`play_move` on the event loop, without a thread: the lean path's one statement through the
+    loop's own connections (`lean.LoopConnection`), then the broadcast handed to the loop.
 
     Takes the same moves as the lean path except those of a game with the computer (its move is
     asked for through the broker) and of a game whose position must be rebuilt from its moves;
-    returns None for every other case, having changed nothing (the lock rolled back), and the
-    caller then runs `play_move` in a thread. Raises `GameError` as `play_move` does for a move
-    the engine refuses (`ENGINE_CODES`) or a move id used before in this game (`stale`), `banned`
-    for a user under a ban, and `busy` when no connection of the loop's pool came free within
+    returns None for every other case, having changed nothing, and the caller then runs
+    `play_move` in a thread. Raises `GameError` as `play_move` does for a move the engine refuses
+    (`ENGINE_CODES`) or a move id used before in this game (`stale`), `banned` for a user under a
+    ban, and `busy` when no connection of the loop's pool came free within
     `lean.LOOP_POOL_TIMEOUT_S` (an overloaded server: nothing was sent to PostgreSQL, so nothing
     changed; the move is not handed to a thread either, which would only add to the load); each
     changes nothing.
@@ -122,56 +122,114 @@ async def play_move_on_loop(game_id: int, user, square: str, ply: int,
         raise GameError("busy") from None
 
 
-async def _move_on_loop(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
-    async with lean.LoopTransaction() as tx:
-        game = await tx.lock(game_id)
-        seat = game.seat_of(user) if game is not None else None
-        if (seat is None or not state.is_active(game) or ply != game.ply + 1 or game.bot_seat
-                or state.opening_running(game) or state.deadline_passed(game, timezone.now())
-                or not position_stored(game)):
-            return None
-        step = advance(game, game.side_of(seat), square, client_id)
+#: Tries of the lean path for one move: on the cached game, on a fresh read, once more after a
+#: connection PostgreSQL dropped.
+LEAN_TRIES = 3
+#: What a driver of `_lean_steps` sends back for a write whose connection broke (`lean.Dropped`).
+RETRY = object()
+
+
+def _lean_seat(game: Game, user, ply: int, on_loop: bool) -> str | None:
+    """The seat of `user` when the lean path may play their move `ply` in `game` now: a seated
+    player's next move in an active game whose clock has not run out, outside an opening
+    procedure (and, on the loop, not against the computer and with the position stored); else
+    None (the general path answers)."""
+    seat = game.seat_of(user)
+    if (seat is None or not state.is_active(game) or ply != game.ply + 1 or state.opening_running(game)
+            or state.deadline_passed(game, timezone.now())):
+        return None
+    if on_loop and (game.bot_seat or not position_stored(game)):
+        return None
+    return seat
+
+
+def _lean_steps(user, square: str, ply: int, client_id: uuid.UUID, found, on_loop: bool):
+    """The lean path's decisions without their I/O, shared by the thread and the loop (a
+    generator): it yields `("read",)` to be sent `lean.read`'s answer, and `("write", game, move,
+    fields, ply_before, version)` to be sent `lean.write`'s (or RETRY after a broken connection),
+    and returns the `MoveResult`, or None for the general path. `found` is the cached game (or
+    None). A check that fails, or an engine refusal, on the cached game is decided again on a fresh
+    read; on a fresh one it is final (None, or the `GameError`)."""
+    for _try in range(LEAN_TRIES):
+        fresh = found is None
+        if fresh:
+            found = yield ("read",)
+            if found is None:
+                return None
+        game, version = found
+        found = None  # a failure below reads the game again
+        seat = _lean_seat(game, user, ply, on_loop)
+        if seat is None:
+            if fresh:
+                return None
+            continue
+        try:
+            step = advance(game, game.side_of(seat), square, client_id)
+        except GameError:
+            if fresh:
+                raise
+            continue  # refused on the cached game: decide on a fresh read
         if step.played.finished:  # the ending goes through `finish`, on the general path
             return None
         event = move_event(game, step.move, step.played, step.board, step.now)
+        written = yield ("write", game, step.move, step.changed(), ply - 1, version)
+        if written is RETRY or (written is None and not fresh):
+            continue
+        if written is None:  # the row changed between the fresh read and the write: the general path locks
+            return None
+        return MoveResult(game=game, move=step.move, events=[event])
+    return None
+
+
+async def _move_on_loop(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
+    async with lean.LoopConnection() as db:
+        steps = _lean_steps(user, square, ply, client_id, lean.cached(game_id), on_loop=True)
+        answer = None
         try:
-            await tx.store_and_commit(game, step.move, step.changed())
-        except psycopg.IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
-            raise GameError("stale") from None
-    outbox.publish_committed(game, [event])
-    return MoveResult(game=game, move=step.move, events=[event])
+            while True:
+                request = steps.send(answer)
+                if request[0] == "read":
+                    answer = await db.read(game_id)
+                    continue
+                try:
+                    answer = await db.write(*request[1:])
+                except psycopg.IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+                    raise GameError("stale") from None
+                except lean.Dropped:
+                    answer = RETRY
+        except StopIteration as done:
+            result = done.value
+    if result is not None:
+        outbox.publish_committed(result.game, result.events)
+    return result
 
 
 def _lean_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID) -> MoveResult | None:
-    """`play_move` in two statements (`services.lean`) for the common case: a seated player's
+    """`play_move` in one statement (`services.lean`) for the common case: a seated player's
     next move (`ply` = the game's ply + 1) in an active game whose clock has not run out, outside
     an opening procedure, that does not end the game. Returns None for anything else, having
-    changed nothing (the row lock is released), so that the general path answers it: repeats,
-    stale plies, errors of seat and status, an expired clock to enforce, an ending through
-    `finish`. Raises `GameError` for a move the engine refuses (`ENGINE_CODES`) and `stale` for
-    a move id used before in this game; both change nothing, like the general path."""
+    changed nothing, so that the general path answers it: repeats, stale plies, errors of seat
+    and status, an expired clock to enforce, an ending through `finish`. Raises `GameError` for a
+    move the engine refuses (`ENGINE_CODES`) and `stale` for a move id used before in this game;
+    both change nothing, like the general path."""
     refuse_banned(user)
+    steps = _lean_steps(user, square, ply, client_id, lean.cached(game_id), on_loop=False)
+    answer = None
     try:
-        game = lean.begin_and_lock(game_id)
-        seat = game.seat_of(user) if game is not None else None
-        if (seat is None or not state.is_active(game) or ply != game.ply + 1
-                or state.opening_running(game) or state.deadline_passed(game, timezone.now())):
-            lean.rollback()
-            return None
-        step = advance(game, game.side_of(seat), square, client_id)
-        if step.played.finished:  # the ending goes through `finish`, on the general path
-            lean.rollback()
-            return None
-        event = move_event(game, step.move, step.played, step.board, step.now)
-        try:
-            lean.store_and_commit(game, step.move, step.changed())
-        except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
-            raise GameError("stale") from None
-    except BaseException:
-        lean.rollback()
-        raise
-    outbox.publish(game, [event])  # committed: sent now (no transaction of Django's is open)
-    return MoveResult(game=game, move=step.move, events=[event])
+        while True:
+            request = steps.send(answer)
+            if request[0] == "read":
+                answer = lean.read(game_id)
+                continue
+            try:
+                answer = lean.write(*request[1:])
+            except IntegrityError:  # an id reused with a newer ply: not a repeat we can answer
+                raise GameError("stale") from None
+    except StopIteration as done:
+        result = done.value
+    if result is not None:
+        outbox.publish(result.game, result.events)  # committed: sent now (no transaction of Django's is open)
+    return result
 
 
 #: The columns of a game a move that does not end it may change; the UPDATE writes those that did.
@@ -186,7 +244,7 @@ def apply_move(game: Game, side: str, square: str, client_id: uuid.UUID) -> Move
 
     Plays on the position stored with the game (`snapshot.board_now`: no read of the moves) and
     stores the new one in the same UPDATE, which writes only the columns the move changed (a
-    person's move takes the leaner path of `services.lean`, the same steps in two statements).
+    person's move takes the leaner path of `services.lean`, the same steps in one statement).
 
     Raises `GameError` with the engine's refusal mapped by `ENGINE_CODES` (nothing changes), or
     `stale` when `client_id` was already used for an earlier move (the INSERT fails; the caller's

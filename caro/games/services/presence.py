@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection as db_connection, transaction
 from django.utils import timezone
 
 from caro.games import outbox, signals, state
@@ -103,6 +103,19 @@ def disconnect(channel: str) -> None:
 def touch(channel: str) -> None:
     """A heartbeat from the socket `channel`: it is alive (one UPDATE, no lock)."""
     Connection.objects.filter(channel=channel).update(seen_at=timezone.now())
+
+
+def heartbeat(channel: str, game_id: int) -> int | None:
+    """`touch` for the socket `channel`, and the current event version of game `game_id` (None
+    when there is no such game), in one round trip: the room socket's `pong` carries it, so a
+    page that missed an event asks for `sync` within one heartbeat (docs/protocol.md)."""
+    connection_table, game_table = Connection._meta.db_table, Game._meta.db_table
+    with db_connection.cursor() as cursor:
+        cursor.execute(f'WITH seen AS (UPDATE "{connection_table}" SET "seen_at" = %s WHERE "channel" = %s) '
+                       f'SELECT "event_version" FROM "{game_table}" WHERE "id" = %s',
+                       [timezone.now(), channel, game_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 def enforce_absence(game_id: int) -> bool:

@@ -13,11 +13,14 @@
 // counts, so a busy game pings less); any frame answers it. No answer in PONG_WAIT_MS: the
 // connection counts as lost (said at once, moves refused), so a silent drop is said at most
 // PING_EVERY_MS + PONG_WAIT_MS (2.6 s) after the last frame; no answer in DEAD_AFTER_MS: the socket
-// is dropped and a new one opened. A hidden tab pings every HIDDEN_PING_EVERY_MS (presence only)
-// and at once when it is shown again. The server answers a ping on its event loop without the
-// database (caro/rooms/consumers.py): 0.39 ms of web CPU a ping, measured by bench/ws_ping.py.
+// is dropped and a new one opened. A hidden tab pings every HIDDEN_PING_EVERY_MS and at once when
+// it is shown again. Most pings are `light` (a liveness probe the server answers at once on its
+// event loop, without the database); one at least every HEARTBEAT_EVERY_MS is the full heartbeat,
+// which refreshes the socket's presence (gone after 45 s without) and brings the game's version
+// (issue 27). bench/ws_ping.py prices both.
 export const PING_EVERY_MS = 1600;
 export const HIDDEN_PING_EVERY_MS = 15000;
+export const HEARTBEAT_EVERY_MS = 15000;
 export const PONG_WAIT_MS = 1000;
 export const DEAD_AFTER_MS = 6000;
 const RETRY_MAX_MS = 8000;
@@ -61,6 +64,7 @@ export class SocketSource {
     this.live = false; // open, answering, and the browser online: frames may be sent
     this.game = null; // {game_id, version} of the last applied state and events
     this.waiting = false; // a ping is unanswered
+    this.lastHeartbeat = -Infinity; // when the last full ping went (Date.now())
     this.pingTimer = null;
     this.pongTimer = null;
     this.deadTimer = null;
@@ -82,6 +86,7 @@ export class SocketSource {
     socket.addEventListener("open", () => {
       if (socket !== this.socket) return;
       this.retry = 0;
+      this.lastHeartbeat = -Infinity;
       this.answered();
       this.live = true;
       this.onStatus("live");
@@ -157,7 +162,11 @@ export class SocketSource {
   ping() {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    socket.send(JSON.stringify({ type: "ping", t: Date.now() }));
+    const frame = { type: "ping", t: Date.now() };
+    const now = Date.now();
+    if (now - this.lastHeartbeat >= HEARTBEAT_EVERY_MS || now < this.lastHeartbeat) this.lastHeartbeat = now;
+    else frame.light = true;
+    socket.send(JSON.stringify(frame));
     this.schedulePing();
     if (this.waiting) return; // the first unanswered ping's timers run
     this.waiting = true;

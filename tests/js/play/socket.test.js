@@ -32,7 +32,7 @@ class FakeSocket {
 }
 globalThis.WebSocket = FakeSocket;
 
-const { DEAD_AFTER_MS, PING_EVERY_MS, PONG_WAIT_MS, SocketSource } = await import("../../../static/js/play/socket.js");
+const { DEAD_AFTER_MS, HEARTBEAT_EVERY_MS, PING_EVERY_MS, PONG_WAIT_MS, SocketSource } = await import("../../../static/js/play/socket.js");
 
 function source() {
   const seen = { frames: [], status: [] };
@@ -52,7 +52,7 @@ function source() {
 describe("the socket source", () => {
   beforeEach(() => {
     mock.timers.reset();
-    mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+    mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
     FakeSocket.made.length = 0;
     navigator.onLine = true;
   });
@@ -73,6 +73,19 @@ describe("the socket source", () => {
     assert.deepEqual(ws.sent, []);
     ws.receive({ type: "pong", t: 1, server_ms: 2, game_id: 7, version: 6 });
     assert.deepEqual(ws.sent, [{ type: "sync", version: 4 }]);
+  });
+
+  test("pings are light between two full heartbeats, one at least every 15 s", () => {
+    const { ws } = source(); // the first ping (at open) was the full one
+    const pings = [];
+    for (let i = 0; i < 12; i++) {
+      mock.timers.tick(PING_EVERY_MS);
+      pings.push(ws.sent.at(-1));
+      ws.receive({ type: "pong", t: 1, server_ms: 2 });
+    }
+    const full = pings.map((p, i) => [i, p.light]).filter(([, light]) => !light).map(([i]) => i);
+    assert.deepEqual(full, [Math.ceil(HEARTBEAT_EVERY_MS / PING_EVERY_MS) - 1]);
+    assert.ok(pings.every((p) => p.type === "ping" && typeof p.t === "number"));
   });
 
   test("a silent connection is lost after a ping unanswered, then dropped and opened again", () => {
