@@ -9,6 +9,7 @@ other than GET before the game ends (the finished game then goes to the records 
 from __future__ import annotations
 
 import re
+import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -42,9 +43,12 @@ class Network:
         self.page = page
         self.sockets: list[str] = []
         self.writes: list[tuple[str, str]] = []
+        self.uploads: list[int] = []  # the statuses of the records queue's POSTs
         page.on("websocket", lambda ws: self.sockets.append(ws.url) if self.on_device() else None)
         page.on("request", lambda r: self.writes.append((r.method, r.url))
                 if r.method != "GET" and self.on_device() else None)
+        page.on("response", lambda r: self.uploads.append(r.status)
+                if r.request.method == "POST" and "/api/local-games/" in r.url else None)
 
     def on_device(self) -> bool:
         return urlparse(self.page.url).path in DEVICE_PAGES
@@ -139,7 +143,16 @@ def test_a_whole_game_against_the_computer_is_played_on_the_device(browser, live
         assert page.locator(".move-list .mv[data-sq]").count() == plies
         assert page.is_visible('[data-role="play-again"]') and page.is_visible('[data-role="level"]')
         assert page.evaluate(NO_OVERFLOW) <= 0
-        assert _off_loop(lambda: (Room.objects.count(), Game.objects.count())) == (0, 0), "the server kept a game"
+        # No room and no game on the server while it was played; once it is over, the records queue
+        # sends its record (CONTRACTS.md section 4), and the server stores it once, finished.
+        assert net.writes[:writes_before] == []
+        deadline = time.monotonic() + 30
+        while 201 not in net.uploads and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+        assert net.uploads == [201], net.uploads
+        stored = _off_loop(lambda: list(Game.objects.values_list("status", "ply", "bot_level")))
+        assert _off_loop(Room.objects.count) == 0
+        assert stored == [(Game.Status.FINISHED, plies, level)], stored
     finally:
         ctx.close()
 
