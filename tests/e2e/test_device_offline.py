@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import Error as PlaywrightError
 
 from caro.games.models import Game
 from tests.e2e.helpers import _context, _off_loop
@@ -96,9 +97,14 @@ def _ready(page):
 
 
 def _my_turn_or_over(page):
-    page.wait_for_function(
-        "document.querySelector('.room').classList.contains('my-turn')"
-        " || document.querySelector('[data-role=status]').dataset.result", timeout=TIMEOUT)
+    try:
+        page.wait_for_function(
+            "document.querySelector('.room').classList.contains('my-turn')"
+            " || document.querySelector('[data-role=status]').dataset.result", timeout=TIMEOUT)
+    except PlaywrightError:
+        said = page.evaluate("[...document.querySelectorAll('[data-role=status], [data-role=conn], [data-role=note]')]"
+                             ".map(e => e.textContent.trim())")
+        raise AssertionError(f"neither the person's turn nor the end: {said}") from None
 
 
 def _placed(page):
@@ -106,7 +112,8 @@ def _placed(page):
 
 
 def _reload_keeps_the_game(page):
-    """Reload (offline): the same stones, the same move list, the same address (the game's id)."""
+    """Reload (offline) at the person's turn: the same stones, the same move list, the same address
+    (the game's id)."""
     before, moves, url = _placed(page), page.locator(".move-list .mv[data-sq]").count(), page.url
     assert "game=" in url
     page.reload()
@@ -114,6 +121,18 @@ def _reload_keeps_the_game(page):
     page.wait_for_function(f"{STONES} === {len(before)}", timeout=TIMEOUT)
     assert _placed(page) == before and page.url == url
     assert page.locator(".move-list .mv[data-sq]").count() == moves
+
+
+def _reload_while_the_computer_may_think(page):
+    """Reload (offline) right after the person's move: every stone comes back, and the computer's
+    reply (made before the reload, or asked for again after it) comes."""
+    before, url = _placed(page), page.url
+    page.reload()
+    _ready(page)
+    page.wait_for_function(f"{STONES} >= {len(before)}", timeout=TIMEOUT)
+    assert set(before) <= set(_placed(page)) and page.url == url
+    _my_turn_or_over(page)
+    assert len(_placed(page)) == len(before) + (len(before) % 2)  # the computer has answered
 
 
 def _play_the_computer(page, lang, level):
@@ -138,11 +157,15 @@ def _play_the_computer(page, lang, level):
         page.wait_for_function(f"{STONES} > {before}", timeout=TIMEOUT)
         made += 1
         if made == 2:
-            _reload_keeps_the_game(page)  # the computer may be thinking: it is asked again
+            _my_turn_or_over(page)
+            if not _result(page):
+                _reload_keeps_the_game(page)
+        elif made == 3:
+            _reload_while_the_computer_may_think(page)
     _my_turn_or_over(page)
     assert _result(page) == "finished", _status(page)
     assert WORDS[lang]["lost"] in _status(page)
-    assert page.locator(".sq.win").count() == 5
+    assert page.locator(".sq.win").count() >= 5  # caro-vn is not exact: Easy sometimes makes six
     plies = page.evaluate(STONES)
     assert plies == 2 * made  # the computer's five was the last move
     assert page.locator(".move-list .mv[data-sq]").count() == plies
@@ -206,8 +229,7 @@ def test_offline_whole_games_on_the_device_reach_my_games_once_back_online(brows
         page.wait_for_timeout(1000)  # a second send, if any, would have gone by now
         assert sorted(watch.posts) == sorted(r["id"] for r in waiting)
         stored = _off_loop(lambda: sorted(Game.objects.values_list("status", "ply", "bot_level")))
-        assert stored == sorted([(Game.Status.FINISHED, plies, level), (Game.Status.FINISHED, 9, None)]) \
-            or stored == sorted([(Game.Status.FINISHED, plies, level), (Game.Status.FINISHED, 9, "")]), stored
+        assert stored == sorted([(Game.Status.FINISHED, plies, level), (Game.Status.FINISHED, 9, "")]), stored
 
         # "My games" lists both, once each; a reload sends nothing again.
         page.goto(url + reverse(f"records:mine_{lang}"))
