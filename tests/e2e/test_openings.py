@@ -92,3 +92,48 @@ def test_a_full_rif_game_between_two_browsers_through_the_swap_and_the_fifth_mov
     finally:
         ctx_h.close()
         ctx_g.close()
+
+
+def test_a_swap2_game_against_the_computer_that_gets_the_choice_back(browser, live_server_url):
+    """Played on the device (the home page's form opens play_computer): the computer in the page
+    takes its opening steps."""
+    ctx = browser.new_context(locale="en-US")
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/")
+        _choose_rules(page, "swap2")
+        page.select_option('select[name="level"]', "easy")
+        page.select_option('select[name="side"]', "O")  # the computer begins: it places three stones
+        page.click('[data-testid="play-computer"]')
+        page.wait_for_url(re.compile(r"/choi-may/\?"))
+        _one_tap(page)
+        _prompt(page, "choose a colour, or place two more stones", timeout=60_000)
+        assert page.locator('.sq[data-stone="X"], .sq[data-stone="O"]').count() == 3
+        assert page.locator('[data-testid="opening-choose-X"]').count() == 1
+        page.click('.sq[data-sq="A1"]')  # the 4th stone (white): two more, then the computer chooses
+        _stone(page, "A1", "O")
+        _prompt(page, "place stone 5 (black)")
+        page.click('.sq[data-sq="O15"]')
+        _stone(page, "O15", "X")
+        page.wait_for_function(
+            "document.querySelectorAll('[data-testid=opening-log] li').length === 6", timeout=60_000)
+        last = page.locator('[data-testid="opening-log"] li').nth(5).inner_text()
+        assert re.search(r"chose (Black|White)", last)
+        assert "Computer" in last
+        page.wait_for_function(
+            "document.querySelector('[data-testid=opening-prompt]').textContent.includes('Opening over')")
+        # Then ordinary moves: whoever holds White plays stone 6. The computer answers at once, so the
+        # count is compared with ">=": a check for an exact count can miss it between two frames.
+        status = page.inner_text('[data-role="status"]')
+        count = "document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length"
+        if "Your turn" in status:
+            before = page.evaluate(count)
+            assert before in (5, 6)  # 5: we hold White and play stone 6; 6: the computer, as White, did
+            page.click('.sq[data-sq="B14"]')
+            page.wait_for_selector('.sq[data-sq="B14"][data-stone]:not([data-stone=""])')
+            page.wait_for_function(f"{count} >= {before + 2}", timeout=60_000)  # and the computer replied
+        else:
+            page.wait_for_function(f"{count} >= 6", timeout=60_000)
+        assert page.is_visible('[data-role="resign"]')
+    finally:
+        ctx.close()
