@@ -107,8 +107,6 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "game": game,
             "you": you,
             "can_join": you is None and not game.is_over and state.open_seat(game) is not None,
-            "level_choices": Game.BotLevel.choices,
-            "computer": room.kind == Room.Kind.COMPUTER,
             "size": size,
             "rows": [{"number": r, "squares": [f"{c}{r}" for c in letters]} for r in range(1, size + 1)],
             "columns": letters,
