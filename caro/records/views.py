@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from caro.games import records
 from caro.games.display import game_summary, opening_lines
 from caro.games.errors import GameError
-from caro.games.kinds import RULE_CHOICES, choice_of, kind_for_choice, kind_of
+from caro.games.kinds import choice_of, kind_of
 from caro.games.models import Game, Move, Seat, Side
 from caro.games.services.records import store_imported
 from caro.records import html, limits
@@ -351,22 +351,14 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
 
 def continue_query(game: Game, squares: list[str]) -> dict:
     """The address fields of "Continue from here against the computer": the on-device computer page
-    (`play_computer`, CONTRACTS.md section 3) with the game's rule choice, board and win length and
-    `moves`, the squares played so far (record.js keeps them in step with the replay). The rule
-    choice is the first whose rules, board and win length aside, are the game's: a game that began
-    with an opening procedure continues under the same rules without one (its stones are on the
-    board)."""
-    query = {"moves": ",".join(squares)}
-    for choice in RULE_CHOICES:
-        kind = kind_for_choice(choice)
-        if kind.name != game.kind:
-            continue
-        if not kind.has_options:
-            return {**query, "preset": choice}
-        numbers = {"size": 0, "win_length": 0}
-        if {**kind.rules_for(choice), **numbers} == {**game.rules, **numbers}:
-            return {**query, "preset": choice, "size": game.rules["size"], "win_length": game.rules["win_length"]}
-    return {**query, "preset": "caro-vn", "size": game.rules.get("size", 15), "win_length": game.rules.get("win_length", 5)}
+    (`play_computer`, CONTRACTS.md section 3) with the game's rule choice (`kinds.choice_of`: a game
+    that began with an opening procedure continues under the same rules without one, its stones on
+    the board), its board and win length (caro) and `moves`, the squares played so far (record.js
+    keeps them in step with the replay)."""
+    query = {"moves": ",".join(squares), "preset": choice_of(game)}
+    if game.kind == Game.Kind.CARO:
+        query |= {"size": game.rules.get("size", 15), "win_length": game.rules.get("win_length", 5)}
+    return query
 
 
 @require_POST
