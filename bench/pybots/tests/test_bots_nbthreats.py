@@ -262,7 +262,7 @@ def test_shared_vcf_and_vct_tables_do_not_mix(slug):
 
 
 def test_warm_up_loads_every_compiled_threat_function():
-    """bench.pybots.warm_up() (a worker's start, manage.py warm_bots) runs threats.warm_up(): the
+    """bench.pybots.warm_up() (a benchmark's warm-up) runs threats.warm_up(): the
     kernel and the table lookup the proof line uses are compiled (or loaded) by then."""
     from bench.pybots import nbthreats
 
