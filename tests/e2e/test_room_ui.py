@@ -431,8 +431,10 @@ def test_a_long_move_list_is_numbered_in_pairs_and_scrolls(browser, live_server_
         assert rows[0] == f"1. {moves[0]} {moves[1]}" and rows[-1] == f"61. {moves[120]}"
         box = page.eval_on_selector(".move-list", "e => ({scroll: e.scrollHeight, client: e.clientHeight, top: e.scrollTop})")
         assert box["scroll"] > box["client"] and box["top"] > 0, "the list scrolls inside its box"
-        last = _box(page, ".move-list li:last-child")
-        frame = _box(page, ".move-list")
+        # Both boxes in one read: a render between two reads may replace the last row (a loaded
+        # machine gave a detached row, no box, once).
+        last, frame = page.eval_on_selector(".move-list", """e => [e.querySelector('li:last-child'), e].map(
+            (el) => { const r = el.getBoundingClientRect(); return {y: r.y, height: r.height}; })""")
         assert frame["y"] <= last["y"] and last["y"] + last["height"] <= frame["y"] + frame["height"] + 1
         if width >= 900:
             assert frame["y"] + frame["height"] <= HEIGHTS[width], "the move list is on the first screen"
