@@ -214,7 +214,7 @@ export class Controller {
         Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
           line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [], legal_flips: {},
           left: f.left ?? null, absent: f.absent ?? null, choices: [], absence: null,
-          draw_offer: null, undo_request: null, ratings: f.ratings ?? null });
+          draw_offer: null, undo_request: null, ratings: f.ratings ?? null, record_url: f.record_url ?? null });
         this.pending = null;
         this.sounds.over();
         this.render();
