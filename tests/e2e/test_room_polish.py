@@ -103,3 +103,110 @@ def test_a_spectator_of_a_finished_game_gets_the_record_links_without_the_report
         assert page.locator('[data-testid="record-report"]').is_hidden()
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ rough edge 4: Renju foul points
+
+#: Renju positions with X to move and the foul point each makes (checked against the server below).
+FOULS = {
+    "double-three": (["H8", "A1", "I8", "A3", "J9", "A5", "J10", "A7"], "J8"),
+    "double-four": (["D8", "A1", "E8", "A3", "F8", "A5", "G5", "A7", "G6", "A9", "G7", "A11"], "G8"),
+    "overline": (["C8", "A1", "D8", "A3", "E8", "A5", "F8", "A7", "H8", "A9"], "G8"),
+}
+FOUL_WORDS = {"vi": {"double-three": "là nước cấm của X: đôi ba", "double-four": "là nước cấm của X: đôi bốn",
+                     "overline": "là nước cấm của X: quá 5 quân"},
+              "en": {"double-three": "is a foul point for X: double-three", "double-four": "is a foul point for X: double-four",
+                     "overline": "is a foul point for X: overline"}}
+
+#: Of a PNG screenshot (base64), drawn on a canvas: how many pixels are red like an X stone, and
+#: how many dark grey like the foul sign, as fractions of the area.
+PIXELS = """async (b64) => {
+  const img = new Image();
+  img.src = "data:image/png;base64," + b64;
+  await img.decode();
+  const c = document.createElement("canvas");
+  c.width = img.width; c.height = img.height;
+  const g = c.getContext("2d");
+  g.drawImage(img, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  let red = 0, dark = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    const [r, gr, b] = [d[i], d[i + 1], d[i + 2]];
+    if (r > 140 && gr < 100 && b < 100) red++;
+    if (Math.max(r, gr, b) < 110 && Math.max(r, gr, b) - Math.min(r, gr, b) < 40) dark++;
+  }
+  const n = d.length / 4;
+  return {red: red / n, dark: dark / n};
+}"""
+
+
+def _renju_room(squares):
+    """A Renju game on one device (one guest plays both sides), `squares` played in order."""
+    def make():
+        user = create_guest()
+        room = rooms.create_room(user, "renju", kind="local")
+        _play_now(room.current_game_id, squares, user, user)
+        return room, user
+
+    return _off_loop(make)
+
+
+def _pixels(page, selector):
+    import base64
+    return page.evaluate(PIXELS, base64.b64encode(page.locator(selector).screenshot()).decode())
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_renju_foul_point_looks_nothing_like_an_x_stone(browser, live_server_url, lang, width):
+    room, user = _renju_room(FOULS["double-three"][0])
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        page.wait_for_selector('.sq[data-sq="J8"].foul')
+        page.mouse.move(0, 0)
+        foul, stone = _pixels(page, '.sq[data-sq="J8"]'), _pixels(page, '.sq[data-sq="H8"]')
+        assert stone["red"] > 0.08, stone  # the X stone: a red cross
+        assert foul["red"] == 0, f"a foul point must not be red like an X stone: {foul}"
+        assert foul["dark"] > 0.06, f"the foul sign must be clearly drawn, not a small mark: {foul}"
+        label = page.get_attribute('.sq[data-sq="J8"]', "aria-label")
+        assert ("đôi ba" if lang == "vi" else "double-three") in label
+        _shot(page, f"renju-foul-sign-{lang}-{width}")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("kind", list(FOULS))
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_click_or_tap_on_a_foul_point_says_which_foul_it_is(browser, live_server_url, lang, width, kind):
+    squares, foul = FOULS[kind]
+    room, user = _renju_room(squares)
+    from caro.games.snapshot import public_state
+    assert _off_loop(lambda: public_state(Game.objects.get(pk=room.current_game_id))["fouls"]).get(foul) == kind
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, user, room, one_tap=False)  # a phone's two-tap confirmation stays on
+        page.wait_for_selector(f'.sq[data-sq="{foul}"].foul')
+        square = page.locator(f'.sq[data-sq="{foul}"]')
+        square.tap() if width < 600 else square.click()
+        note = page.locator('[data-role="note"]')
+        note.filter(has_text=FOUL_WORDS[lang][kind]).wait_for()
+        assert note.inner_text().startswith(foul)
+        assert page.get_attribute(f'.sq[data-sq="{foul}"]', "data-stone") == ""
+        assert not page.locator(f'.sq[data-sq="{foul}"]').evaluate("b => b.classList.contains('ghost')")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_spectator_asks_what_a_foul_point_is(browser, live_server_url, lang, width):
+    squares, foul = FOULS["double-three"]
+    room, x, o = _friend_room(squares, preset="renju")
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, None, room)
+        page.wait_for_selector(f'.sq[data-sq="{foul}"].foul')
+        square = page.locator(f'.sq[data-sq="{foul}"]')  # aria-disabled for a spectator: no move, still a question
+        square.tap(force=True) if width < 600 else square.click(force=True)
+        page.locator('[data-role="note"]').filter(has_text=FOUL_WORDS[lang]["double-three"]).wait_for()
+    finally:
+        ctx.close()

@@ -112,10 +112,13 @@ export class Controller {
   // A square was chosen on the board (a click or tap): whether it may be played now; what the
   // opening step does with it otherwise.
   choose(sq) {
-    if (!this.myTurn() || this.board.occupied(sq)) return false;
-    const op = openingNow(this.state);
-    const foul = (this.state.fouls || {})[sq];
+    const foul = !this.board.occupied(sq) && (this.state.fouls || {})[sq];
     const foulNote = () => this.notices.note(fmt(gettext("%(square)s is a foul point for X: %(kind)s."), { square: sq, kind: foulKind(foul) }));
+    if (!this.myTurn() || this.board.occupied(sq)) {
+      if (foul) foulNote(); // anyone may ask what a marked square is (the opponent, a spectator)
+      return false;
+    }
+    const op = openingNow(this.state);
     if (op && op.step === "offer_5") {
       if (foul) foulNote(); else this.opening.propose(sq);
       return false;
