@@ -210,3 +210,35 @@ def test_a_spectator_asks_what_a_foul_point_is(browser, live_server_url, lang, w
         page.locator('[data-role="note"]').filter(has_text=FOUL_WORDS[lang]["double-three"]).wait_for()
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ rough edge 5: 15×15 on a phone
+
+#: Every square's size on the page, and the board's edges.
+SQUARES = """() => {
+  const boxes = [...document.querySelectorAll('.board .sq')].map(b => b.getBoundingClientRect());
+  const wrap = document.querySelector('[data-role="board-wrap"]').getBoundingClientRect();
+  return {n: boxes.length, w: Math.min(...boxes.map(b => b.width)), h: Math.min(...boxes.map(b => b.height)),
+          left: wrap.left, right: wrap.right, last: Math.max(...boxes.map(b => b.right))};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_a_15_board_on_a_360_px_phone_has_squares_of_22_px_and_the_full_width(browser, live_server_url, lang):
+    room, x, o = _friend_room(["H8", "I9"])
+    ctx = _context(browser, lang, 360)
+    try:
+        page = _open(ctx, live_server_url, x, room)
+        got = page.evaluate(SQUARES)
+        assert got["n"] == 15 * 15
+        assert got["w"] >= 22 and got["h"] >= 22, f"squares of {got['w']:.1f}×{got['h']:.1f} px at 360 px"
+        assert got["left"] <= 0.5 and got["right"] >= 359.5, f"the board must span the screen: {got}"
+        assert got["last"] <= 360.5, "the last column is on the screen"
+        assert page.evaluate(NO_OVERFLOW) <= 0
+        assert page.locator('[data-role="zoom"]').is_hidden(), "no zoom needed at this size"
+        status = page.locator('[data-role="status"]').bounding_box()
+        assert status["x"] >= 6, "the words beside the board keep a margin"
+        page.locator('.sq[data-sq="J10"]').tap()
+        page.wait_for_selector('.sq[data-sq="J10"][data-stone="X"]')
+    finally:
+        ctx.close()
