@@ -242,3 +242,73 @@ def test_a_15_board_on_a_360_px_phone_has_squares_of_22_px_and_the_full_width(br
         page.wait_for_selector('.sq[data-sq="J10"][data-stone="X"]')
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ rough edge 6: a banned player in the room
+
+def _ban(user, reason):
+    from moderation import services as moderation
+    from tests.integration.moderation_helpers import moderator
+    mod = moderator(f"mod{uuid.uuid4().hex[:8]}")
+    moderation.ban(mod, user, reason=reason, forever=True)
+
+
+#: A page marker that a reload would lose.
+MARK = "() => { window.__notReloaded = true; }"
+STILL = "() => window.__notReloaded === true"
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_banned_visitor_sees_the_take_seat_button_disabled_with_the_reason(browser, live_server_url, lang, width):
+    def make():
+        host, banned = create_guest(), create_guest()
+        room = rooms.create_room(host, move_time_ms=MOVE_MS)
+        _ban(banned, "Spam trong chat")
+        return room, banned
+
+    room, banned = _off_loop(make)
+    ctx = _context(browser, lang, width)
+    try:
+        from tests.e2e.helpers import _login
+        _login(ctx, live_server_url, banned)
+        page = ctx.new_page()
+        page.goto(f"{live_server_url}/r/{room.code}/")
+        page.locator('[data-testid="moderation-notice"]').wait_for(state="visible")  # the socket said so too
+        page.evaluate(MARK)
+        seat = page.locator('[data-testid="take-seat"]')
+        assert seat.is_visible() and seat.is_disabled()
+        reason = seat.get_attribute("aria-describedby")
+        assert reason in ("restriction-notice", "moderation-notice")
+        assert "Spam trong chat" in page.inner_text(f"#{reason}")
+        assert page.locator("#restriction-notice").is_visible()
+        seat.click(force=True)  # a press does nothing: no post, no reload
+        page.locator('[data-testid="moderation-notice"]').wait_for(state="visible")
+        assert page.evaluate(STILL)
+        assert page.evaluate(NO_OVERFLOW) <= 0
+        assert _off_loop(lambda: Game.objects.get(pk=room.current_game_id).guest_id) is None
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_player_banned_after_the_game_sees_play_again_disabled_with_the_reason(browser, live_server_url, lang, width):
+    room, x, o = _friend_room(X_FIVE)
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, x, room)
+        again = page.locator('[data-role="play-again"]')
+        again.wait_for(state="visible")
+        assert again.is_enabled()
+        page.evaluate(MARK)
+        _off_loop(_ban, x, "Insults in chat")  # live: the ban's frame reaches the open page
+        page.locator('[data-testid="moderation-notice"]').filter(has_text="Insults in chat").wait_for()
+        page.wait_for_function("() => document.querySelector('[data-role=\"play-again\"]').disabled")
+        assert again.get_attribute("aria-describedby") == "moderation-notice"
+        assert page.evaluate(STILL), "the page did not reload"
+        page.reload()  # drawn for a banned player: disabled from the start, the reason in the page's notice
+        again.wait_for(state="visible")
+        assert again.is_disabled()
+        assert again.get_attribute("aria-describedby") in ("restriction-notice", "moderation-notice")
+        assert "Insults in chat" in page.inner_text("#restriction-notice")
+    finally:
+        ctx.close()

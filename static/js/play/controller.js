@@ -185,6 +185,7 @@ export class Controller {
         el.textContent = f.message;
         el.hidden = false;
         this.root.dataset.closed = f.type;
+        this.render(); // the play buttons say why they are disabled
         break;
       }
       case "move":

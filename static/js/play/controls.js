@@ -37,7 +37,15 @@ export class Controls {
     const offered = state.rematch_offer;
     const answering = Boolean(seated && over && offered && offered !== state.you);
     again.textContent = answering ? gettext("Accept the rematch") : gettext("Play again");
-    again.disabled = offered === state.you;
+    // A banned player (the page said so when drawn, or a moderator's ban just came): the play
+    // buttons stay disabled, described by the notice that gives the reason.
+    const refusal = this.root.dataset.closed === "banned" ? "moderation-notice"
+      : this.root.dataset.playRefused === "1" ? "restriction-notice" : null;
+    again.disabled = Boolean(refusal) || offered === state.you;
+    for (const button of [again, document.querySelector('[data-testid="take-seat"]')]) {
+      if (!button) continue;
+      if (refusal) { button.disabled = true; button.setAttribute("aria-describedby", refusal); }
+    }
     const decline = $("decline-rematch");
     if (decline.hidden === answering) decline.disabled = false; // shown afresh for each offer
     decline.hidden = !answering;
