@@ -312,3 +312,82 @@ def test_a_player_banned_after_the_game_sees_play_again_disabled_with_the_reason
         assert "Insults in chat" in page.inner_text("#restriction-notice")
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ ratings in play
+
+RANKED_ROOM = re.compile(r"/r/[A-Z0-9]{6}/$")
+PAIRING_TIMEOUT_MS = 30_000  # the pairing pass runs on the second seek; the machine may be busy
+STAKE_WORDS = {"vi": "thắng {win} · hòa {draw} · thua {loss}", "en": "win {win} · draw {draw} · loss {loss}"}
+
+
+def _signed(n):
+    return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "\u00b10"
+
+
+def _two_accounts():
+    from ranking.models import Rating
+    from tests.integration.ranking.builders import account
+    strong, new = account(display_name="Cao_Thủ"), account(display_name="Người_Mới")
+    # within the ranked pairing window of a new player (ranking.pairing.RATING_WINDOW_START)
+    Rating.objects.create(user=strong, category="caro", value=1240, games=40, wins=30, draws=2, losses=8,
+                          peak=1260, listed=True, established=True)
+    return strong, new
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_ranked_room_shows_both_ratings_and_the_stakes_before_the_first_move_and_the_change_after(
+        browser, live_server_url, lang, width):
+    from ranking import services as ranking
+    from ranking.models import RatingChange
+    from tests.e2e.helpers import _login
+    strong, new = _off_loop(_two_accounts)
+    contexts = [_context(browser, lang, width), _context(browser, lang, width)]
+    try:
+        pages = []
+        for ctx, user in zip(contexts, (strong, new)):  # both seek ranked caro on /match/ and are paired
+            _login(ctx, live_server_url, user)
+            page = ctx.new_page()
+            page.goto(live_server_url + "/match/")
+            page.click('[data-testid="ranked-caro"]')
+            if not pages:  # the first waits in the queue; the second is paired at once
+                page.wait_for_selector('[data-testid="seeking"]:not([hidden])')
+            pages.append(page)
+        for page in pages:
+            page.wait_for_url(RANKED_ROOM, timeout=PAIRING_TIMEOUT_MS)
+            page.wait_for_selector('.room[data-connected="1"]')
+        game = _off_loop(lambda: Game.objects.get())
+        assert game.rated and game.ply == 0
+        stakes = _off_loop(lambda: ranking.game_stakes(Game.objects.get(pk=game.pk)))
+        by_user = {game.x_player.pk: "X", game.o_player.pk: "O"}
+        strong_side, new_side = by_user[strong.pk], by_user[new.pk]
+        assert stakes[strong_side]["rating"] == 1240 and not stakes[strong_side]["provisional"]
+        assert stakes[new_side]["provisional"]
+        for page in pages:  # before the first move: both ratings (the new player's marked "?") and the stakes
+            page.wait_for_selector(f'[data-testid="stakes-{new_side}"]:not([hidden])')
+            assert page.inner_text(f'[data-testid="rating-{strong_side}"]') == "1240"
+            assert page.inner_text(f'[data-testid="rating-{new_side}"]') == f"{stakes[new_side]['rating']}?"
+            for side in "XO":
+                s = stakes[side]
+                want = STAKE_WORDS[lang].format(win=_signed(s["win"]), draw=_signed(s["draw"]), loss=_signed(s["loss"]))
+                shown = page.locator(f'[data-testid="stakes-{side}"]')
+                assert shown.inner_text() == want
+                assert shown.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), f"{side}'s stakes are cut at {width} px"
+            assert page.evaluate(NO_OVERFLOW) <= 0
+        _shot(pages[0], f"ranked-room-{lang}-{width}")
+
+        x_user, o_user = (strong, new) if strong_side == "X" else (new, strong)
+        _off_loop(_play_now, game.pk, X_FIVE, x_user, o_user)  # X wins, through the services
+        changes = _off_loop(lambda: {c.user_id: c for c in RatingChange.objects.filter(game_id=game.pk)})
+        x_change, o_change = changes[x_user.pk], changes[o_user.pk]
+        assert x_change.delta == stakes["X"]["win"] and o_change.delta == stakes["O"]["loss"], "the stakes were the truth"
+        for page in pages:  # after the end: the change, and no stakes any more
+            page.wait_for_selector('[data-role="status"][data-result="finished"]')
+            page.wait_for_selector('[data-testid="stakes-X"]', state="hidden")
+            assert page.locator('[data-testid="stakes-O"]').is_hidden()
+            assert page.inner_text('[data-testid="rating-X"]') == f"{x_change.after} ({_signed(x_change.delta)})"
+            assert page.inner_text('[data-testid="rating-O"]') == f"{o_change.after} ({_signed(o_change.delta)})"
+        _shot(pages[0], f"ranked-room-over-{lang}-{width}")
+    finally:
+        for ctx in contexts:
+            ctx.close()
