@@ -391,3 +391,46 @@ def test_a_ranked_room_shows_both_ratings_and_the_stakes_before_the_first_move_a
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+# ------------------------------------------------------------------ "My games" in pages (htmx)
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_my_games_pages_swap_in_place_and_follow_the_address(browser, live_server_url, lang, width):
+    from caro.records.views import RECENT_GAMES
+    from tests.e2e.helpers import _login
+    from tests.integration.ranking.builders import account, rated_game
+
+    def make():
+        me, other = account(display_name="Tôi"), account(display_name="Bạn")
+        for _ in range(RECENT_GAMES + 3):
+            rated_game(me, other, rated=False, moves=0)
+        return me
+
+    me = _off_loop(make)
+    mine = "/van/cua-toi/" if lang == "vi" else "/en/game/mine/"
+    ctx = _context(browser, lang, width)
+    try:
+        _login(ctx, live_server_url, me)
+        page = ctx.new_page()
+        page.goto(live_server_url + mine)
+        rows = page.locator('[data-testid="my-games"] li')
+        assert rows.count() == RECENT_GAMES
+        page.evaluate(MARK)
+        page.click('[data-testid="page-older"]')
+        page.wait_for_url(re.compile(re.escape(mine) + r"\?page=2$"))
+        page.locator('[data-testid="page-newer"]').wait_for()
+        assert rows.count() == 3
+        assert page.evaluate(STILL), "the list was swapped in place, not the page reloaded"
+        assert page.locator("h1").count() == 1 and page.locator('[data-testid="my-games-list"]').count() == 1
+        assert page.evaluate(NO_OVERFLOW) <= 0
+        page.click('[data-testid="page-newer"]')
+        page.wait_for_url(re.compile(re.escape(mine) + r"\?page=1$"))
+        page.locator('[data-testid="page-older"]').wait_for()
+        assert rows.count() == RECENT_GAMES and page.evaluate(STILL)
+        page.go_back()  # the address is the page: back shows page 2 again
+        page.wait_for_url(re.compile(re.escape(mine) + r"\?page=2$"))
+        page.locator('[data-testid="page-newer"]').wait_for()
+        assert rows.count() == 3
+    finally:
+        ctx.close()
