@@ -5,6 +5,12 @@
 
 import { fmt, playerName } from "./words.js";
 
+// The record page among a game's `record_url` ({vi, en}) for a page in language `lang`
+// (Vietnamese unless English).
+export function recordLink(urls, lang) {
+  return urls[lang === "en" || (lang || "").startsWith("en-") ? "en" : "vi"] || urls.vi;
+}
+
 export class Controls {
   // root: the page's `.room`. Each action returns whether it was sent: playAgain(level | null),
   // declineRematch(), undo(), resign().
@@ -74,7 +80,7 @@ export class Controls {
     const urls = over ? state.record_url : null;
     box.hidden = !urls;
     if (!urls) return;
-    const url = urls[document.documentElement.lang === "en" ? "en" : "vi"] || urls.vi;
+    const url = recordLink(urls, document.documentElement.lang);
     this.$("record-replay").href = url;
     this.$("record-export").href = `${url}#downloads`;
     const other = (state.players || {})[state.you === "X" ? "O" : "X"];

@@ -5,6 +5,17 @@
 
 import { colourName, fmt, isReversi, markOf, playerName, signedDelta } from "./words.js";
 
+// A side's entry of a rated game's `stakes` ({rating, games, provisional, win, draw, loss}): the
+// rating as shown, "1200?" while provisional, and what each result would change, in words.
+export function stakeRating(stake) {
+  return `${stake.rating}${stake.provisional ? "?" : ""}`;
+}
+
+export function stakeWords(stake) {
+  return fmt(gettext("win %(win)s · draw %(draw)s · loss %(loss)s"),
+    { win: signedDelta(stake.win), draw: signedDelta(stake.draw), loss: signedDelta(stake.loss) });
+}
+
 export class Players {
   constructor(root) {
     this.root = root;
@@ -71,7 +82,7 @@ export class Players {
         el.textContent = `${r.after} (${signedDelta(r.delta)})`;
         el.title = fmt(gettext("Rating %(before)s → %(after)s"), { before: r.before, after: r.after });
       } else if (st) {
-        el.textContent = `${st.rating}${st.provisional ? "?" : ""}`;
+        el.textContent = stakeRating(st);
         el.title = st.provisional ? fmt(gettext("Provisional rating %(rating)s: few rated games yet"), { rating: st.rating })
           : fmt(gettext("Rating %(rating)s"), { rating: st.rating });
       } else {
@@ -81,8 +92,7 @@ export class Players {
       const stakes = this.$(`stakes-${side}`);
       if (!stakes) continue;
       stakes.hidden = !st;
-      stakes.textContent = st ? fmt(gettext("win %(win)s · draw %(draw)s · loss %(loss)s"),
-        { win: signedDelta(st.win), draw: signedDelta(st.draw), loss: signedDelta(st.loss) }) : "";
+      stakes.textContent = st ? stakeWords(st) : "";
     }
   }
 }
