@@ -26,6 +26,7 @@ const KILLER_BONUS = 5000; // ordering keys: lower first
 const MOBILITY_KEY = 300; // per opponent reply
 const PRIORITY_KEY = 64; // per point of PRIORITY
 const PRIORITY_KEY_MOBILITY = 40; // per point of PRIORITY, in addition, where mobility orders
+const TAKEN = 0x7fffffff; // the key of a child already searched (above any real key)
 
 // Square priorities for move ordering: corners first, X squares last (PRIORITY of the Python).
 const ROW_PRIORITY = [
@@ -73,7 +74,6 @@ export class MidgameSearch {
     this.killers = new Int32Array(KILLER_SLOTS).fill(-1);
     this.orderKey = new Int32Array(PLIES * 64);
     this.orderSq = new Int32Array(PLIES * 64);
-    this.orderIdx = new Int32Array(PLIES * 64);
     this.child = new Int32Array(PLIES * 64 * 6); // per child: new me lo, hi, new opp lo, hi, its legal moves lo, hi
     this.rootValue = -INF; // best value, square and root moves searched of the last root iteration
     this.rootBest = -1;
@@ -88,15 +88,13 @@ export class MidgameSearch {
   }
 
   /**
-   * Fill the children of (m, o) at `ply` and their order; returns their count. Child k (in the
-   * order the legal moves were found) is `orderSq[ply * 64 + k]` with its record at
-   * `child[(ply * 64 + k) * 6]`; `orderIdx[ply * 64 + i]` is the i-th child to search: ordering key
-   * lower first (an insertion sort of keys and indexes; the records stay put). `first`: a move put
-   * first; `killer` (-1: none); `mobility`: whether opponent replies count.
+   * Fill the children of (m, o) at `ply` with their ordering keys (lower first; see next()); returns
+   * their count. Child k (in the order the legal moves were found) is `orderSq[ply * 64 + k]`, its key
+   * `orderKey[ply * 64 + k]`, its record at `child[(ply * 64 + k) * 6]`. `first`: a move put first;
+   * `killer` (-1: none); `mobility`: whether opponent replies count.
    */
   order(mlo, mhi, olo, ohi, llo, lhi, ply, first, killer, mobility) {
     const keys = this.orderKey;
-    const idx = this.orderIdx;
     const sqs = this.orderSq;
     const child = this.child;
     const history = this.history;
@@ -139,17 +137,30 @@ export class MidgameSearch {
       child[c + 3] = nop_hi;
       child[c + 4] = rlo;
       child[c + 5] = rhi;
-      let j = base + n;
-      while (j > base && keys[j - 1] > key) {
-        keys[j] = keys[j - 1];
-        idx[j] = idx[j - 1];
-        j--;
-      }
-      keys[j] = key;
-      idx[j] = n;
+      keys[base + n] = key;
       n++;
     }
     return n;
+  }
+
+  /**
+   * The next child to search at `ply` among the `n` that order() filled: the one with the lowest key
+   * not taken yet, the first found on a tie (the order of a stable sort), marked as taken. Picking one
+   * at a time costs one pass where a cutoff comes after the first child (most nodes), a sort n²/4.
+   */
+  next(ply, n) {
+    const keys = this.orderKey;
+    const base = ply << 6;
+    let k = base;
+    let low = keys[base];
+    for (let j = base + 1; j < base + n; j++) {
+      if (keys[j] < low) {
+        low = keys[j];
+        k = j;
+      }
+    }
+    keys[k] = TAKEN;
+    return k;
   }
 
   /**
@@ -257,11 +268,10 @@ export class MidgameSearch {
     } else {
       const killer = depth < KILLER_SLOTS ? this.killers[depth] : -1;
       const n = this.order(mlo, mhi, olo, ohi, llo, lhi, ply, first, killer, depth >= MOBILITY_ORDER_DEPTH);
-      const base = ply << 6;
       const child = this.child;
       const known = depth >= MOBILITY_ORDER_DEPTH;
       for (let i = 0; i < n; i++) {
-        const k = base + this.orderIdx[base + i];
+        const k = this.next(ply, n);
         const sq = this.orderSq[k];
         const c = k * 6;
         const nme_lo = child[c];
@@ -317,9 +327,13 @@ export class MidgameSearch {
     const lhi = out[0];
     // the root's children, copied out of the per-ply buffers (ply 0 is reused below)
     const n = this.order(mlo, mhi, olo, ohi, llo, lhi, 0, first, -2, true);
-    const sqs = Int32Array.from(this.orderIdx.subarray(0, n), (k) => this.orderSq[k]);
+    const sqs = new Int32Array(n);
     const child = new Int32Array(6 * n);
-    for (let i = 0; i < n; i++) child.set(this.child.subarray(6 * this.orderIdx[i], 6 * this.orderIdx[i] + 6), 6 * i);
+    for (let i = 0; i < n; i++) {
+      const k = this.next(0, n);
+      sqs[i] = this.orderSq[k];
+      child.set(this.child.subarray(6 * k, 6 * k + 6), 6 * i);
+    }
     const ctl = this.control;
     let alpha = -INF;
     const beta = INF;
