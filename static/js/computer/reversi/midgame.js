@@ -90,8 +90,9 @@ export class MidgameSearch {
   /**
    * Fill the children of (m, o) at `ply` with their ordering keys (lower first; see next()); returns
    * their count. Child k (in the order the legal moves were found) is `orderSq[ply * 64 + k]`, its key
-   * `orderKey[ply * 64 + k]`, its record at `child[(ply * 64 + k) * 6]`. `first`: a move put first;
-   * `killer` (-1: none); `mobility`: whether opponent replies count.
+   * `orderKey[ply * 64 + k]`. `first`: a move put first; `killer` (-1: none); `mobility`: whether
+   * opponent replies count: then the child's record (its boards and legal moves) is made too, at
+   * `child[(ply * 64 + k) * 6]`; without, the caller makes the child it searches.
    */
   order(mlo, mhi, olo, ohi, llo, lhi, ply, first, killer, mobility) {
     const keys = this.orderKey;
@@ -109,34 +110,32 @@ export class MidgameSearch {
         sq = 32 + low32(lhi);
         lhi &= lhi - 1;
       }
-      const flo = flips(mlo, mhi, olo, ohi, sq);
-      const fhi = out[0];
-      const nme_lo = olo & ~flo;
-      const nme_hi = ohi & ~fhi;
-      const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
-      const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
       let key;
-      let rlo = 0;
-      let rhi = 0;
-      if (mobility) {
-        // the child's legal moves: its ordering key, and its search needs them (passed on)
-        rlo = moves(nme_lo, nme_hi, nop_lo, nop_hi);
-        rhi = out[0];
-      }
-      if (sq === first) key = -INF;
-      else {
-        key = -PRIORITY[sq] * PRIORITY_KEY - history[sq];
-        if (sq === killer) key -= KILLER_BONUS;
-        if (mobility) key += (pop32(rlo) + pop32(rhi)) * MOBILITY_KEY - PRIORITY[sq] * PRIORITY_KEY_MOBILITY;
-      }
-      const c = (base + n) * 6;
       sqs[base + n] = sq;
-      child[c] = nme_lo;
-      child[c + 1] = nme_hi;
-      child[c + 2] = nop_lo;
-      child[c + 3] = nop_hi;
-      child[c + 4] = rlo;
-      child[c + 5] = rhi;
+      if (mobility) {
+        // the child's board and legal moves: its ordering key, and its search needs them (passed on)
+        const flo = flips(mlo, mhi, olo, ohi, sq);
+        const fhi = out[0];
+        const c = (base + n) * 6;
+        const nme_lo = olo & ~flo;
+        const nme_hi = ohi & ~fhi;
+        const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
+        const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
+        const rlo = moves(nme_lo, nme_hi, nop_lo, nop_hi);
+        const rhi = out[0];
+        child[c] = nme_lo;
+        child[c + 1] = nme_hi;
+        child[c + 2] = nop_lo;
+        child[c + 3] = nop_hi;
+        child[c + 4] = rlo;
+        child[c + 5] = rhi;
+        key = sq === first ? -INF
+          : (pop32(rlo) + pop32(rhi)) * MOBILITY_KEY - PRIORITY[sq] * (PRIORITY_KEY + PRIORITY_KEY_MOBILITY) - history[sq];
+      } else {
+        // the key needs no board: the child is made when it is searched (a cutoff skips the rest)
+        key = sq === first ? -INF : -PRIORITY[sq] * PRIORITY_KEY - history[sq];
+      }
+      if (sq === killer && sq !== first) key -= KILLER_BONUS;
       keys[base + n] = key;
       n++;
     }
@@ -273,13 +272,25 @@ export class MidgameSearch {
       for (let i = 0; i < n; i++) {
         const k = this.next(ply, n);
         const sq = this.orderSq[k];
-        const c = k * 6;
-        const nme_lo = child[c];
-        const nme_hi = child[c + 1];
-        const nop_lo = child[c + 2];
-        const nop_hi = child[c + 3];
-        const klo = child[c + 4];
-        const khi = child[c + 5];
+        let nme_lo, nme_hi, nop_lo, nop_hi, klo, khi;
+        if (known) {
+          const c = k * 6;
+          nme_lo = child[c];
+          nme_hi = child[c + 1];
+          nop_lo = child[c + 2];
+          nop_hi = child[c + 3];
+          klo = child[c + 4];
+          khi = child[c + 5];
+        } else {
+          const flo = flips(mlo, mhi, olo, ohi, sq);
+          const fhi = out[0];
+          nme_lo = olo & ~flo;
+          nme_hi = ohi & ~fhi;
+          nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
+          nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
+          klo = 0;
+          khi = 0;
+        }
         let value;
         if (i === 0) value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, depth - 1, 0 - beta, 0 - alpha, ply + 1, known, klo, khi);
         else {
