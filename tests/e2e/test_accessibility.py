@@ -78,6 +78,21 @@ def test_axe_finds_no_violation_on_the_main_pages(browser, live_server_url, lang
             problems = _violations(page)
             if problems:
                 found[path] = problems
+        assert found == {}, "\n".join(f"{path}: {problems}" for path, problems in found.items())
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_axe_finds_no_violation_on_the_room_and_device_pages(browser, live_server_url, lang, width):
+    """The game pages whole, with what their scripts draw (a test of their own: each axe run on a
+    page this size takes seconds on a busy machine)."""
+    world = _off_loop(_world)
+    context = _context(browser, lang, width)
+    try:
+        _login(context, live_server_url, world["winner"])
+        page = context.new_page()
+        found = {}
         # Room pages whole: a spectator of a live game, a player of one, a spectator of a finished one.
         for name, room, ready in (("room (watching)", world["live"], '.room[data-connected="1"]'),
                                   ("room (playing)", world["mine"], '.sq[data-sq="H8"][data-stone]'),
