@@ -136,7 +136,8 @@ def test_a_whole_game_against_the_computer_is_played_on_the_device(browser, live
         made = _lose_unopposed(page)
         assert _result(page) == "finished", _status(page)
         assert WORDS[lang]["lost"] in _status(page)
-        assert page.locator(".sq.win").count() == 5
+        # caro-vn allows an overline: the computer's winning run is five stones or more.
+        assert page.locator(".sq.win").count() >= 5
         assert net.sockets == [], "the device game opened a websocket"
         assert net.writes[writes_before:] == [] or all("/api/" in url for _m, url in net.writes[writes_before:]), net.writes
         plies = page.evaluate(STONES)
