@@ -1,4 +1,4 @@
-"""Grow caro positions with longer shortest VCFs by local search (for tests/unit/bots/vcf_positions.json).
+"""Grow caro positions with longer shortest VCFs by local search (for bench/pybots/tests/vcf_positions.json).
 
 Start from random stones; mutate (add, remove or move one stone); keep the mutation when the
 shortest VCF found by the bots' searcher is at least as long as before. Every new depth is

@@ -1,4 +1,4 @@
-"""Find caro positions with a shortest VCF of a given depth, for tests/unit/bots/vcf_positions.json.
+"""Find caro positions with a shortest VCF of a given depth, for bench/pybots/tests/vcf_positions.json.
 
 Random positions are searched with the bots' own VCF searcher (shortest depth by iterative
 deepening); each hit is then checked on the engine against every defence
