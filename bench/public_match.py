@@ -48,6 +48,7 @@ import json
 import math
 import os
 import re
+import select
 import statistics
 import subprocess
 import sys
@@ -237,7 +238,8 @@ def process_cpu_ms(pid: int) -> float:
 
 
 class Engine:
-    """A public engine as a subprocess, one line at a time."""
+    """A public engine as a subprocess, one line at a time (its own line buffer over the pipe, so
+    a read can wait with a timeout)."""
 
     name = "engine"
 
@@ -245,17 +247,26 @@ class Engine:
         if not Path(argv[0]).exists():
             raise SystemExit(f"{self.name} not found at {argv[0]}: build it (docs/strength.md) or pass its path")
         self.proc = subprocess.Popen(argv, cwd=Path(argv[0]).parent, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                     stderr=subprocess.DEVNULL, bufsize=0)
+        self._buffer = b""
 
     def send(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.write((line + "\n").encode())
         self.proc.stdin.flush()
 
-    def line(self) -> str:
-        reply = self.proc.stdout.readline()
-        if not reply:
-            raise RuntimeError(f"{self.name} stopped (exit {self.proc.poll()})")
-        return reply.strip()
+    def line(self, timeout: float | None = None) -> str | None:
+        """The next line (stripped); None when ``timeout`` seconds pass first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self._buffer:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([self.proc.stdout], [], [], wait)[0]:
+                return None
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                raise RuntimeError(f"{self.name} stopped (exit {self.proc.poll()})")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line.decode().strip()
 
     def cpu_ms(self) -> float:
         return process_cpu_ms(self.proc.pid)
@@ -281,13 +292,28 @@ class Rapfi(Engine):
         self.rule, self.nodes = rule, nodes
 
     def reply(self) -> str:
-        """The next line that is not a MESSAGE/DEBUG line."""
+        """The next line that is not a MESSAGE/DEBUG line nor a late ABOUT answer."""
         while True:
             line = self.line()
-            if not line.startswith(("MESSAGE", "DEBUG", "INFO")):
+            if not line.startswith(("MESSAGE", "DEBUG", "INFO", "name=")):
                 return line
 
+    def sync(self, attempts: int = 60) -> None:
+        """Wait until Rapfi takes commands again. Rapfi drops every command but END/STOP while
+        its search thread is still finishing (``if (thinking) return false`` in its gomocup.cpp),
+        which happens right after it prints a move; so ABOUT is sent until it is answered."""
+        for _ in range(attempts):
+            self.send("ABOUT")
+            while True:
+                line = self.line(timeout=1.0)
+                if line is None:
+                    break  # dropped: ask again
+                if line.startswith("name="):
+                    return
+        raise RuntimeError("Rapfi takes no command")
+
     def new_game(self, board) -> None:
+        self.sync()
         self.send(f"START {board.rules.size}")
         if self.reply() != "OK":
             raise RuntimeError("Rapfi refused START")
@@ -299,6 +325,7 @@ class Rapfi(Engine):
         """Rapfi's move on ``board`` (the whole position, BOARD: 1 its stones, 2 ours)."""
         from caro.engine.coords import parse_square, square_name
 
+        self.sync()
         self.send("BOARD")
         me = board.turn
         for square in board.moves:
@@ -346,12 +373,15 @@ def play_game(ours, theirs, board, our_colour, winner_of, max_ply: int) -> dict:
     """Play ``board`` out between our JS computer and a public engine, every move judged by the
     Python engine. Returns the game's facts: winner ("X"/"O"/None by ``winner_of(outcome)``; None
     too after an illegal move, which the caller gives to the other side), illegal
-    ("ours"/"theirs"/None) and its message ("why"), moves, plies, our CPU ms / depth / nodes per move, their CPU ms per move."""
+    ("ours"/"theirs"/None) and its message ("why"), moves (after the opening), plies, our CPU ms / depth / nodes / phase
+    (which part of the computer chose: caro's "search", "vcf", "prelude", ...; Reversi: the
+    solve) per move, their CPU ms per move."""
     from caro.engine.errors import IllegalMove
 
     ours.new_game(board)
     theirs.new_game(board)
-    facts = {"our_cpu_ms": [], "our_depth": [], "our_nodes": [], "their_cpu_ms": [], "illegal": None}
+    facts = {"our_cpu_ms": [], "our_depth": [], "our_nodes": [], "our_phase": [], "their_cpu_ms": [],
+             "illegal": None}
     first = len(board.moves)
     while board.outcome is None and board.ply < max_ply:
         mine = board.turn == our_colour
@@ -360,6 +390,7 @@ def play_game(ours, theirs, board, our_colour, winner_of, max_ply: int) -> dict:
             facts["our_cpu_ms"].append(float(stats.get("cpu_ms", "nan")))
             facts["our_depth"].append(int(stats["depth"]) if str(stats.get("depth", "")).isdigit() else None)
             facts["our_nodes"].append(int(stats["nodes"]) if str(stats.get("nodes", "")).isdigit() else None)
+            facts["our_phase"].append(stats.get("phase", stats.get("solved")))
         else:
             t0 = theirs.cpu_ms()
             move = theirs.move(board)
