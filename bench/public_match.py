@@ -280,6 +280,17 @@ class Engine:
 
 
 MOVE_LINE = re.compile(r"^(\d+),(\d+)$")
+EVAL_IN_MESSAGE = re.compile(r"\| Eval ([-+]?M?\d+) \|")
+MATE_VALUE = 30000  # a Rapfi mate score "+M7" as a number: MATE_VALUE - 7 (mated: negative)
+
+
+def eval_value(text: str) -> int:
+    """Rapfi's ``Eval`` field as a number for the side to move: "-112" -> -112, "+M7" -> 29993,
+    "-M4" -> -29996."""
+    if "M" in text:
+        plies = int(text.replace("+", "").replace("-", "").replace("M", ""))
+        return (MATE_VALUE - plies) * (-1 if text.startswith("-") else 1)
+    return int(text)
 
 
 class Rapfi(Engine):
@@ -290,11 +301,16 @@ class Rapfi(Engine):
     def __init__(self, path: Path, rule: int, nodes: int) -> None:
         super().__init__([str(path)])
         self.rule, self.nodes = rule, nodes
+        self.last_eval = None
 
     def reply(self) -> str:
-        """The next line that is not a MESSAGE/DEBUG line nor a late ABOUT answer."""
+        """The next line that is not a MESSAGE/DEBUG line nor a late ABOUT answer (the last
+        ``Eval`` a MESSAGE line reports is kept in :attr:`last_eval`)."""
         while True:
             line = self.line()
+            m = EVAL_IN_MESSAGE.search(line)
+            if m:
+                self.last_eval = m.group(1)
             if not line.startswith(("MESSAGE", "DEBUG", "INFO", "name=")):
                 return line
 
@@ -494,6 +510,60 @@ def run_egaroucid(args) -> int:
                reversi.Board.from_moves, colour.__getitem__, winner_of, settings)
 
 
+def postmortem(args) -> int:
+    """Replay every lost game of ``args.match`` with Rapfi as the judge (``--judge-nodes`` nodes,
+    one thread): after each of our moves, Rapfi's evaluation for the opponent (positive: good for
+    it; "+M7": it mates in 7 plies). Prints one line per move of ours (ply, move, our CPU ms,
+    depth, nodes, nodes/s, phase, the judge's eval) and marks the first move after which the judge
+    sees a forced win for the opponent, and the largest drop."""
+    from caro.engine.caro import PRESETS, Board
+
+    records = load_records(results_path(args.dir, args.match))
+    preset = next((p for p in RAPFI_RULES if args.match.startswith(f"rapfi-{p}-")), None)
+    if preset is None:
+        raise SystemExit("the post-mortem reads caro matches against Rapfi only")
+    judge = Rapfi(args.rapfi, RAPFI_RULES[preset], args.judge_nodes)
+    lost = [r for r in records if r["score"] == 0 and not r.get("illegal")]
+    print(f"post-mortem of {len(lost)} lost games of {args.match}: judge Rapfi max_node {args.judge_nodes}")
+    try:
+        for r in lost:
+            board = Board(PRESETS[preset].rules)
+            for square in r["opening"].split():
+                board.play(square)
+            print(f"\n{r['opening']} ours {r['ours']}, {r['plies']} plies: {' '.join(r['moves'])}")
+            k = 0
+            previous = None
+            first_mate = worst = None
+            for move in r["moves"]:
+                ours = board.turn == r["ours"]
+                board.play(move)
+                if not ours or board.outcome is not None:
+                    continue
+                judge.new_game(board)
+                judge.move(board)
+                value = eval_value(judge.last_eval) if judge.last_eval else None
+                cpu, depth, nodes = r["our_cpu_ms"][k], r["our_depth"][k], r["our_nodes"][k]
+                phase = (r.get("our_phase") or [None] * (k + 1))[k]
+                rate = f"{nodes / cpu:6.0f}k/s" if nodes and cpu else "      -"
+                flag = ""
+                if value is not None and value > MATE_VALUE // 2 and first_mate is None:
+                    first_mate = (board.ply, move)
+                    flag = "  <- the opponent has a forced win from here"
+                calm = value is not None and abs(value) < MATE_VALUE // 2
+                if calm and previous is not None and (worst is None or value - previous > worst[0]):
+                    worst = (value - previous, board.ply, move)  # the largest rise short of a mate
+                print(f"  ply {board.ply:>3} {move:<4} cpu {cpu:6.0f} ms  depth {depth if depth is not None else '-':>3}"
+                      f"  nodes {nodes if nodes is not None else '-':>8} {rate}  {phase or '-':<14}"
+                      f" judge {judge.last_eval:>6}{flag}")
+                previous = value if calm else previous
+                k += 1
+            if worst:
+                print(f"  largest rise of the judge's eval short of a mate: {worst[0]:+d} after ply {worst[1]} ({worst[2]})")
+    finally:
+        judge.close()
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("opponent", nargs="?", choices=["rapfi", "egaroucid"])
@@ -509,7 +579,13 @@ def main(argv=None) -> int:
     parser.add_argument("--start", type=int, default=0, help="first opening's index")
     parser.add_argument("--move-ms", type=int, default=1000, help="our time a move (CPU clock), ms")
     parser.add_argument("--max-ply", type=int, default=225, help="a caro game with no five by then is a draw")
+    parser.add_argument("--postmortem", action="store_true", help="with --match: Rapfi judges our moves in lost games")
+    parser.add_argument("--judge-nodes", type=int, default=200000, help="the post-mortem judge's max_node")
     args = parser.parse_args(argv)
+    if args.postmortem:
+        if not args.match:
+            parser.error("--postmortem needs --match")
+        return postmortem(args)
     if args.report or not args.opponent:
         return report(args.dir, args.match)
     return run_rapfi(args) if args.opponent == "rapfi" else run_egaroucid(args)

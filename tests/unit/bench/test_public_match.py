@@ -115,3 +115,13 @@ def test_report_reads_every_match_file(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "a: 1/1" in out and "b: 0/1" in out
     assert pm.report(tmp_path / "none") == 1
+
+
+@pytest.mark.parametrize("text, value", [("-112", -112), ("57", 57), ("+M3", 29997), ("-M12", -29988), ("M5", 29995)])
+def test_rapfi_eval_field_as_a_number(text, value):
+    assert pm.eval_value(text) == value
+
+
+def test_rapfi_eval_is_read_from_its_message_line():
+    m = pm.EVAL_IN_MESSAGE.search("MESSAGE Speed 116K | Depth 8-10 | Eval +M15 | Node 1509 | Time 13ms")
+    assert m and m.group(1) == "+M15"
