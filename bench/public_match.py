@@ -188,6 +188,28 @@ def summarize(records: list[dict]) -> dict:
     }
 
 
+def phase_table(records: list[dict]) -> list[dict]:
+    """Our moves grouped by the phase that chose them (the brain's ``phase``: "search",
+    "defence", "vcf", "prelude", ...), most frequent first: {phase, moves, cpu_ms (mean),
+    depth (mean of the searched moves, None if none), nodes (mean), rate (alpha-beta nodes per
+    CPU second over the group, None without CPU time)}."""
+    groups: dict[str, list[tuple]] = {}
+    for r in records:
+        phases = r.get("our_phase") or [None] * len(r.get("our_cpu_ms", []))
+        for cpu, depth, nodes, phase in zip(r.get("our_cpu_ms", []), r.get("our_depth", []), r.get("our_nodes", []),
+                                            phases):
+            groups.setdefault(phase or "-", []).append((cpu, depth or 0, nodes or 0))
+    rows = []
+    for phase, moves in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        cpu = sum(m[0] for m in moves)
+        depths = [m[1] for m in moves if m[1]]
+        rows.append({"phase": phase, "moves": len(moves), "cpu_ms": cpu / len(moves),
+                     "depth": statistics.fmean(depths) if depths else None,
+                     "nodes": statistics.fmean(m[2] for m in moves),
+                     "rate": 1000 * sum(m[2] for m in moves) / cpu if cpu > 0 else None})
+    return rows
+
+
 def report_lines(match: str, records: list[dict]) -> list[str]:
     """The printed report of one match."""
     if not records:
@@ -210,6 +232,11 @@ def report_lines(match: str, records: list[dict]) -> list[str]:
         if d:
             lines.append(f"  {label:<12} mean {d['mean']:8.1f}  p95 {d['p95']:8.1f}  max {d['max']:8.1f}  {unit}"
                          f"  ({d['n']})")
+    for row in phase_table(records):
+        depth = f"depth {row['depth']:5.1f}" if row["depth"] is not None else "           "
+        rate = f"{row['rate'] / 1000:6.0f}k nodes/s" if row["rate"] else ""
+        lines.append(f"  phase {row['phase']:<11} {row['moves']:>5} moves  CPU {row['cpu_ms']:6.0f} ms  {depth}  "
+                     f"nodes {row['nodes']:9.0f}  {rate}".rstrip())
     if any(s["illegal"].values()):
         lines.append(f"  illegal moves: ours {s['illegal']['ours']}, theirs {s['illegal']['theirs']}")
     return lines

@@ -125,3 +125,19 @@ def test_rapfi_eval_field_as_a_number(text, value):
 def test_rapfi_eval_is_read_from_its_message_line():
     m = pm.EVAL_IN_MESSAGE.search("MESSAGE Speed 116K | Depth 8-10 | Eval +M15 | Node 1509 | Time 13ms")
     assert m and m.group(1) == "+M15"
+
+
+def test_phase_table_groups_our_moves_by_the_phase_that_chose_them():
+    records = [
+        _record(0, "X", 1.0, our_cpu_ms=[500.0, 600.0, 0.0], our_depth=[10, 8, 0], our_nodes=[150000, 30000, 0],
+                our_phase=["search", "defence", "prelude"]),
+        _record(0, "O", 0.0, our_cpu_ms=[700.0], our_depth=[12], our_nodes=[250000], our_phase=["search"]),
+        _record(1, "X", 0.0, our_cpu_ms=[100.0], our_depth=[None], our_nodes=[None]),  # no phases recorded
+    ]
+    rows = {row["phase"]: row for row in pm.phase_table(records)}
+    assert [row["phase"] for row in pm.phase_table(records)][0] == "search"  # the most frequent first
+    assert rows["search"]["moves"] == 2 and rows["search"]["depth"] == 11
+    assert rows["search"]["rate"] == pytest.approx(400000 / 1.2)  # nodes per CPU second over the group
+    assert rows["prelude"]["rate"] is None and rows["prelude"]["depth"] is None
+    assert rows["-"]["moves"] == 1
+    assert "phase search" in "\n".join(pm.report_lines("m", records))
