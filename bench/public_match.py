@@ -462,6 +462,9 @@ def caro_winner(outcome) -> str | None:
 
 def run(args, match: str, opponent, ours, openings: list, make_board, our_colour_of, winner_of, settings: dict) -> int:
     """Play the pending games of ``match`` and append each to its file."""
+    from strength_gate import source_commit
+
+    settings = {**settings, "commit": source_commit()}  # our code's commit ("+dirty" with local changes)
     path = results_path(args.dir, match)
     todo = pending_games(load_records(path), args.start, min(args.openings, len(openings) - args.start))
     print(f"== {match}: {len(todo)} games to play -> {path} (load {os.getloadavg()[0]:.2f})", flush=True)
