@@ -70,6 +70,8 @@ RAPFI_MEMORY_BYTES = 256 * 1024 * 1024  # INFO max_memory: Rapfi's hash table an
 Z95 = 1.959964  # two-sided 95 % normal quantile
 ELO_CLAMP = 800.0  # |Elo| shown at most (a score of 0 or 1 has no finite Elo)
 ROLES = ("first", "second")  # X / black moves first
+# the Reversi CLI's "solved" fact as a phase: "-" a midgame search, "exact" / "wld" an endgame solve
+REVERSI_PHASES = {"-": "midgame", "exact": "exact_end", "wld": "wld_end"}
 
 
 # -- the result file (pure) ---------------------------------------------------------------------
@@ -433,7 +435,7 @@ def play_game(ours, theirs, board, our_colour, winner_of, max_ply: int) -> dict:
             facts["our_cpu_ms"].append(float(stats.get("cpu_ms", "nan")))
             facts["our_depth"].append(int(stats["depth"]) if str(stats.get("depth", "")).isdigit() else None)
             facts["our_nodes"].append(int(stats["nodes"]) if str(stats.get("nodes", "")).isdigit() else None)
-            facts["our_phase"].append(stats.get("phase", stats.get("solved")))
+            facts["our_phase"].append(stats.get("phase") or REVERSI_PHASES.get(stats.get("solved")))
         else:
             t0 = theirs.cpu_ms()
             move = theirs.move(board)
