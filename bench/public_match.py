@@ -542,12 +542,53 @@ def run_egaroucid(args) -> int:
                reversi.Board.from_moves, colour.__getitem__, winner_of, settings)
 
 
+# (depth in attacker moves, node cap, zone): Hard's in-game check of a reply (levels.js: oppVctDepth
+# 10, NODE_CAP 60000, threes near the attacker's last moves), then wider and deeper
+THREAT_CHECK_LIMITS = ((10, 60_000, True), (16, 400_000, True), (16, 400_000, False), (20, 3_000_000, False))
+
+
+class ThreatCheck:
+    """Our threat search (bench/js/threat_win.mjs under Node) on the opponent's side of a position,
+    under THREAT_CHECK_LIMITS; called as ``check(board)`` -> one printed line."""
+
+    def __init__(self) -> None:
+        from devstack.cli import brain_argv
+
+        argv = brain_argv(ROOT, [])
+        if argv is None:
+            raise SystemExit("node is not installed")
+        argv[1] = str(ROOT / "bench" / "js" / "threat_win.mjs")
+        self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     bufsize=1)
+
+    def __call__(self, board) -> str:
+        stones = board.stones()
+        job = {"rules": board.rules.to_dict(), "x": [q for q, s in stones.items() if s == "X"],
+               "o": [q for q, s in stones.items() if s == "O"], "toMove": board.turn,
+               "limits": [{"depth": d, "maxNodes": n, "zone": z} for d, n, z in THREAT_CHECK_LIMITS]}
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+        parts = []
+        for r in json.loads(self.proc.stdout.readline()):
+            verdict = f"found ({r['plies']} plies)" if r["found"] else ("out of nodes" if r["timedOut"] else "none")
+            parts.append(f"depth {r['depth']}/{r['maxNodes'] // 1000}k/{'zone' if r['zone'] else 'no zone'}: "
+                         f"{verdict}, {r['nodes']} nodes, {r['cpuMs']} ms")
+        return "        our VCT for the opponent: " + "; ".join(parts)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
 def postmortem(args) -> int:
     """Replay every lost game of ``args.match`` with Rapfi as the judge (``--judge-nodes`` nodes,
     one thread): after each of our moves, Rapfi's evaluation for the opponent (positive: good for
     it; "+M7": it mates in 7 plies). Prints one line per move of ours (ply, move, our CPU ms,
     depth, nodes, nodes/s, phase, the judge's eval) and marks the first move after which the judge
-    sees a forced win for the opponent, and the largest drop."""
+    sees a forced win for the opponent (with what Rapfi at ``--alt-nodes`` plays in the position
+    before it and its eval there: a non-mate eval means that move held, and whether our own threat
+    search finds the opponent's win there under Hard's in-game limits and wider ones), and the
+    largest rise of the eval short of a mate."""
     from caro.engine.caro import PRESETS, Board
 
     records = load_records(results_path(args.dir, args.match))
@@ -555,6 +596,8 @@ def postmortem(args) -> int:
     if preset is None:
         raise SystemExit("the post-mortem reads caro matches against Rapfi only")
     judge = Rapfi(args.rapfi, RAPFI_RULES[preset], args.judge_nodes)
+    alt = Rapfi(args.rapfi, RAPFI_RULES[preset], args.alt_nodes) if args.alt_nodes else None
+    threat_check = None if args.no_threat_check else ThreatCheck()
     lost = [r for r in records if r["score"] == 0 and not r.get("illegal")]
     print(f"post-mortem of {len(lost)} lost games of {args.match}: judge Rapfi max_node {args.judge_nodes}")
     try:
@@ -581,6 +624,14 @@ def postmortem(args) -> int:
                 if value is not None and value > MATE_VALUE // 2 and first_mate is None:
                     first_mate = (board.ply, move)
                     flag = "  <- the opponent has a forced win from here"
+                    if alt is not None:  # what a deeper Rapfi plays in the position before our move
+                        board.undo()
+                        alt.new_game(board)
+                        choice = alt.move(board)
+                        board.play(move)
+                        flag += f"; before it Rapfi {args.alt_nodes} plays {choice} (its eval {alt.last_eval})"
+                    if threat_check is not None:  # does our own threat search see the opponent's win?
+                        flag += "\n" + threat_check(board)
                 calm = value is not None and abs(value) < MATE_VALUE // 2
                 if calm and previous is not None and (worst is None or value - previous > worst[0]):
                     worst = (value - previous, board.ply, move)  # the largest rise short of a mate
@@ -593,6 +644,10 @@ def postmortem(args) -> int:
                 print(f"  largest rise of the judge's eval short of a mate: {worst[0]:+d} after ply {worst[1]} ({worst[2]})")
     finally:
         judge.close()
+        if alt is not None:
+            alt.close()
+        if threat_check is not None:
+            threat_check.close()
     return 0
 
 
@@ -613,6 +668,10 @@ def main(argv=None) -> int:
     parser.add_argument("--max-ply", type=int, default=225, help="a caro game with no five by then is a draw")
     parser.add_argument("--postmortem", action="store_true", help="with --match: Rapfi judges our moves in lost games")
     parser.add_argument("--judge-nodes", type=int, default=200000, help="the post-mortem judge's max_node")
+    parser.add_argument("--no-threat-check", action="store_true",
+                        help="post-mortem: skip our own threat search on the first losing position")
+    parser.add_argument("--alt-nodes", type=int, default=1000000,
+                        help="post-mortem: Rapfi's max_node for its own move before our first losing one (0: none)")
     args = parser.parse_args(argv)
     if args.postmortem:
         if not args.match:
