@@ -303,6 +303,7 @@ class Engine:
     def close(self) -> None:
         try:
             self.send("END")
+            self.proc.stdin.close()  # the Egaroucid driver ends at the end of its input
             self.proc.wait(timeout=10)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
@@ -393,6 +394,7 @@ class Egaroucid(Engine):
 
     def __init__(self, path: Path, level: int) -> None:
         super().__init__([str(path), str(level)])
+        self.last_value = None
         ready = self.line()
         if not ready.startswith("ready"):  # the driver's first line once the tables are built
             raise RuntimeError(f"Egaroucid said {ready!r}")
@@ -409,7 +411,9 @@ class Egaroucid(Engine):
         reply = self.line()
         if reply == "pass" or reply.startswith("error"):
             raise RuntimeError(f"Egaroucid answered {reply!r} on {board.position()}")
-        return reply
+        square, *value = reply.split()
+        self.last_value = int(value[0]) if value else None  # its expected disc difference, side to move
+        return square
 
 
 # -- playing ------------------------------------------------------------------------------------
@@ -592,9 +596,11 @@ def postmortem(args) -> int:
     from caro.engine.caro import PRESETS, Board
 
     records = load_records(results_path(args.dir, args.match))
+    if args.match.startswith("egaroucid-"):
+        return postmortem_reversi(args, records)
     preset = next((p for p in RAPFI_RULES if args.match.startswith(f"rapfi-{p}-")), None)
     if preset is None:
-        raise SystemExit("the post-mortem reads caro matches against Rapfi only")
+        raise SystemExit("the post-mortem reads matches against Rapfi (caro) or Egaroucid (Reversi)")
     judge = Rapfi(args.rapfi, RAPFI_RULES[preset], args.judge_nodes)
     alt = Rapfi(args.rapfi, RAPFI_RULES[preset], args.alt_nodes) if args.alt_nodes else None
     threat_check = None if args.no_threat_check else ThreatCheck()
@@ -651,6 +657,55 @@ def postmortem(args) -> int:
     return 0
 
 
+def postmortem_reversi(args, records: list[dict]) -> int:
+    """Replay every lost Reversi game with Egaroucid at ``--judge-level`` as the judge: after each
+    of our moves, its expected final disc difference for us. Prints one line per move of ours
+    (ply, empties, move, CPU ms, depth, nodes, phase, the judge's value) and marks the move after
+    which the judge first expects us to lose, and the move that lost the most discs."""
+    from caro.engine import reversi
+
+    judge = Egaroucid(args.egaroucid, args.judge_level)
+    lost = [r for r in records if r["score"] == 0 and not r.get("illegal")]
+    print(f"post-mortem of {len(lost)} lost games of {args.match}: judge Egaroucid level {args.judge_level}")
+    try:
+        for r in lost:
+            board = reversi.Board.from_moves(r["opening"])
+            ours = reversi.BLACK if r["ours"] == "X" else reversi.WHITE
+            print(f"\n{r['opening']} ours {r['ours']} ({'black' if r['ours'] == 'X' else 'white'}): {''.join(r['moves'])}")
+            k = 0
+            previous = None
+            first_loss = worst = None
+            for move in r["moves"]:
+                mine = board.turn == ours
+                board.play(move)
+                if not mine:
+                    continue
+                cpu, depth, nodes = r["our_cpu_ms"][k], r["our_depth"][k], r["our_nodes"][k]
+                phase = (r.get("our_phase") or [None] * (k + 1))[k]
+                k += 1
+                if board.outcome is not None:
+                    black, white = board.count()
+                    value = (black - white) * (1 if ours == reversi.BLACK else -1)
+                else:
+                    judge.move(board)
+                    value = judge.last_value if board.turn == ours else -judge.last_value
+                flag = ""
+                if value < 0 and first_loss is None and (previous is None or previous >= 0):
+                    first_loss = move
+                    flag = "  <- the judge expects us to lose from here"
+                if previous is not None and (worst is None or previous - value > worst[0]):
+                    worst = (previous - value, board.ply, move)
+                print(f"  ply {board.ply:>2} empties {64 - sum(board.count()):>2} "
+                      f"{move:<3} cpu {cpu:5.0f} ms  depth {depth if depth is not None else '-':>3}  "
+                      f"nodes {nodes if nodes is not None else '-':>9}  {phase or '-':<10} judge {value:+3d}{flag}")
+                previous = value
+            if worst:
+                print(f"  the costliest move: {worst[2]} at ply {worst[1]} ({worst[0]:+d} discs for the opponent)")
+    finally:
+        judge.close()
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("opponent", nargs="?", choices=["rapfi", "egaroucid"])
@@ -668,6 +723,7 @@ def main(argv=None) -> int:
     parser.add_argument("--max-ply", type=int, default=225, help="a caro game with no five by then is a draw")
     parser.add_argument("--postmortem", action="store_true", help="with --match: Rapfi judges our moves in lost games")
     parser.add_argument("--judge-nodes", type=int, default=200000, help="the post-mortem judge's max_node")
+    parser.add_argument("--judge-level", type=int, default=14, help="post-mortem of Reversi: Egaroucid's level")
     parser.add_argument("--no-threat-check", action="store_true",
                         help="post-mortem: skip our own threat search on the first losing position")
     parser.add_argument("--alt-nodes", type=int, default=1000000,

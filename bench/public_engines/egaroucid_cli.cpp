@@ -7,7 +7,8 @@
 // In, one position a line: 64 characters, a1..h1, a2..h2, ... h8 (row 1 at the top, as our
 // caro.engine.reversi names squares), 'X' black, 'O' white, '.' empty; a space; the side to move,
 // 'X' or 'O'.
-// Out, one line per position: the square to play ("d3") or "pass"; "error <text>" for bad input.
+// Out, one line per position: the square to play and Egaroucid's value of the position for the side
+// to move (final disc difference it expects: "d3 -4"), or "pass"; "error <text>" for bad input.
 #include <iostream>
 #include <string>
 #include "web/ai.hpp"
@@ -40,7 +41,7 @@ int main(int argc, char **argv) {
             continue;
         }
         Search_result r = ai(b, level, false, false, false);
-        std::cout << idx_to_coord(r.policy) << std::endl;
+        std::cout << idx_to_coord(r.policy) << " " << r.value << std::endl;
     }
     return 0;
 }
