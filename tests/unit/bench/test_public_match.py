@@ -141,3 +141,22 @@ def test_phase_table_groups_our_moves_by_the_phase_that_chose_them():
     assert rows["prelude"]["rate"] is None and rows["prelude"]["depth"] is None
     assert rows["-"]["moves"] == 1
     assert "phase search" in "\n".join(pm.report_lines("m", records))
+
+
+def test_engine_lines_arrive_whole_and_a_silent_engine_times_out():
+    # a real subprocess: answers two lines in one write to "two", nothing to "quiet", exits on END
+    script = ("import sys\n"
+              "for line in sys.stdin:\n"
+              "    if line.strip() == 'END': break\n"
+              "    if line.strip() == 'two': sys.stdout.write('a 1\\nb 2\\n'); sys.stdout.flush()\n")
+    engine = pm.Engine([sys.executable, "-c", script])
+    try:
+        engine.send("two")
+        assert engine.line(timeout=30) == "a 1"
+        assert engine.line(timeout=0) == "b 2"  # already buffered: no wait
+        engine.send("quiet")
+        assert engine.line(timeout=0.2) is None  # a dropped command is not waited for forever
+        assert engine.cpu_ms() >= 0
+    finally:
+        engine.close()
+    assert engine.proc.returncode == 0
