@@ -118,11 +118,21 @@ def append_record(path: Path, record: dict) -> None:
         os.fsync(f.fileno())
 
 
-def pending_games(records: list[dict], start: int, count: int) -> list[tuple[int, str]]:
+def pending_games(records: list[dict], start: int, count: int, skip: frozenset = frozenset()) -> list[tuple[int, str]]:
     """The games still to play: (opening index, our side "X"/"O") for openings ``start`` ..
-    ``start + count - 1``, ours first as X then as O, without those a record already holds."""
+    ``start + count - 1`` but those in ``skip``, ours first as X then as O, without those a record
+    already holds."""
     done = {(r["opening_index"], r["ours"]) for r in records}
-    return [(i, side) for i in range(start, start + count) for side in ("X", "O") if (i, side) not in done]
+    return [(i, side) for i in range(start, start + count) if i not in skip for side in ("X", "O")
+            if (i, side) not in done]
+
+
+def repeated_openings(positions: list[str]) -> frozenset:
+    """Indexes of openings whose position (after the opening's moves) an earlier one already
+    gives: bench/match.py's Reversi list has two such transpositions (f5d6c4d3c3 = f5d6c3d3c4,
+    f5f6e6f4e3 = f5f4e3f6e6), and deterministic engines would play the same game twice."""
+    first: dict[str, int] = {}
+    return frozenset(i for i, p in enumerate(positions) if first.setdefault(p, i) != i)
 
 
 def game_score(winner: str | None, ours: str) -> float:
@@ -472,7 +482,8 @@ def run(args, match: str, opponent, ours, openings: list, make_board, our_colour
 
     settings = {**settings, "commit": source_commit()}  # our code's commit ("+dirty" with local changes)
     path = results_path(args.dir, match)
-    todo = pending_games(load_records(path), args.start, min(args.openings, len(openings) - args.start))
+    skip = repeated_openings([make_board(opening).position() for opening in openings])
+    todo = pending_games(load_records(path), args.start, min(args.openings, len(openings) - args.start), skip)
     print(f"== {match}: {len(todo)} games to play -> {path} (load {os.getloadavg()[0]:.2f})", flush=True)
     try:
         for index, side in todo:

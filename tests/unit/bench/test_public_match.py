@@ -160,3 +160,16 @@ def test_engine_lines_arrive_whole_and_a_silent_engine_times_out():
     finally:
         engine.close()
     assert engine.proc.returncode == 0
+
+
+def test_an_opening_that_repeats_an_earlier_position_is_skipped():
+    assert pm.repeated_openings(["a", "b", "a", "c", "b"]) == frozenset({2, 4})
+    assert pm.pending_games([], 0, 3, skip=frozenset({1})) == [(0, "X"), (0, "O"), (2, "X"), (2, "O")]
+
+
+def test_the_reversi_openings_transpositions_are_found():
+    from caro.engine import reversi
+
+    openings = ["f5d6c3d3c4", "f5d6c4d3c3", "f5f4e3f6e6", "f5f6e6f4e3", "f5d6"]
+    positions = [reversi.Board.from_moves(o).position() for o in openings]
+    assert pm.repeated_openings(positions) == frozenset({1, 3})
