@@ -576,15 +576,20 @@ class ThreatCheck:
         self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      bufsize=1)
 
-    def __call__(self, board) -> str:
+    def __call__(self, board) -> list[dict]:
+        """[{depth, maxNodes, zone, found, plies, nodes, timedOut, cpuMs}, ...] per limit."""
         stones = board.stones()
         job = {"rules": board.rules.to_dict(), "x": [q for q, s in stones.items() if s == "X"],
                "o": [q for q, s in stones.items() if s == "O"], "toMove": board.turn,
                "limits": [{"depth": d, "maxNodes": n, "zone": z} for d, n, z in THREAT_CHECK_LIMITS]}
         self.proc.stdin.write(json.dumps(job) + "\n")
         self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    @staticmethod
+    def line(results: list[dict]) -> str:
         parts = []
-        for r in json.loads(self.proc.stdout.readline()):
+        for r in results:
             verdict = f"found ({r['plies']} plies)" if r["found"] else ("out of nodes" if r["timedOut"] else "none")
             parts.append(f"depth {r['depth']}/{r['maxNodes'] // 1000}k/{'zone' if r['zone'] else 'no zone'}: "
                          f"{verdict}, {r['nodes']} nodes, {r['cpuMs']} ms")
@@ -593,6 +598,40 @@ class ThreatCheck:
     def close(self) -> None:
         self.proc.stdin.close()
         self.proc.wait(timeout=30)
+
+
+def threat_verdict(results: list[dict]) -> str:
+    """One word for our threat search's results on a losing position (THREAT_CHECK_LIMITS order,
+    the in-game limits first): "in-game" (found there), "wider" (found only with a wider or deeper
+    search), "blow-up" (not found, the largest search out of nodes), "none" (not found, every
+    search complete: the opponent's win is not a VCT of fours and open threes)."""
+    if not results:
+        return "unchecked"
+    if results[0]["found"]:
+        return "in-game"
+    if any(r["found"] for r in results):
+        return "wider"
+    return "blow-up" if results[-1]["timedOut"] else "none"
+
+
+def postmortem_summary(items: list[dict]) -> list[str]:
+    """The post-mortem's closing lines from one item per lost game: {phase, ply, move, alt, alt_eval,
+    threat} of its first losing move (None fields when unknown; no item when the judge saw no
+    forced win). Counts: the judge's alternative held (a non-mate eval and another move), the
+    position was already lost (the alternative is mated), by our threat search's verdict, by phase."""
+    out = [f"summary: {len(items)} lost games with a first losing move"]
+    held = sum(1 for i in items if i.get("alt_eval") and not i["alt_eval"].startswith("-M") and i["alt"] != i["move"])
+    lost = sum(1 for i in items if i.get("alt_eval", "") and i["alt_eval"].startswith("-M"))
+    out.append(f"  Rapfi's deeper search holds with another move: {held}; already lost before it: {lost}")
+    verdicts: dict[str, int] = {}
+    phases: dict[str, int] = {}
+    for i in items:
+        verdicts[i.get("threat") or "unchecked"] = verdicts.get(i.get("threat") or "unchecked", 0) + 1
+        phases[i.get("phase") or "-"] = phases.get(i.get("phase") or "-", 0) + 1
+    out.append("  our threat search on the opponent's win: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
+    out.append("  phase of the losing move: " + ", ".join(f"{k} {v}" for k, v in sorted(phases.items())))
+    out.append("  its ply: " + " ".join(str(i["ply"]) for i in sorted(items, key=lambda i: i["ply"])))
+    return out
 
 
 def postmortem(args) -> int:
@@ -617,6 +656,7 @@ def postmortem(args) -> int:
     threat_check = None if args.no_threat_check else ThreatCheck()
     lost = [r for r in records if r["score"] == 0 and not r.get("illegal")]
     print(f"post-mortem of {len(lost)} lost games of {args.match}: judge Rapfi max_node {args.judge_nodes}")
+    items: list[dict] = []
     try:
         for r in lost:
             board = Board(PRESETS[preset].rules)
@@ -641,14 +681,20 @@ def postmortem(args) -> int:
                 if value is not None and value > MATE_VALUE // 2 and first_mate is None:
                     first_mate = (board.ply, move)
                     flag = "  <- the opponent has a forced win from here"
+                    item = {"ply": board.ply, "move": move, "phase": phase, "alt": None, "alt_eval": None,
+                            "threat": None}
                     if alt is not None:  # what a deeper Rapfi plays in the position before our move
                         board.undo()
                         alt.new_game(board)
-                        choice = alt.move(board)
+                        item["alt"] = alt.move(board)
+                        item["alt_eval"] = alt.last_eval
                         board.play(move)
-                        flag += f"; before it Rapfi {args.alt_nodes} plays {choice} (its eval {alt.last_eval})"
+                        flag += f"; before it Rapfi {args.alt_nodes} plays {item['alt']} (its eval {alt.last_eval})"
                     if threat_check is not None:  # does our own threat search see the opponent's win?
-                        flag += "\n" + threat_check(board)
+                        results = threat_check(board)
+                        item["threat"] = threat_verdict(results)
+                        flag += "\n" + ThreatCheck.line(results)
+                    items.append(item)
                 calm = value is not None and abs(value) < MATE_VALUE // 2
                 if calm and previous is not None and (worst is None or value - previous > worst[0]):
                     worst = (value - previous, board.ply, move)  # the largest rise short of a mate
@@ -665,6 +711,7 @@ def postmortem(args) -> int:
             alt.close()
         if threat_check is not None:
             threat_check.close()
+    print("\n" + "\n".join(postmortem_summary(items)))
     return 0
 
 

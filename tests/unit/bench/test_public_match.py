@@ -173,3 +173,31 @@ def test_the_reversi_openings_transpositions_are_found():
     openings = ["f5d6c3d3c4", "f5d6c4d3c3", "f5f4e3f6e6", "f5f6e6f4e3", "f5d6"]
     positions = [reversi.Board.from_moves(o).position() for o in openings]
     assert pm.repeated_openings(positions) == frozenset({1, 3})
+
+
+def _limit(found=False, timed_out=False):
+    return {"depth": 10, "maxNodes": 60000, "zone": True, "found": found, "plies": 20 if found else 0, "nodes": 5,
+            "timedOut": timed_out, "cpuMs": 1}
+
+
+def test_threat_verdict_names_what_our_threat_search_did():
+    assert pm.threat_verdict([_limit(found=True), _limit(found=True)]) == "in-game"
+    assert pm.threat_verdict([_limit(timed_out=True), _limit(found=True)]) == "wider"
+    assert pm.threat_verdict([_limit(), _limit(timed_out=True)]) == "blow-up"
+    assert pm.threat_verdict([_limit(), _limit()]) == "none"
+    assert pm.threat_verdict([]) == "unchecked"
+
+
+def test_postmortem_summary_counts_holding_alternatives_threat_verdicts_and_phases():
+    items = [
+        {"ply": 20, "move": "J8", "phase": "defence", "alt": "H4", "alt_eval": "-546", "threat": "wider"},
+        {"ply": 6, "move": "G8", "phase": "defence", "alt": "F6", "alt_eval": "-205", "threat": "none"},
+        {"ply": 16, "move": "H5", "phase": "only_safe", "alt": "H5", "alt_eval": "-M24", "threat": "none"},
+        {"ply": 6, "move": "J6", "phase": "search", "alt": "J6", "alt_eval": "-177", "threat": None},
+    ]
+    text = "\n".join(pm.postmortem_summary(items))
+    assert "4 lost games" in text
+    assert "holds with another move: 2; already lost before it: 1" in text
+    assert "none 2" in text and "wider 1" in text and "unchecked 1" in text
+    assert "defence 2" in text and "only_safe 1" in text and "search 1" in text
+    assert "its ply: 6 6 16 20" in text
