@@ -17,8 +17,9 @@ running gate::
     .venv/bin/python bench/strength_gate.py --report                  # the scores so far, any time
     .venv/bin/python bench/strength_gate.py --game reversi            # Reversi (see below)
 
-The same command resumes a stopped gate (a lock file beside each results file stops a second\ngate from playing into it at the same time). Defaults: 24 openings x 2 colours = 48 games a rule set,
-1000 ms a move (Gomocup ``timeout_turn``), CPU clock on both sides.
+The same command resumes a stopped gate (a lock file beside each results file stops a second
+gate from playing into it at the same time). Defaults: 24 openings x 2 colours = 48 games a rule
+set, 1000 ms a move (Gomocup ``timeout_turn``), CPU clock on both sides.
 
 Caro: the JS Hard runs as the Gomocup brain under Node, the command of ``python3 dev.py brain``
 (``static/js/computer/brain.js --level hard --cpu-clock --preset SLUG``; one process a rule set,
