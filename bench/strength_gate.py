@@ -2,7 +2,7 @@
 
 Resumable: every finished game is appended as one JSON line to a results file outside the
 repository (``--results DIR``, default ``$CARO_GATE_DIR`` or ``/work/gate``: ``caro-<preset>.jsonl``,
-``reversi.jsonl``). A game's key is the rule set, the opening's index, the colour the JS side had
+``reversi-strength-gate.jsonl``). A game's key is the rule set, the opening's index, the colour the JS side had
 and the settings (move time, ply limit, clock); a restart skips every game already in the file, so
 a stopped gate goes on where it was with the same command. ``--report`` prints the scores from the
 files alone (no game is played).
@@ -44,7 +44,8 @@ Reversi (``--game reversi``): the JS Reversi Hard through ``static/js/computer/r
 line protocol of the js-reversi branch, documented in its header: ``--cpu-clock``, ``--budget``,
 ``info on``, ``moves <squares>``) against the Python Reversi Hard, both given ``--move-ms`` a move
 (each plans 70 % of it), over bench/match.py's Reversi openings with both colours; a game ends when
-neither side can move. Until that file is on the branch the mode says so and stops.
+neither side can move. Until that file is on the branch the mode says so and stops. The js-reversi
+branch's own Reversi gate, with more Reversi detail, is ``bench/reversi_gate.py``.
 Not part of the test suite.
 """
 
@@ -258,8 +259,9 @@ def play_reversi(js: JsReversi, opening: str, js_side: str, budget_ms: int) -> d
 # -- the results file ---------------------------------------------------------------------------
 
 def results_path(results_dir: Path, game: str, preset: str | None) -> Path:
-    """``<dir>/caro-<preset>.jsonl`` or ``<dir>/reversi.jsonl``."""
-    return results_dir / (f"caro-{preset}.jsonl" if game == "caro" else "reversi.jsonl")
+    """``<dir>/caro-<preset>.jsonl`` or ``<dir>/reversi-strength-gate.jsonl`` (not ``reversi.jsonl``:
+    that name is bench/reversi_gate.py's usual file, whose lines have another form)."""
+    return results_dir / (f"caro-{preset}.jsonl" if game == "caro" else "reversi-strength-gate.jsonl")
 
 
 def game_key(record: dict) -> tuple:
