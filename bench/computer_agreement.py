@@ -3,7 +3,7 @@
 Usage (from the repository root; niced, minutes of CPU)::
 
     nice -n 10 .venv/bin/python bench/computer_agreement.py                      # bench/data/hard_games.json
-    nice -n 10 .venv/bin/python bench/computer_agreement.py --gate /work/gate    # the strength gate's games
+    nice -n 10 .venv/bin/python bench/computer_agreement.py --gate ~/caro-gate    # the strength gate's games
 
 The strength gate (bench/strength_gate.py) says how the two score against each other, but 48
 games leave a wide interval; this bench looks at the decisions themselves. Positions: every

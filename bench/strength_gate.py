@@ -1,7 +1,7 @@
 """Strength gate of the browser computer (issue 26): the JavaScript Hard against today's Python Hard.
 
 Resumable: every finished game is appended as one JSON line to a results file outside the
-repository (``--results DIR``, default ``$CARO_GATE_DIR`` or ``/work/gate``: ``caro-<preset>.jsonl``,
+repository (``--results DIR``, default ``$CARO_GATE_DIR`` or ``~/caro-gate``: ``caro-<preset>.jsonl``,
 ``reversi-strength-gate.jsonl``). A game's key is the rule set, the opening's index, the colour the JS side had
 and the settings (move time, ply limit, clock); a restart skips every game already in the file, so
 a stopped gate goes on where it was with the same command. ``--report`` prints the scores from the
@@ -11,9 +11,9 @@ Usage (from the repository root; hours of CPU: one game at a time, nice 19, in t
 Run it from a frozen checkout of a commit, so later edits of the working tree do not change a
 running gate::
 
-    git -C /work/wt/js-computer worktree add --detach /work/gate/src-caro <commit>
-    cd /work/gate/src-caro && nohup setsid nice -n 19 /work/wt/js-computer/.venv/bin/python \
-        bench/strength_gate.py --preset freestyle,exact-five,caro-vn >> /work/gate/caro.log 2>&1 < /dev/null &
+    git worktree add --detach ~/caro-gate/src-caro <commit>
+    cd ~/caro-gate/src-caro && nohup setsid nice -n 19 <repo>/.venv/bin/python \
+        bench/strength_gate.py --preset freestyle,exact-five,caro-vn >> ~/caro-gate/caro.log 2>&1 < /dev/null &
     .venv/bin/python bench/strength_gate.py --report                  # the scores so far, any time
     .venv/bin/python bench/strength_gate.py --game reversi            # Reversi (see below)
 
@@ -78,7 +78,7 @@ BRAIN_SHARE = 0.8  # caro/bots/brain.py and brain.js: the budget is 80 % of time
 REVERSI_CLI = ROOT / "static" / "js" / "computer" / "reversi" / "cli.js"
 TARGET = 0.45  # the gate: the JS Hard scores at least this much in each rule set
 GAMES_PER_RULE_SET = 48  # the issue's gate: 48 games in each rule set
-DEFAULT_RESULTS_DIR = Path(os.environ.get("CARO_GATE_DIR", "/work/gate"))
+DEFAULT_RESULTS_DIR = Path(os.environ.get("CARO_GATE_DIR", "~/caro-gate")).expanduser()
 SETTINGS = ("game", "preset", "move_ms", "max_ply", "clock")  # with opening and js_side: a game's key
 VERBOSE = False  # --verbose: every game's moves
 
