@@ -87,6 +87,14 @@ def append_result(path: str, game: dict) -> None:
         os.fsync(f.fileno())
 
 
+def pending_jobs(openings: list[str], budget_ms: int, games: list[dict]) -> list[tuple[str, bool, int]]:
+    """The games still to play: (opening, JS plays black?, budget ms) for each opening and colour
+    whose key is not among the recorded ``games``."""
+    done = {g["key"] for g in games}
+    return [(opening, js_black, budget_ms) for opening in openings for js_black in (True, False)
+            if game_key(opening, js_black, budget_ms) not in done]
+
+
 def _commit() -> str:
     try:
         return subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -280,9 +288,7 @@ def main(argv=None):
             parser.error("--report needs --results FILE")
         report(load_results(args.results), expected)
         return
-    done = {g["key"] for g in load_results(args.results)}
-    jobs = [(opening, js_black, args.budget) for opening in openings for js_black in (True, False)
-            if game_key(opening, js_black, args.budget) not in done]
+    jobs = pending_jobs(openings, args.budget, load_results(args.results))
     print(f"reversi gate: {JS} (cli.js, CPU clock) vs {PY} (caro.bots ReversiHard, CPU clock), "
           f"{len(openings)} openings x 2 colours, budget {args.budget} ms, {args.jobs} at once; "
           f"{expected - len(jobs)} games already in {args.results}, {len(jobs)} to play; commit {_commit()[:10]}; "
