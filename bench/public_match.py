@@ -31,7 +31,7 @@ with both colours. Every move is judged by the Python engine (caro.engine): an i
 the game for its side; a caro game with no five by ``--max-ply`` is a draw.
 
 Results: one JSON line per finished game, appended to ``<dir>/public-<match>.jsonl`` (``--dir`` or
-``$PUBLIC_MATCH_DIR``; default /work/gate, outside the repository). The match name holds its
+``$PUBLIC_MATCH_DIR``; default ~/caro-gate, outside the repository). The match name holds its
 settings (``rapfi-freestyle-n10000``, ``egaroucid-l8``). A run skips the games its file already
 holds, so the same command resumes a stopped match. ``--report`` prints every match file: score
 with its 95 % interval (Wilson, on the mean per-game score), Elo (and the interval's), score as
@@ -59,10 +59,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-ENGINES_DIR = Path(os.environ.get("PUBLIC_ENGINES_DIR", "/work/scratch/engines"))
+ENGINES_DIR = Path(os.environ.get("PUBLIC_ENGINES_DIR", "~/caro-engines")).expanduser()
 RAPFI_DEFAULT = ENGINES_DIR / "rapfi" / "build" / "pbrain-rapfi"
 EGAROUCID_DEFAULT = ENGINES_DIR / "egaroucid" / "egaroucid_cli"
-RESULTS_DEFAULT = Path(os.environ.get("PUBLIC_MATCH_DIR", "/work/gate"))
+RESULTS_DEFAULT = Path(os.environ.get("PUBLIC_MATCH_DIR", "~/caro-gate")).expanduser()
 FILE_PREFIX = "public-"
 
 RAPFI_RULES = {"freestyle": 0, "exact-five": 1}  # Gomocup INFO rule numbers, as Rapfi reads them
