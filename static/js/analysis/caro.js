@@ -25,9 +25,10 @@ import {
   BUDGET, SearchBoard, WIN, fiveCells, forcedWin, openFourCells, positionScore, sideCode, sideName,
 } from "./caro-search.js";
 import { caroVerdicts, squash } from "./verdicts.js";
+import { CARO_VERSION } from "./version.js";
 
-/** Version of the caro analysis: stored results of another version are run again. */
-export const CARO_VERSION = 1;
+export { CARO_VERSION };
+
 /** Longest forced line kept (plies, the five included). */
 export const MAX_LINE = 80;
 /** Limits of the searches that carry a line on past the threat search's last move. */

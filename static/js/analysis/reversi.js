@@ -16,9 +16,10 @@ import { BLACK, Board } from "../engine/reversi.js";
 import { fromEngineBoard } from "../computer/reversi/position.js";
 import { ExactValues, midgameScore, MIDGAME_NODES } from "./reversi-search.js";
 import { reversiVerdicts, squashDiscs } from "./verdicts.js";
+import { REVERSI_VERSION } from "./version.js";
 
-/** Version of the Reversi analysis: stored results of another version are run again. */
-export const REVERSI_VERSION = 1;
+export { REVERSI_VERSION };
+
 /** From this many empty squares on, every legal move gets its exact result. */
 export const EXACT_EMPTIES = 20;
 
