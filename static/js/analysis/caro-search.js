@@ -7,13 +7,18 @@
 // FirstMoveSearch below, a thin subclass of the computer's ThreatSearch that keeps only that move
 // at the root; it reads two internals of threats.js (the children list of a node, `this.s.fm`
 // and `this.nkids`, and the node kinds OPEN / DISPROVEN, 0 and 2, which the module does not
-// export). If threats.js changes them, the tests of this module fail (tests/js/analysis/).
+// export). A move that is no four and no three (a quiet move) is never such a first move: for it,
+// winStays asks the computer's quiet-win check (ThreatSearch.quietHeld, which Hard uses to find a
+// quiet winning move) whether any likely reply of the defender stops the attacker's threats; it
+// sets the check's settings (`this.quiet`) itself, as quietWin does. If threats.js changes these
+// internals, the tests of this module fail (tests/js/analysis/).
 //
 // Every search here is bounded by nodes, never by time: the same game gets the same analysis on
 // a phone and on a desktop, loaded or not.
 
 import { SearchBoard, XS, OS } from "../computer/caro/board.js";
-import { ThreatSearch } from "../computer/caro/threats.js";
+import { QUIET_COUNTER_FOURS, QUIET_REPLIES, ThreatSearch } from "../computer/caro/threats.js";
+import { Timeout } from "../computer/caro/clock.js";
 import { AlphaBeta, WIN } from "../computer/caro/search.js";
 import { FIVE, OPEN4 } from "../computer/caro/patterns.js";
 
@@ -36,6 +41,7 @@ export const BUDGET = Object.freeze({
   evalWidth: 10,
   evalAttack: 10,
   evalDefence: 10,
+  stayNodes: 100000,
 });
 
 /** The side code (1 X, 2 O) of "X" / "O". */
@@ -101,6 +107,24 @@ export function forcedWin(fb, budget = BUDGET, first = null) {
     if (line) return { kind: "vct", line, nodes };
   }
   return { kind: null, line: null, nodes };
+}
+
+/**
+ * Whether the win of `attacker` (1 or 2, not to move on `fb`) probably stays: none of the
+ * defender's likely replies (the cells of the attacker's threat line, the defender's fours and
+ * open threes: ThreatSearch.quietHeld's) leaves the attacker without a VCF or VCT. A heuristic
+ * (replies outside that set are not tried), bounded by `budget.stayNodes` nodes (past them: false).
+ * `fb` is left as it was.
+ */
+export function winStays(fb, attacker, budget = BUDGET) {
+  const ts = new ThreatSearch(fb, { deadline: budget.stayNodes, clock: () => ts.nodes });
+  ts.quiet = { att: attacker, vcfDepth: budget.vcfDepth, vctDepth: budget.vctDepth, replies: QUIET_REPLIES };
+  try {
+    return !ts.quietHeld(QUIET_COUNTER_FOURS);
+  } catch (e) {
+    if (e instanceof Timeout) return false;
+    throw e;
+  }
 }
 
 /** The computer's score of `fb` for the side to move (pattern units; ±WIN near a won game): a

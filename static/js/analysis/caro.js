@@ -15,14 +15,16 @@
 //   game is over), `win` its forced win {side, kind: "vcf" | "vct", line: [square, ...]} or
 //   null, `score` the computer's score for X (pattern units, ±WIN for a forced win), `graph` the
 //   same squashed into [-1, 1], and `move` (i >= 1) the move that led there: {square, side, had
-//   (its side had a forced win before it), kept (the move starts a forced win), verdict:
-//   "missed" | "allowed" | "decisive" | "kept" | null, line: [square, ...] | null (the line the
-//   page shows for it), lineFrom: the ply the line starts after}.
+//   (its side had a forced win before it), kept (true: the move makes the five or starts a forced
+//   win the search proves; "likely": a quiet move after which no likely reply stops the threats;
+//   false: neither; null: no win to keep), missed, verdict: "missed" | "allowed" | "decisive" |
+//   "kept" | null, line: [square, ...] | null (the line the page shows for it), lineFrom: the
+//   ply the line starts after}.
 
 import { Board, Rules, Termination } from "../engine/caro.js";
 import { IllegalMove } from "../engine/errors.js";
 import {
-  BUDGET, SearchBoard, WIN, fiveCells, forcedWin, openFourCells, positionScore, sideCode, sideName,
+  BUDGET, SearchBoard, WIN, fiveCells, forcedWin, openFourCells, positionScore, sideCode, sideName, winStays,
 } from "./caro-search.js";
 import { caroVerdicts, squash } from "./verdicts.js";
 import { CARO_VERSION } from "./version.js";
@@ -108,10 +110,11 @@ function signed(value, side) {
 }
 
 /**
- * Whether the move `square` played from ply `entry` starts a forced win, when the side to move
- * had one there: sets entry.next = {had, kept, line} (the next ply's move takes them; `line` the
- * forced line that starts with the move). `fb` is at that ply, `board` the engine board there.
- * A move that makes the five keeps the win.
+ * Whether the move `square` played from ply `entry` keeps the forced win the side to move had
+ * there: sets entry.next = {had, kept, line} (the next ply's move takes them). kept is true when
+ * the move makes the five or starts a forced win the search proves (`line`), "likely" when no
+ * likely reply stops the threats it leaves (winStays, a heuristic: no line), else false. `fb` is
+ * at that ply, `board` the engine board there.
  */
 function keptOrNot(fb, board, entry, square, stats, budget) {
   const win = entry.win;
@@ -129,10 +132,11 @@ function keptOrNot(fb, board, entry, square, stats, budget) {
     next.line = [square];
     return;
   }
-  const found = forcedWin(fb, budget, fb.index(square));
+  const q = fb.index(square);
+  const found = forcedWin(fb, budget, q);
   stats.nodes += found.nodes;
   if (found.line) {
-    const line = confirmLine(fb, board, found.line.map((q) => (q === null ? null : fb.name(q))));
+    const line = confirmLine(fb, board, found.line.map((c) => (c === null ? null : fb.name(c))));
     if (line) {
       next.kept = true;
       next.line = line;
@@ -140,7 +144,13 @@ function keptOrNot(fb, board, entry, square, stats, budget) {
     }
     stats.invalidLines++;
   }
-  next.kept = false;
+  // a quiet move may keep the win too: no likely reply stops the threats (no line to show)
+  fb.play(q);
+  try {
+    next.kept = winStays(fb, sideCode(board.turn), budget) ? "likely" : false;
+  } finally {
+    fb.undo();
+  }
 }
 
 /**

@@ -3,12 +3,13 @@
 //
 // Caro (plies as caro.js gives them; the side S plays move i from ply i - 1 to ply i):
 // - "allowed" (để đối thủ thắng bắt buộc): after the move the opponent has a forced win, and S
-//   was not lost already (the opponent's move before did not start a forced win of its own);
-// - "missed" (bỏ lỡ nước thắng): S had a forced win and the move does not start one (a move
-//   that also allows a forced loss is "allowed", with `missed` set too);
+//   was not lost already (the opponent's move before did not start a forced win of its own, as
+//   far as the search proved it: a win only "likely" kept does not count);
+// - "missed" (bỏ lỡ nước thắng): S had a forced win and the move does not start one, not even
+//   likely (a move that also allows a forced loss is "allowed", with `missed` set too);
 // - "decisive" (nước quyết định): the winner's first move of the forced win it kept to the end
-//   (every later move of the winner kept it);
-// - "kept": S had a forced win and the move starts one (not shown as a mark).
+//   (every later move of the winner kept it, proven or likely);
+// - "kept": S had a forced win and the move starts one the search proves (not shown as a mark).
 //
 // Reversi (plies as reversi.js gives them): a move whose exact result (known from
 // EXACT_EMPTIES empty squares on) is below the best move's lost that many discs against
@@ -55,7 +56,7 @@ export function caroVerdicts(plies, winner, from = 0) {
       mv.verdict = "missed";
       mv.line = before.win.line;
       mv.lineFrom = i - 1;
-    } else if (mv.kept) {
+    } else if (mv.kept === true) {
       mv.verdict = "kept";
     }
   }
@@ -64,7 +65,7 @@ export function caroVerdicts(plies, winner, from = 0) {
   for (let i = plies.length - 1; i > from; i--) {
     const mv = plies[i].move;
     if (mv.side !== winner) continue;
-    if (mv.kept !== true) break;
+    if (mv.kept !== true && mv.kept !== "likely") break;
     decisive = i;
   }
   if (decisive !== null) plies[decisive].move.verdict = "decisive";

@@ -47,6 +47,18 @@ test("missed: had a forced win, and the move does not start one; both missed and
   assert.equal(p[3].move.missed, true);
 });
 
+test("a win only likely kept (a quiet move) is no missed win, and does not make the next move's forced loss its own", () => {
+  const p = plies([
+    ["X", "X"],
+    ["O", "X", "X", true, "likely"],
+    ["X", "X", "O", false, null], // X still wins after O's reply: O is marked, X was not proven to win
+  ]);
+  caroVerdicts(p, null);
+  assert.equal(p[1].move.verdict, null);
+  assert.equal(p[1].move.missed, false);
+  assert.equal(p[2].move.verdict, "allowed");
+});
+
 test("decisive: the winner's first move of the forced win it kept to the end", () => {
   const p = plies([
     ["X", "X"],
