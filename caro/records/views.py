@@ -22,7 +22,7 @@ from accounts.guests import ensure_player
 from caro.games import records
 from caro.games.display import game_summary, opening_lines
 from caro.games.errors import GameError
-from caro.games.kinds import kind_of
+from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.models import Game, Move, Seat, Side
 from caro.games.services.records import store_imported
 from caro.records import html, limits
@@ -236,7 +236,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "exports": [(f, record_url(game.pk, page_lang, None, "export", f.slug)) for f in records.formats(game)],
         "can_continue": not ended_here,
         "levels": Game.BotLevel.choices,
-        "continue_url": record_url(game.pk, page_lang, None, "continue"),
+        "continue_query": continue_query(game, [s.square for s in steps[:ply]]),
         "alternates": [(code, request.build_absolute_uri(record_url(game.pk, code, ply)))
                        for code, _name in settings.LANGUAGES],
         "data": {
@@ -354,6 +354,26 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
         "imported": [r for r in rows if r["game"].is_imported],
         "import_url": record_url(None, lang, None, "import"),
     })
+
+
+def continue_query(game: Game, squares: list[str]) -> dict:
+    """The address fields of "Continue from here against the computer": the on-device computer page
+    (`play_computer`, CONTRACTS.md section 3) with the game's rule choice, board and win length and
+    `moves`, the squares played so far (record.js keeps them in step with the replay). The rule
+    choice is the first whose rules, board and win length aside, are the game's: a game that began
+    with an opening procedure continues under the same rules without one (its stones are on the
+    board)."""
+    query = {"moves": ",".join(squares)}
+    for choice in RULE_CHOICES:
+        kind = kind_for_choice(choice)
+        if kind.name != game.kind:
+            continue
+        if not kind.has_options:
+            return {**query, "preset": choice}
+        numbers = {"size": 0, "win_length": 0}
+        if {**kind.rules_for(choice), **numbers} == {**game.rules, **numbers}:
+            return {**query, "preset": choice, "size": game.rules["size"], "win_length": game.rules["win_length"]}
+    return {**query, "preset": "caro-vn", "size": game.rules.get("size", 15), "win_length": game.rules.get("win_length", 5)}
 
 
 @require_POST

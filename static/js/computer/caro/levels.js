@@ -198,7 +198,7 @@ class Hard {
     this.t0 = clock();
     this.budget = Math.max(budgetMs, 50) * HARD.share;
     this.end = this.t0 + this.budget;
-    this.stats = { depth: 0, nodes: 0, threatNodes: 0, phase: "" };
+    this.stats = { depth: 0, nodes: 0, checks: 0, phase: "" };
   }
 
   threats(deadline, opts = {}) {
@@ -269,6 +269,7 @@ class Hard {
    * 1 if unknown (a search ran out of time), 0 if it has one. */
   safe(q, deadline, nodes) {
     const fb = this.fb;
+    this.stats.checks++;
     fb.play(q);
     try {
       const ts = this.threats(deadline, { maxNodes: nodes });

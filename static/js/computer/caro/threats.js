@@ -58,11 +58,13 @@ export class ThreatTable {
     this.e = new Int32Array(4 * n); // per slot: key half 1, key half 2, pn, dn
     this.dep = new Int16Array(n);
     this.stored = 0;
+    this.kids = new KidsCache(Math.max(10, bits - 2)); // the children lists of the nodes met
   }
 
   clear() {
     this.e.fill(0);
     this.stored = 0;
+    this.kids.clear();
   }
 
   slot0(k1) {
@@ -115,6 +117,60 @@ export class ThreatTable {
     e[4 * victim + 2] = pn;
     e[4 * victim + 3] = dn;
     this.dep[victim] = dep;
+  }
+}
+
+/** The children lists of expanded df-pn nodes (see ThreatSearch.children): open addressing on two
+ * 32-bit key halves; the lists themselves in one pool. Cleared when the table is over TT_FILL full
+ * or the pool has no room. */
+class KidsCache {
+  constructor(bits) {
+    const n = 1 << bits;
+    this.mask = n - 1;
+    this.k1 = new Int32Array(n);
+    this.k2 = new Int32Array(n);
+    this.kind = new Int8Array(n).fill(-1); // -1: empty slot
+    this.count = new Int16Array(n);
+    this.offset = new Int32Array(n);
+    this.cells = new Int16Array(8 * n);
+    this.init = new Int8Array(8 * n);
+    this.used = 0;
+    this.stored = 0;
+  }
+
+  clear() {
+    this.kind.fill(-1);
+    this.used = 0;
+    this.stored = 0;
+  }
+
+  /** The slot of key (k1, k2), or -1. */
+  find(k1, k2) {
+    let i = k1 & this.mask;
+    for (let p = 0; p < PROBES; p++) {
+      if (this.kind[i] < 0) return -1;
+      if (this.k1[i] === k1 && this.k2[i] === k2) return i;
+      i = (i + 1) & this.mask;
+    }
+    return -1;
+  }
+
+  /** Keep a node's kind and its `n` children (cells from fm, starting pn from fpn, at `base`). */
+  add(k1, k2, kind, n, fm, fpn, base) {
+    if (this.stored > TT_FILL * (this.mask + 1) || this.used + n > this.cells.length) this.clear();
+    let i = k1 & this.mask;
+    for (let p = 0; p < PROBES && this.kind[i] >= 0; p++) i = (i + 1) & this.mask;
+    if (this.kind[i] < 0) this.stored++;
+    this.k1[i] = k1;
+    this.k2[i] = k2;
+    this.kind[i] = kind;
+    this.count[i] = n;
+    this.offset[i] = this.used;
+    for (let j = 0; j < n; j++) {
+      this.cells[this.used + j] = fm[base + j];
+      this.init[this.used + j] = fpn[base + j];
+    }
+    this.used += n;
   }
 }
 
@@ -411,9 +467,56 @@ export class ThreatSearch {
     return i >= 0 && this.tt.pn(i) === 0 ? this.tt.dep[i] : null;
   }
 
-  /** Children of the node to move at `ply` into the scratch lists (with their starting pn/dn):
-   * returns OPEN (and sets this.nkids), PROVEN or DISPROVEN. */
+  /** The children of the node to move at `ply` (`depth` attacker moves left) into the scratch lists,
+   * with their starting pn/dn: returns OPEN (and sets this.nkids), PROVEN or DISPROVEN. Read from
+   * the cache of children lists when the node was expanded before (as threats.py's `kids`: the
+   * list depends on the position, the side to move, the depth class, the attacker's last two moves
+   * (the zone of its threes) and the search variant), else computed (expand) and kept. */
   children(ply, me, depth) {
+    const fb = this.fb;
+    const kids = this.tt.kids;
+    const dcls = depth < 2 ? depth : 2;
+    let salt = Math.imul(dcls + 1, 0x2545f491);
+    if (me === this.att && this.zone !== null) {
+      const path = this.path;
+      const n = path.length;
+      if (n > 0) salt ^= Math.imul(path[n - 1] + 1, 0x9e3779b1);
+      if (n > 1) salt ^= Math.imul(path[n - 2] + 1, 0x85ebca6b);
+    }
+    const k1 = fb.h1 ^ this.sk[2 * me] ^ salt;
+    const k2 = fb.h2 ^ this.sk[2 * me + 1] ^ Math.imul(salt, 0x27d4eb2f);
+    const base = ply * MAXM;
+    const { fm, fpn, fdn } = this.s;
+    const hit = kids.find(k1, k2);
+    if (hit >= 0) {
+      const kind = kids.kind[hit];
+      if (kind === OPEN) {
+        const n = kids.count[hit];
+        const off = kids.offset[hit];
+        for (let i = 0; i < n; i++) {
+          fm[base + i] = kids.cells[off + i];
+          fpn[base + i] = kids.init[off + i];
+          fdn[base + i] = 1;
+        }
+        this.nkids = n;
+      }
+      return kind;
+    }
+    const kind = this.expand(ply, me, depth);
+    kids.add(k1, k2, kind, kind === OPEN ? this.nkids : 0, fm, fpn, base);
+    return kind;
+  }
+
+  /** Child `q` (starting pn = dn = 1) at index `n` of the list at `base`; the new count (MAXM at most). */
+  pushKid(base, n, q) {
+    if (n >= MAXM) return n;
+    this.s.fm[base + n] = q;
+    this.s.fpn[base + n] = 1;
+    this.s.fdn[base + n] = 1;
+    return n + 1;
+  }
+
+  expand(ply, me, depth) {
     const fb = this.fb;
     const { fm, fpn, fdn, kbuf } = this.s;
     const base = ply * MAXM;
@@ -431,12 +534,7 @@ export class ThreatSearch {
           fb.put(z, me);
           const keep = fb.count(me, FIVE) > 0 || (vct && hasLegalOpen4(fb, me));
           fb.remove(z);
-          if (keep && n < MAXM) {
-            fm[base + n] = z;
-            fpn[base + n] = 1;
-            fdn[base + n] = 1;
-            n++;
-          }
+          if (keep) n = this.pushKid(base, n, z);
         }
         this.nkids = n;
         return n ? OPEN : DISPROVEN;
@@ -511,14 +609,7 @@ export class ThreatSearch {
     const a = opp;
     if (fb.count(me, FIVE) > 0) return DISPROVEN;
     if (fb.count(a, FIVE) > 0) {
-      for (const z of fb.defences(a)) {
-        if (n < MAXM && fb.legal(z, me)) {
-          fm[base + n] = z;
-          fpn[base + n] = 1;
-          fdn[base + n] = 1;
-          n++;
-        }
-      }
+      for (const z of fb.defences(a)) if (fb.legal(z, me)) n = this.pushKid(base, n, z);
       this.nkids = n;
       return n ? OPEN : PROVEN;
     }

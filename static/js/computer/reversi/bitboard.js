@@ -187,6 +187,22 @@ export function columnByte(lo, hi) {
   return ((Math.imul(lo & 0x01010101, 0x01020408) >>> 24) & 15) | (((Math.imul(hi & 0x01010101, 0x01020408) >>> 24) & 15) << 4);
 }
 
+/** Row `r` of (lo, hi) as a byte, bit c = column c. */
+function rowByte(lo, hi, r) {
+  return ((r < 4 ? lo : hi) >>> ((r & 3) << 3)) & 0xff;
+}
+
+/** The squares of a diagonal (dlo, dhi) in (lo, hi) as a byte, bit c = column c (the rows fold). */
+function diagonalByte(lo, hi, dlo, dhi) {
+  const v = (lo & dlo) | (hi & dhi);
+  return (v | (v >>> 8) | (v >>> 16) | (v >>> 24)) & 0xff;
+}
+
+/** Index into FLIPPED / FLIP_COUNT for position `p` of a line with opponent byte `o` and own byte `m`. */
+function lineIndex(p, o, m) {
+  return (p << 8) | (OUTFLANK[(p << 6) | ((o >>> 1) & 63)] & m);
+}
+
 /**
  * Discs flipped by `me` playing square `sq` (0 if none), line by line (see OUTFLANK above). Returns
  * the low half; the high half is in `out[0]`.
@@ -196,46 +212,25 @@ export function flips(mlo, mhi, olo, ohi, sq) {
   const c = sq & 7;
   let flo = 0;
   let fhi = 0;
-  let o;
-  let m;
-  let f;
-  let v;
   // the row
-  if (r < 4) {
-    const s = r << 3;
-    o = (olo >>> s) & 0xff;
-    m = (mlo >>> s) & 0xff;
-    flo = FLIPPED[(c << 8) | (OUTFLANK[(c << 6) | ((o >>> 1) & 63)] & m)] << s;
-  } else {
-    const s = (r - 4) << 3;
-    o = (ohi >>> s) & 0xff;
-    m = (mhi >>> s) & 0xff;
-    fhi = FLIPPED[(c << 8) | (OUTFLANK[(c << 6) | ((o >>> 1) & 63)] & m)] << s;
-  }
+  const row = FLIPPED[lineIndex(c, rowByte(olo, ohi, r), rowByte(mlo, mhi, r))] << ((r & 3) << 3);
+  if (r < 4) flo = row;
+  else fhi = row;
   // the column (indexed by row)
-  o = columnByte(olo >>> c, ohi >>> c);
-  m = columnByte(mlo >>> c, mhi >>> c);
-  f = FLIPPED[(r << 8) | (OUTFLANK[(r << 6) | ((o >>> 1) & 63)] & m)];
+  const f = FLIPPED[lineIndex(r, columnByte(olo >>> c, ohi >>> c), columnByte(mlo >>> c, mhi >>> c))];
   flo |= COLUMN_LO[f] << c;
   fhi |= COLUMN_HI[f] << c;
-  // the diagonals (indexed by column: the rows fold onto one byte, each column once)
+  // the diagonals (indexed by column), back onto every row and masked
   let dlo = DIAG_LO[sq];
   let dhi = DIAG_HI[sq];
-  for (let k = 0; k < 2; k++) {
-    v = (olo & dlo) | (ohi & dhi);
-    v |= v >>> 16;
-    o = v | (v >>> 8);
-    v = (mlo & dlo) | (mhi & dhi);
-    v |= v >>> 16;
-    m = v | (v >>> 8);
-    v = Math.imul(FLIPPED[(c << 8) | (OUTFLANK[(c << 6) | ((o >>> 1) & 63)] & m & 0xff)], 0x01010101);
-    flo |= v & dlo;
-    fhi |= v & dhi;
-    dlo = ANTI_LO[sq];
-    dhi = ANTI_HI[sq];
-  }
-  out[0] = fhi;
-  return flo;
+  let v = Math.imul(FLIPPED[lineIndex(c, diagonalByte(olo, ohi, dlo, dhi), diagonalByte(mlo, mhi, dlo, dhi))], 0x01010101);
+  flo |= v & dlo;
+  fhi |= v & dhi;
+  dlo = ANTI_LO[sq];
+  dhi = ANTI_HI[sq];
+  v = Math.imul(FLIPPED[lineIndex(c, diagonalByte(olo, ohi, dlo, dhi), diagonalByte(mlo, mhi, dlo, dhi))], 0x01010101);
+  out[0] = fhi | (v & dhi);
+  return flo | (v & dlo);
 }
 
 /**
@@ -245,37 +240,10 @@ export function flips(mlo, mhi, olo, ohi, sq) {
 export function countFlips(mlo, mhi, olo, ohi, sq) {
   const r = sq >> 3;
   const c = sq & 7;
-  let o;
-  let m;
-  let v;
-  let n;
-  if (r < 4) {
-    const s = r << 3;
-    o = (olo >>> s) & 0xff;
-    m = (mlo >>> s) & 0xff;
-  } else {
-    const s = (r - 4) << 3;
-    o = (ohi >>> s) & 0xff;
-    m = (mhi >>> s) & 0xff;
-  }
-  n = FLIP_COUNT[(c << 8) | (OUTFLANK[(c << 6) | ((o >>> 1) & 63)] & m)];
-  o = columnByte(olo >>> c, ohi >>> c);
-  m = columnByte(mlo >>> c, mhi >>> c);
-  n += FLIP_COUNT[(r << 8) | (OUTFLANK[(r << 6) | ((o >>> 1) & 63)] & m)];
-  let dlo = DIAG_LO[sq];
-  let dhi = DIAG_HI[sq];
-  for (let k = 0; k < 2; k++) {
-    v = (olo & dlo) | (ohi & dhi);
-    v |= v >>> 16;
-    o = v | (v >>> 8);
-    v = (mlo & dlo) | (mhi & dhi);
-    v |= v >>> 16;
-    m = v | (v >>> 8);
-    n += FLIP_COUNT[(c << 8) | (OUTFLANK[(c << 6) | ((o >>> 1) & 63)] & m & 0xff)];
-    dlo = ANTI_LO[sq];
-    dhi = ANTI_HI[sq];
-  }
-  return n;
+  return FLIP_COUNT[lineIndex(c, rowByte(olo, ohi, r), rowByte(mlo, mhi, r))]
+    + FLIP_COUNT[lineIndex(r, columnByte(olo >>> c, ohi >>> c), columnByte(mlo >>> c, mhi >>> c))]
+    + FLIP_COUNT[lineIndex(c, diagonalByte(olo, ohi, DIAG_LO[sq], DIAG_HI[sq]), diagonalByte(mlo, mhi, DIAG_LO[sq], DIAG_HI[sq]))]
+    + FLIP_COUNT[lineIndex(c, diagonalByte(olo, ohi, ANTI_LO[sq], ANTI_HI[sq]), diagonalByte(mlo, mhi, ANTI_LO[sq], ANTI_HI[sq]))];
 }
 
 /** The board after a move, from the view of the side to move next: [its lo, hi, the other's lo, hi]. */

@@ -15,19 +15,22 @@
 //   max-nodes <n>|off        Hard: a node limit per search (deterministic games for tests; default off)
 //   info on|off              add facts to each move's reply (default off; see below)
 //   moves <squares>          the game so far as one string of squares ("f5d6c3", passes not written:
-//                            a side with no legal move passes automatically; empty for the start) ->
+//                            a side with no legal move passes automatically, as in the browser
+//                            engine's Board.fromMoves; empty for the start) ->
 //                            the computer's move for the side to move, e.g. "c4"; with info on:
 //                            "c4 ms 412 cpu_ms 405 depth 11 solved exact empties 14 nodes 935284 score 16"
 //                            (Hard's depth, solve ("exact", "wld" or "-"), empties, nodes and score;
 //                            ms and cpu_ms: wall and CPU time of the choice)
 //   quit                     exit
 //
-// A finished game answers "error the game is over: no move to choose". Nothing else is printed, so
-// a client reads exactly one line per line it sent.
+// A finished game answers "error the game is over: no move to choose"; an illegal move string the
+// engine's refusal ("error f5 is occupied"). Nothing else is printed, so a client reads exactly one
+// line per line it sent.
 
 import { createInterface } from "node:readline";
+import { Board } from "../../engine/reversi.js";
 import { choosePositionMove, LEVELS } from "./index.js";
-import { fromMoves } from "./position.js";
+import { fromEngineBoard } from "./position.js";
 import { seededRandom } from "./random.js";
 
 const cpuClock = () => {
@@ -73,8 +76,7 @@ function answer(line) {
       settings.info = onOff(arg, "info");
       return "ok";
     case "moves": {
-      const position = fromMoves(arg);
-      if (position.over) throw new Error("the game is over: no move to choose");
+      const position = fromEngineBoard(Board.fromMoves(arg)); // the engine's rules and automatic passes
       const info = {};
       const wall0 = wallClock();
       const cpu0 = cpuClock();

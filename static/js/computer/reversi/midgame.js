@@ -73,6 +73,7 @@ export class MidgameSearch {
     this.killers = new Int32Array(KILLER_SLOTS).fill(-1);
     this.orderKey = new Int32Array(PLIES * 64);
     this.orderSq = new Int32Array(PLIES * 64);
+    this.orderIdx = new Int32Array(PLIES * 64);
     this.child = new Int32Array(PLIES * 64 * 6); // per child: new me lo, hi, new opp lo, hi, its legal moves lo, hi
     this.rootValue = -INF; // best value, square and root moves searched of the last root iteration
     this.rootBest = -1;
@@ -87,11 +88,15 @@ export class MidgameSearch {
   }
 
   /**
-   * Fill the children of (m, o) at `ply` sorted by ordering key (lower first); returns their count.
-   * `first`: a move put first; `killer` (-1: none); `mobility`: whether opponent replies count.
+   * Fill the children of (m, o) at `ply` and their order; returns their count. Child k (in the
+   * order the legal moves were found) is `orderSq[ply * 64 + k]` with its record at
+   * `child[(ply * 64 + k) * 6]`; `orderIdx[ply * 64 + i]` is the i-th child to search: ordering key
+   * lower first (an insertion sort of keys and indexes; the records stay put). `first`: a move put
+   * first; `killer` (-1: none); `mobility`: whether opponent replies count.
    */
   order(mlo, mhi, olo, ohi, llo, lhi, ply, first, killer, mobility) {
     const keys = this.orderKey;
+    const idx = this.orderIdx;
     const sqs = this.orderSq;
     const child = this.child;
     const history = this.history;
@@ -126,28 +131,22 @@ export class MidgameSearch {
         if (sq === killer) key -= KILLER_BONUS;
         if (mobility) key += (pop32(rlo) + pop32(rhi)) * MOBILITY_KEY - PRIORITY[sq] * PRIORITY_KEY_MOBILITY;
       }
-      let j = n;
-      while (j > 0 && keys[base + j - 1] > key) {
-        keys[base + j] = keys[base + j - 1];
-        sqs[base + j] = sqs[base + j - 1];
-        const to = (base + j) * 6;
-        child[to] = child[to - 6];
-        child[to + 1] = child[to - 5];
-        child[to + 2] = child[to - 4];
-        child[to + 3] = child[to - 3];
-        child[to + 4] = child[to - 2];
-        child[to + 5] = child[to - 1];
-        j--;
-      }
-      keys[base + j] = key;
-      sqs[base + j] = sq;
-      const c = (base + j) * 6;
+      const c = (base + n) * 6;
+      sqs[base + n] = sq;
       child[c] = nme_lo;
       child[c + 1] = nme_hi;
       child[c + 2] = nop_lo;
       child[c + 3] = nop_hi;
       child[c + 4] = rlo;
       child[c + 5] = rhi;
+      let j = base + n;
+      while (j > base && keys[j - 1] > key) {
+        keys[j] = keys[j - 1];
+        idx[j] = idx[j - 1];
+        j--;
+      }
+      keys[j] = key;
+      idx[j] = n;
       n++;
     }
     return n;
@@ -262,8 +261,9 @@ export class MidgameSearch {
       const child = this.child;
       const known = depth >= MOBILITY_ORDER_DEPTH;
       for (let i = 0; i < n; i++) {
-        const sq = this.orderSq[base + i];
-        const c = (base + i) * 6;
+        const k = base + this.orderIdx[base + i];
+        const sq = this.orderSq[k];
+        const c = k * 6;
         const nme_lo = child[c];
         const nme_hi = child[c + 1];
         const nop_lo = child[c + 2];
@@ -317,8 +317,9 @@ export class MidgameSearch {
     const lhi = out[0];
     // the root's children, copied out of the per-ply buffers (ply 0 is reused below)
     const n = this.order(mlo, mhi, olo, ohi, llo, lhi, 0, first, -2, true);
-    const sqs = this.orderSq.slice(0, n);
-    const child = this.child.slice(0, 6 * n);
+    const sqs = Int32Array.from(this.orderIdx.subarray(0, n), (k) => this.orderSq[k]);
+    const child = new Int32Array(6 * n);
+    for (let i = 0; i < n; i++) child.set(this.child.subarray(6 * this.orderIdx[i], 6 * this.orderIdx[i] + 6), 6 * i);
     const ctl = this.control;
     let alpha = -INF;
     const beta = INF;

@@ -1,9 +1,9 @@
-// The computer's bitboards: legal moves and flips agree with a square-by-square walk on random
+// The computer's bitboards: legal moves, flips and flip counts agree with a square-by-square walk on random
 // positions (every empty square, both sides), perft from the start, square names.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { INDEX, NAMES, flips, moves, out } from "../../../../static/js/computer/reversi/bitboard.js";
+import { INDEX, NAMES, countFlips, flips, moves, out } from "../../../../static/js/computer/reversi/bitboard.js";
 import { legalList, play, randomPositions } from "./helpers.js";
 
 const DIRECTIONS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]];
@@ -35,7 +35,7 @@ function squares(lo, hi) {
   return list;
 }
 
-test("legal moves and flips agree with a square-by-square walk", () => {
+test("legal moves, flips and flip counts agree with a square-by-square walk", () => {
   for (const { me, opp } of randomPositions(1, 300, 0, 59)) {
     for (const [a, b] of [[me, opp], [opp, me]]) {
       const legal = squares(moves(a[0], a[1], b[0], b[1]), out[0]);
@@ -44,6 +44,7 @@ test("legal moves and flips agree with a square-by-square walk", () => {
         if (bitAt(a, sq) || bitAt(b, sq)) continue;
         const walked = walkFlips(a, b, sq);
         assert.deepEqual(squares(flips(a[0], a[1], b[0], b[1], sq), out[0]), walked);
+        assert.equal(countFlips(a[0], a[1], b[0], b[1], sq), walked.length);
         if (walked.length) expected.push(sq);
       }
       assert.deepEqual(legal, expected);

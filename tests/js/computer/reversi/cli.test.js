@@ -8,9 +8,8 @@ import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { INDEX, NAMES } from "../../../../static/js/computer/reversi/bitboard.js";
-import { fromMoves } from "../../../../static/js/computer/reversi/position.js";
 import { seededRandom } from "../../../../static/js/computer/reversi/random.js";
-import { legalList, play } from "./helpers.js";
+import { legalList, play, positionOf } from "./helpers.js";
 
 const CLI = fileURLToPath(new URL("../../../../static/js/computer/reversi/cli.js", import.meta.url));
 
@@ -21,7 +20,7 @@ function run(lines, args = []) {
 }
 
 function legalNames(game) {
-  const { me, opp } = fromMoves(game);
+  const { me, opp } = positionOf(game);
   return legalList(me, opp).map((sq) => NAMES[sq]);
 }
 
@@ -62,7 +61,7 @@ test("info adds the choice's facts; a node limit makes Hard deterministic", () =
 function gameWithPass() {
   for (let seed = 1; ; seed++) {
     const rng = seededRandom(seed);
-    let { me, opp } = fromMoves("");
+    let { me, opp } = positionOf("");
     const squares = [];
     let passAt = -1;
     for (;;) {
@@ -100,8 +99,8 @@ test("bad commands and positions answer an error and change nothing", () => {
   assert.match(out[1], /^error budget must be a whole number/);
   assert.match(out[2], /^error cpu-clock must be on or off$/);
   assert.match(out[3], /^error seed must be a whole number/);
-  assert.match(out[4], /^error illegal move: f5$/);
-  assert.match(out[5], /^error bad square: x9$/);
+  assert.match(out[4], /^error f5 is occupied$/); // the engine's refusals
+  assert.match(out[5], /^error x9 is off the 8x8 board$/);
   assert.match(out[6], /^error odd-length move string/);
   assert.match(out[7], /^error unknown command frobnicate$/);
   assert.match(out[8], /^error empty command$/);

@@ -4,6 +4,8 @@
 import { readFileSync } from "node:fs";
 import { after, moves, out, play as bitboardPlay, pop32 } from "../../../../static/js/computer/reversi/bitboard.js";
 import { seededRandom } from "../../../../static/js/computer/reversi/random.js";
+import { fromEngineBoard } from "../../../../static/js/computer/reversi/position.js";
+import { Board } from "../../../../static/js/engine/reversi.js";
 
 export const CASES = JSON.parse(readFileSync(new URL("./python_cases.json", import.meta.url), "utf8"));
 
@@ -74,4 +76,9 @@ export function minimax(me, opp, passed = false) {
     best = Math.max(best, -minimax(a, b));
   }
   return best;
+}
+
+/** {me, opp} of the side to move after the move string `game` (the browser engine plays it, passes included). */
+export function positionOf(game) {
+  return fromEngineBoard(Board.fromMoves(game));
 }

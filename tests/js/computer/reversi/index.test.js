@@ -3,15 +3,15 @@
 // side to move, and a finished game, a side that must pass or an unknown level is an error.
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
-import { NAMES } from "../../../../static/js/computer/reversi/bitboard.js";
+import { INDEX, NAMES } from "../../../../static/js/computer/reversi/bitboard.js";
+import { Board } from "../../../../static/js/engine/reversi.js";
 import { LEVELS, chooseReversiMove, exactReversiMoveValues } from "../../../../static/js/computer/reversi/index.js";
-import { fromEngineBoard, fromMoves } from "../../../../static/js/computer/reversi/position.js";
+import { fromEngineBoard } from "../../../../static/js/computer/reversi/position.js";
 import { seededRandom } from "../../../../static/js/computer/reversi/random.js";
-import { CASES, halves, legalList, randomPositions } from "./helpers.js";
+import { CASES, halves, legalList, play, positionOf, randomPositions } from "./helpers.js";
 
-const ENGINE = new URL("../../../../static/js/engine/reversi.js", import.meta.url);
 
 /** The engine board's surface the adapter reads, for a position {me, opp} with `turn` to move. */
 function standIn({ me, opp }, turn) {
@@ -35,7 +35,7 @@ test("the adapter reads the engine board's discs and turn", () => {
 });
 
 test("every level answers a legal square name for the side to move", () => {
-  const board = standIn(fromMoves("f5d6c3d3c4"), "white");
+  const board = standIn(positionOf("f5d6c3d3c4"), "white");
   for (const level of LEVELS) {
     const move = chooseReversiMove(board, level, { budgetMs: 50, rng: seededRandom(1) });
     assert.ok(board.legalMoves().includes(move), `${level}: ${move}`);
@@ -53,7 +53,7 @@ test("exact values of every move on an engine board equal the Python solver's", 
 });
 
 test("a finished game, a side that must pass and a bad board are errors", () => {
-  const over = { ...standIn(fromMoves("f5"), "white"), outcome: { winner: "black", black: 4, white: 1 } };
+  const over = { ...standIn(positionOf("f5"), "white"), outcome: { winner: "black", black: 4, white: 1 } };
   assert.throws(() => chooseReversiMove(over, "hard"), /game is over/);
   const mustPass = { outcome: null, turn: "black", discs: () => ({ b1: "black", a1: "white" }) }; // only White has c1
   assert.throws(() => chooseReversiMove(mustPass, "easy"), /must pass/);
@@ -61,13 +61,17 @@ test("a finished game, a side that must pass and a bad board are errors", () => 
   assert.throws(() => chooseReversiMove(bad, "easy"), /bad disc z9/);
 });
 
-test("on the browser engine's own board", { skip: !existsSync(ENGINE) && "static/js/engine/reversi.js is not on this branch yet" }, async () => {
-  const { Board } = await import(ENGINE);
+test("on the browser engine's own board: the same position as a replay on the computer's bitboards", () => {
   const rng = seededRandom(5);
   for (const game of ["", "f5", "f5d6c3d3c4f4f6", "f5f6e6f4e3c5c4e7"]) {
     const board = Board.fromMoves(game);
-    const mine = fromMoves(game);
-    assert.deepEqual(fromEngineBoard(board), { me: mine.me, opp: mine.opp });
+    let me = [1 << 28, 1 << 3]; // Black: d5 e4
+    let opp = [1 << 27, 1 << 4]; // White: d4 e5
+    for (let k = 0; k < game.length; k += 2) {
+      [me, opp] = play(me, opp, INDEX[game.slice(k, k + 2)]);
+      if (!legalList(me, opp).length) [me, opp] = [opp, me]; // a pass
+    }
+    assert.deepEqual(fromEngineBoard(board), { me, opp });
     for (const level of LEVELS) assert.ok(board.legalMoves().includes(chooseReversiMove(board, level, { budgetMs: 50, rng })));
   }
   // a whole game of Hard against Easy on the engine's board, passes handled by the engine

@@ -9,9 +9,8 @@ import { test } from "node:test";
 import { INDEX, NAMES, flips, moves, out, pop32 } from "../../../../static/js/computer/reversi/bitboard.js";
 import { choosePositionMove } from "../../../../static/js/computer/reversi/index.js";
 import { EASY_NOISE, EASY_VALUE_DIVISOR, SQUARE_VALUES, chooseEasy, chooseMedium } from "../../../../static/js/computer/reversi/levels.js";
-import { fromMoves } from "../../../../static/js/computer/reversi/position.js";
 import { seededRandom } from "../../../../static/js/computer/reversi/random.js";
-import { CASES, discs, halves, legalList, play, randomPositions } from "./helpers.js";
+import { CASES, discs, halves, legalList, play, positionOf, randomPositions } from "./helpers.js";
 
 const BIG_BUDGET_MS = 600_000; // so far above the node limits' time that only the nodes limit Hard
 
@@ -51,7 +50,7 @@ test("Easy: greedy by flips and square value when it does not play at random", (
 });
 
 test("Easy: a quarter of its moves are random legal moves", () => {
-  const { me, opp } = fromMoves("f5d6c3d3c4");
+  const { me, opp } = positionOf("f5d6c3d3c4");
   const legal = legalList(me, opp);
   for (const [r, index] of [[0.0, 0], [0.2, Math.floor(0.2 * legal.length)]]) {
     let calls = 0;
@@ -91,7 +90,7 @@ const CORNERS = [[0x81, 0], [0, 0x81000000 | 0]];
 
 test("Hard does not give a corner away", () => {
   for (const [game, gifts] of CORNER_GIFTS) {
-    const p = fromMoves(game);
+    const p = positionOf(game);
     for (const name of gifts) {
       const [a, b] = play(p.me, p.opp, INDEX[name]);
       const theirs = moves(a[0], a[1], b[0], b[1]);
@@ -135,7 +134,7 @@ test("Hard's node limit stops its search; a tiny budget still gives a legal move
 test("Medium beats Easy, Hard beats Medium (seeded games, node-limited Hard)", () => {
   const rng = seededRandom(3);
   const playGame = (blackLevel, whiteLevel) => {
-    let { me, opp } = fromMoves("");
+    let { me, opp } = positionOf("");
     let black = true;
     for (;;) {
       if (!legalList(me, opp).length) {
@@ -163,7 +162,6 @@ test("Medium beats Easy, Hard beats Medium (seeded games, node-limited Hard)", (
 });
 
 test("a finished game or a side that must pass gets no move", () => {
-  assert.throws(() => fromMoves("f5f5"), /illegal move: f5/);
   // only White can play (c1): Black must pass
   const p = position(["b1"], ["a1"]);
   assert.equal(legalList(p.me, p.opp).length, 0);

@@ -1,0 +1,56 @@
+// The game's own buttons under the board: take back, resign, and once the game is over "Play
+// again" (between two people an offer the opponent accepts or declines; against the computer with
+// the level of the next game), with the line that says where a rematch stands.
+
+import { fmt, playerName } from "./words.js";
+
+export class Controls {
+  // root: the page's `.room`. Each action returns whether it was sent: playAgain(level | null),
+  // declineRematch(), undo(), resign().
+  constructor(root, { playAgain, declineRematch, undo, resign }) {
+    this.root = root;
+    const $ = (this.$ = (role) => root.querySelector(`[data-role="${role}"]`));
+    $("play-again").addEventListener("click", () => {
+      const level = $("level");
+      if (playAgain(level ? level.value : null)) $("play-again").disabled = true;
+    });
+    $("decline-rematch").addEventListener("click", () => {
+      if (declineRematch()) $("decline-rematch").disabled = true;
+    });
+    $("undo").addEventListener("click", () => undo());
+    $("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) resign(); });
+  }
+
+  // An action was refused: the decline button may be pressed again.
+  refused() {
+    this.$("decline-rematch").disabled = false;
+  }
+
+  // seated: this browser plays in the game; declinedBy: the side that declined this game's last
+  // rematch offer (its note), or null.
+  render(state, seated, declinedBy) {
+    const $ = this.$;
+    const over = state.status === "finished" || state.status === "aborted";
+    const again = $("play-again");
+    again.hidden = !(seated && over);
+    const offered = state.rematch_offer;
+    const answering = Boolean(seated && over && offered && offered !== state.you);
+    again.textContent = answering ? gettext("Accept the rematch") : gettext("Play again");
+    again.disabled = offered === state.you;
+    const decline = $("decline-rematch");
+    if (decline.hidden === answering) decline.disabled = false; // shown afresh for each offer
+    decline.hidden = !answering;
+    const levelChoice = this.root.querySelector(".level-choice");
+    if (levelChoice) levelChoice.hidden = !(seated && over);
+    $("rematch-note").textContent = !over ? ""
+      : offered === state.you ? gettext("Waiting for your opponent to accept…")
+      : offered ? fmt(gettext("%(name)s wants to play again."), { name: playerName(state, offered) })
+      : declinedBy && seated && declinedBy !== state.you
+        ? fmt(gettext("%(name)s declined the rematch."), { name: playerName(state, declinedBy) }) : "";
+    $("resign").hidden = !(seated && state.status === "active");
+    $("undo").hidden = !(seated && state.can_undo);
+    for (const el of document.querySelectorAll("[data-show-when-waiting]")) {
+      el.hidden = state.status !== "waiting" || (el.dataset.showWhenWaiting === "seated") !== seated;
+    }
+  }
+}
