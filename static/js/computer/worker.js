@@ -3,9 +3,11 @@
 //
 // In:  {id, op: "move", game: "caro" | "reversi", rules: {size, win_length, exact, blocked, renju}
 //       (caro), moves: [square, ...] (every stone / disc in order, the opening's stones included),
-//       opening: <machine.toDict()> | null (while a RIF / Swap2 opening is not done), level, budgetMs}
+//       opening: <machine.toDict()> | null (while a RIF / Swap2 opening is not done), level, budgetMs,
+//       stats: true (optional: a caro move's answer also carries `stats`, what its search reports:
+//       {depth, nodes, phase}; for benches)}
 //      {id, op: "cancel"}
-// Out: {id, square} (a move) | {id, action} (an opening step) | {id, error: "<text>"}.
+// Out: {id, square} (a move) | {id, square, stats} | {id, action} (an opening step) | {id, error: "<text>"}.
 //
 // Requests are answered one at a time, in order. Cancel: a request cancelled before it starts is
 // never computed, and one cancelled while it is computed gets no answer (the search itself runs to
@@ -42,7 +44,7 @@ function checkRules(rules) {
 }
 
 /** A caro move for the position the moves make (X first, alternating). */
-function caroMove(rules, moves, level, budgetMs) {
+function caroMove(rules, moves, level, budgetMs, stats) {
   const fb = new SearchBoard(rules);
   for (const square of moves) {
     const q = fb.index(square);
@@ -52,7 +54,7 @@ function caroMove(rules, moves, level, budgetMs) {
   }
   const x = moves.filter((_, i) => i % 2 === 0);
   const o = moves.filter((_, i) => i % 2 === 1);
-  return choosePositionMove({ rules, x, o, toMove: moves.length % 2 ? "O" : "X" }, level, { budgetMs });
+  return choosePositionMove({ rules, x, o, toMove: moves.length % 2 ? "O" : "X" }, level, { budgetMs, stats });
 }
 
 async function answer(data) {
@@ -67,6 +69,10 @@ async function answer(data) {
       const { openingFromDict } = await import("../engine/openings.js");
       const machine = openingFromDict(opening);
       if (machine.state !== "done") return { action: chooseCaroOpeningAction(machine, level, { budgetMs }) };
+    }
+    if (data.stats === true) {
+      const stats = {};
+      return { square: caroMove(rules, moves, level, budgetMs, stats), stats };
     }
     return { square: caroMove(rules, moves, level, budgetMs) };
   }

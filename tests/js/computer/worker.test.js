@@ -22,6 +22,21 @@ test("a caro move: the stones alternate X, O from the first; the answer is a fre
   assert.ok(["G8", "L8"].includes(out[0].square), JSON.stringify(out[0]));
 });
 
+test("stats: true adds what Hard's search reports (for benches); without it the answer is the square alone",
+  async () => {
+    const { out, handle } = harness();
+    const base = { op: "move", game: "caro", rules: FREESTYLE, moves: ["H8", "I9", "I8", "G8"], opening: null,
+      level: "hard", budgetMs: 60 };
+    await handle({ ...base, id: 1, stats: true });
+    await handle({ ...base, id: 2 });
+    assert.equal(typeof out[0].square, "string");
+    // (the worker's clock is the wall clock: on a loaded machine the search may stop at depth 0)
+    const { depth, nodes, phase } = out[0].stats;
+    assert.ok(Number.isInteger(depth) && depth >= 0 && Number.isInteger(nodes) && nodes >= 0, JSON.stringify(out[0]));
+    assert.equal(typeof phase, "string");
+    assert.deepEqual(Object.keys(out[1]).sort(), ["id", "square"]);
+  });
+
 test("answers keep the order of the requests; a cancelled request gets no answer", async () => {
   const { out, handle } = harness();
   const ask = (id, level) => handle({ id, op: "move", game: "caro", rules: FREESTYLE, moves: ["H8"], opening: null, level,

@@ -12,11 +12,23 @@ export class Timeout extends Error {
   }
 }
 
+/** Nodes between two looks at the clock in the searches, for a clock that does not say
+ * (`checkEvery` below): about 3 ms of search, as caro/bots/nbclock.py's (the CPU clock's read is a
+ * system call, far dearer than a node). */
+export const CHECK_EVERY = 1024;
+/** Nodes between two looks at the wall clock: performance.now() costs a few tens of nanoseconds,
+ * and on a slow or busy device 1,024 nodes can take over 100 ms of wall time (the budget's
+ * overshoot). */
+export const WALL_CHECK_EVERY = 256;
+
 /** Wall-clock milliseconds (performance.now() where there is one). */
 export function wallClock() {
   return globalThis.performance ? globalThis.performance.now() : Date.now();
 }
+wallClock.checkEvery = WALL_CHECK_EVERY;
 
-/** Nodes between two looks at the clock in the searches (a clock read costs far more than a node;
- * the CPU clock's is a system call): about 3 ms of search, as caro/bots/nbclock.py's. */
-export const CHECK_EVERY = 1024;
+/** The nodes a search runs between two reads of `clock`: its `checkEvery` property, else
+ * CHECK_EVERY. */
+export function checkEvery(clock) {
+  return clock && clock.checkEvery > 0 ? clock.checkEvery : CHECK_EVERY;
+}

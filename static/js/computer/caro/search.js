@@ -16,7 +16,7 @@
 
 import { EMPTY, XS } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, rulesKey } from "./patterns.js";
-import { CHECK_EVERY, Timeout, wallClock } from "./clock.js";
+import { Timeout, checkEvery, wallClock } from "./clock.js";
 
 /** Value of a won position (less the plies to the win). */
 export const WIN = 10_000_000;
@@ -96,7 +96,8 @@ export class AlphaBeta {
     this.attack = attack;
     this.defence = defence;
     this.nodes = 0;
-    this.nextCheck = CHECK_EVERY;
+    this.checkEvery = checkEvery(clock); // nodes between two reads of the clock
+    this.nextCheck = this.checkEvery;
     this.stack = [];
     this.partial = [];
     this.maxPly = 0; // the deepest ply reached (a measure for the benches)
@@ -183,7 +184,7 @@ export class AlphaBeta {
   tick() {
     this.nodes++;
     if (this.nodes >= this.nextCheck) {
-      this.nextCheck = this.nodes + CHECK_EVERY;
+      this.nextCheck = this.nodes + this.checkEvery;
       if (this.clock() > this.deadline) throw new Timeout();
     }
   }

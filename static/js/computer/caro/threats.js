@@ -26,7 +26,7 @@
 
 import { XS } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, rulesKey } from "./patterns.js";
-import { CHECK_EVERY, Timeout, wallClock } from "./clock.js";
+import { Timeout, checkEvery, wallClock } from "./clock.js";
 import { mulberry32 } from "../rng.js";
 
 export const INF = 1e9; // proof / disproof number meaning "infinite"
@@ -364,7 +364,8 @@ export class ThreatSearch {
     this.threeWidth = threeWidth;
     this.zoneReach = zone ? ZONE_REACH : null;
     this.nodes = 0;
-    this.nextCheck = CHECK_EVERY;
+    this.checkEvery = checkEvery(clock); // nodes between two reads of the clock
+    this.nextCheck = this.checkEvery;
     this.completed = 0; // the deepest iteration searched in full without a win
     this.timedOut = false; // set when a search stopped at the deadline or node cap
     this.proofNumber = 0; // the root's proof number when the search stopped
@@ -455,7 +456,7 @@ export class ThreatSearch {
     this.nodes++;
     if (this.nodes > this.maxNodes) throw new Timeout();
     if (this.nodes >= this.nextCheck) {
-      this.nextCheck = this.nodes + CHECK_EVERY;
+      this.nextCheck = this.nodes + this.checkEvery;
       if (this.nodes > this.minNodes && this.clock() > this.deadline) throw new Timeout();
     }
   }
