@@ -64,17 +64,17 @@ function colA(lo, hi) {
   return ((Math.imul(lo & 0x01010101, 0x01020408) >>> 24) & 15) | (((Math.imul(hi & 0x01010101, 0x01020408) >>> 24) & 15) << 4);
 }
 
-/** Squares next to any disc of (lo, hi) (8 directions, no wrap): low half; high half in NB[0]. */
+/**
+ * The discs of (lo, hi) and the squares next to them (8 directions, no wrap): a spread along the row,
+ * then up and down a row. Returns the low half; the high half is in NB[0]. (Callers mask with the
+ * empty squares, which drops the discs themselves.)
+ */
 const NB = new Int32Array(1);
 function neighbours(lo, hi) {
-  const alo = lo & NOT_A; // columns b-h: may move west
-  const ahi = hi & NOT_A;
-  const hlo = lo & NOT_H; // columns a-g: may move east
-  const hhi = hi & NOT_H;
-  NB[0] = (hhi << 1) | (ahi >>> 1) | (hi << 8) | (hi >>> 8) | (lo >>> 24)
-    | (hhi << 9) | (hlo >>> 23) | (ahi >>> 9) | (ahi << 7) | (alo >>> 25) | (hhi >>> 7);
-  return (hlo << 1) | (alo >>> 1) | (lo << 8) | (lo >>> 8) | (hi << 24)
-    | (hlo << 9) | (alo >>> 9) | (ahi << 23) | (alo << 7) | (hlo >>> 7) | (hhi << 25);
+  const rlo = lo | ((lo << 1) & NOT_A) | ((lo >>> 1) & NOT_H);
+  const rhi = hi | ((hi << 1) & NOT_A) | ((hi >>> 1) & NOT_H);
+  NB[0] = rhi | (rhi << 8) | (rhi >>> 8) | (rlo >>> 24);
+  return rlo | (rlo << 8) | (rlo >>> 8) | (rhi << 24);
 }
 
 /** Stable edge discs of `me`: on a full edge, or joined to a corner by own discs along the edge. */
@@ -131,6 +131,23 @@ export function pop64(lo, hi) {
 }
 
 /**
+ * Set bits of (alo, ahi) minus set bits of (blo, bhi): pop(a) + pop(~b) - 64, the four halves counted
+ * in one SWAR pipeline (each byte's sum stays under 256: at most 32 bits a byte over four words).
+ */
+export function popDiff(alo, ahi, blo, bhi) {
+  blo = ~blo;
+  bhi = ~bhi;
+  alo -= (alo >>> 1) & 0x55555555;
+  ahi -= (ahi >>> 1) & 0x55555555;
+  blo -= (blo >>> 1) & 0x55555555;
+  bhi -= (bhi >>> 1) & 0x55555555;
+  let x = (alo & 0x33333333) + ((alo >>> 2) & 0x33333333) + (ahi & 0x33333333) + ((ahi >>> 2) & 0x33333333);
+  const y = (blo & 0x33333333) + ((blo >>> 2) & 0x33333333) + (bhi & 0x33333333) + ((bhi >>> 2) & 0x33333333);
+  x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f) + (y & 0x0f0f0f0f) + ((y >>> 4) & 0x0f0f0f0f);
+  return (Math.imul(x, 0x01010101) >>> 24) - 64;
+}
+
+/**
  * Score of the position for the side to move (`m`), in SCALE units: the phase's weights W times
  * features(), unrolled as reversi_nb.evaluate. `my` / `their`: both sides' legal moves.
  */
@@ -145,10 +162,10 @@ export function evaluate(mlo, mhi, olo, ohi, mylo, myhi, thlo, thhi) {
   const nohi = NB[0] & ehi;
   const nmlo = neighbours(mlo, mhi) & elo;
   const nmhi = NB[0] & ehi;
-  let score = W[w] * (pop64(mylo, myhi) - pop64(thlo, thhi))
-    + W[w + 1] * (pop64(nolo, nohi) - pop64(nmlo, nmhi))
+  let score = W[w] * popDiff(mylo, myhi, thlo, thhi)
+    + W[w + 1] * popDiff(nolo, nohi, nmlo, nmhi)
     + W[w + 7] * (2 * pop64(mlo, mhi) - nOcc)
-    + W[w + 5] * (pop64(mlo & A_EDGES_LO, mhi & A_EDGES_HI) - pop64(olo & A_EDGES_LO, ohi & A_EDGES_HI));
+    + W[w + 5] * popDiff(mlo & A_EDGES_LO, mhi & A_EDGES_HI, olo & A_EDGES_LO, ohi & A_EDGES_HI);
   score += nOcc & 1 ? W[w + 8] : -W[w + 8]; // an odd number of empties (64 - nOcc): +parity
   const edgeLo = clo & EDGES_LO;
   const edgeHi = chi & EDGES_HI;
@@ -157,7 +174,7 @@ export function evaluate(mlo, mhi, olo, ohi, mylo, myhi, thlo, thhi) {
     const cornersHi = chi & CORNERS_HI;
     const anyCorner = cornersLo | cornersHi;
     if (anyCorner) {
-      score += W[w + 2] * (pop64(mlo & CORNERS_LO, mhi & CORNERS_HI) - pop64(olo & CORNERS_LO, ohi & CORNERS_HI));
+      score += W[w + 2] * popDiff(mlo & CORNERS_LO, mhi & CORNERS_HI, olo & CORNERS_LO, ohi & CORNERS_HI);
     }
     if (cornersLo !== CORNERS_LO || cornersHi !== CORNERS_HI) {
       const wx = W[w + 3];
