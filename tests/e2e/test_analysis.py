@@ -76,9 +76,22 @@ def _fits(page, width):
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px"
 
 
-def _analyse_clicking_the_move_list(page, click_ply, stones_then):
-    """Start the analysis, click the move list while it runs, check the page answered, wait for the result."""
+def _open(ctx, url):
+    """A record page of the context `ctx`, once record.js has taken it over."""
+    page = ctx.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(url)
+    page.wait_for_selector('.record[data-enhanced="1"]')
+    return page, requests
+
+
+def _analyse_clicking_the_move_list(ctx, url, words, click_ply, stones_then):
+    """Open `url`, start the analysis, click the move list while it runs, check the page answered,
+    wait for the result; returns the page."""
+    page, _requests = _open(ctx, url)
     assert page.evaluate(STATE) == "idle"
+    assert page.inner_text('[data-role="analyse"]') == words["analyse"]
     cdp = page.context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": CLICK_THROTTLE})
     page.click('[data-role="analyse"]')
@@ -93,15 +106,12 @@ def _analyse_clicking_the_move_list(page, click_ply, stones_then):
     assert page.evaluate("document.querySelector('.record').dataset.analysisSource") == "run"
     # the replay stayed where it was clicked
     assert page.evaluate(STONES) == stones_then
+    return page
 
 
 def _second_visit(ctx, url, ply, stones):
     """The same profile opens `url?ply=N`: the stored result is shown at that ply; no worker starts."""
-    page = ctx.new_page()
-    requests = []
-    page.on("request", lambda r: requests.append(r.url))
-    page.goto(f"{url}?ply={ply}")
-    page.wait_for_selector('.record[data-enhanced="1"]')
+    page, requests = _open(ctx, f"{url}?ply={ply}")
     page.wait_for_function(f"{STATE} === 'done'", timeout=PAGE_TIMEOUT)
     assert page.evaluate("document.querySelector('.record').dataset.analysisSource") == "stored"
     assert page.evaluate(STONES) == stones
@@ -121,11 +131,7 @@ def test_analyse_a_60_ply_caro_game(browser, live_server_url, lang, width):
     url = f"{live_server_url}{PREFIX[lang]}{game.pk}/"
     ctx = _context(browser, lang, width)
     try:
-        page = ctx.new_page()
-        page.goto(url)
-        page.wait_for_selector('.record[data-enhanced="1"]')
-        assert page.inner_text('[data-role="analyse"]') == words["analyse"]
-        _analyse_clicking_the_move_list(page, 20, 20)
+        page = _analyse_clicking_the_move_list(ctx, url, words, 20, 20)
         # the marks in the move list, with their words for screen readers and on hover
         marks = page.eval_on_selector_all('[data-role="moves"] a .amark',
                                           "els => els.map(e => [+e.closest('a').dataset.ply, e.dataset.verdict, e.title])")
@@ -194,10 +200,7 @@ def test_analyse_a_whole_reversi_game(browser, live_server_url, lang, width):
     url = f"{live_server_url}{PREFIX[lang]}{game.pk}/"
     ctx = _context(browser, lang, width)
     try:
-        page = ctx.new_page()
-        page.goto(url)
-        page.wait_for_selector('.record[data-enhanced="1"]')
-        _analyse_clicking_the_move_list(page, 10, 14)
+        page = _analyse_clicking_the_move_list(ctx, url, words, 10, 14)
         marks = page.eval_on_selector_all('[data-role="moves"] a .amark',
                                           "els => els.map(e => [+e.closest('a').dataset.ply, e.textContent])")
         assert {ply for ply, _t in marks} == set(expected)
