@@ -29,13 +29,15 @@ const OPEN = 0;
 const DISPROVEN = 2;
 
 /** Per-search limits (nodes, attacker moves). A VCF is looked for first, then a VCT, then a VCT
- * with open threes anywhere on the board (the first VCT tries threes near the last moves only). */
+ * with open threes anywhere on the board (the first VCT tries threes near the last moves only).
+ * Three times the first budgets (20,000 / 30,000 / 15,000) finds 29 of the 38 wins of the shared
+ * puzzles instead of 26, for about 17 % more time on a 60-ply game. */
 export const BUDGET = Object.freeze({
-  vcfNodes: 20000,
+  vcfNodes: 60000,
   vcfDepth: 16,
-  vctNodes: 30000,
+  vctNodes: 90000,
   vctDepth: 12,
-  wideNodes: 15000,
+  wideNodes: 45000,
   wideWidth: 40,
   evalDepth: 2,
   evalWidth: 10,
