@@ -110,6 +110,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rates", default="1,4", help="CPU throttling rates, comma-separated")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each game at each rate")
+    parser.add_argument("--games", default="caro,reversi", help="which games: caro, reversi or both")
     parser.add_argument("--modes", default="worker,page", help="worker (as the page runs it), page (main thread)")
     parser.add_argument("--reversi-seeds", default="", help="Reversi games (seeds of reversi_endgames.json); "
                         "default: records.json's first (seed 29 takes minutes at rate 1)")
@@ -135,7 +136,7 @@ def main(argv=None) -> None:
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
                 seeds = [int(x) for x in args.reversi_seeds.split(",") if x]
-                for name, request in jobs(seeds):
+                for name, request in [j for j in jobs(seeds) if j[1]["game"] in args.games.split(",")]:
                     for mode in args.modes.split(","):
                         for _ in range(args.repeat):
                             print(run_one(page, mode, rate, name, request), flush=True)
