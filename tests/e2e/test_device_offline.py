@@ -18,17 +18,17 @@ from urllib.parse import urlparse
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Error as PlaywrightError
 
 from caro.games.models import Game
 from tests.e2e.helpers import _context, _off_loop
 from tests.e2e.offline_site import offline_site  # noqa: F401 - the fixture
+from tests.e2e.test_device_games import STONES, _one_tap, _result, _status
+from tests.e2e.test_device_games import _my_turn_or_over as _device_turn_or_over
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
 TIMEOUT = 60_000  # ms: the longest any one step may take on a loaded machine (none takes it)
 SIZE = 11  # the smallest board the site offers: the shortest whole game
-STONES = "document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length"
 PLACED = "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()"
 QUEUE = "import('/static/js/records-queue.js')"
 # The first and last columns, every other row first: the person's stones there never make a line
@@ -77,34 +77,13 @@ def _choose_small_board(page):
     page.select_option('[data-role="rules-form"] select[name="size"]', str(SIZE))
 
 
-def _result(page):
-    return page.get_attribute('[data-role="status"]', "data-result")
-
-
-def _status(page):
-    return page.inner_text('[data-role="status"]')
-
-
-def _one_tap(page):
-    toggle = page.locator('[data-role="confirm-toggle"]')
-    if toggle.is_checked():
-        toggle.set_checked(False)
-
-
 def _ready(page):
     page.wait_for_selector('.room[data-connected="1"] .sq', timeout=TIMEOUT)
     _one_tap(page)
 
 
 def _my_turn_or_over(page):
-    try:
-        page.wait_for_function(
-            "document.querySelector('.room').classList.contains('my-turn')"
-            " || document.querySelector('[data-role=status]').dataset.result", timeout=TIMEOUT)
-    except PlaywrightError:
-        said = page.evaluate("[...document.querySelectorAll('[data-role=status], [data-role=conn], [data-role=note]')]"
-                             ".map(e => e.textContent.trim())")
-        raise AssertionError(f"neither the person's turn nor the end: {said}") from None
+    _device_turn_or_over(page, timeout=TIMEOUT)
 
 
 def _placed(page):

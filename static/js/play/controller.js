@@ -112,10 +112,13 @@ export class Controller {
   // A square was chosen on the board (a click or tap): whether it may be played now; what the
   // opening step does with it otherwise.
   choose(sq) {
-    if (!this.myTurn() || this.board.occupied(sq)) return false;
-    const op = openingNow(this.state);
-    const foul = (this.state.fouls || {})[sq];
+    const foul = !this.board.occupied(sq) && (this.state.fouls || {})[sq];
     const foulNote = () => this.notices.note(fmt(gettext("%(square)s is a foul point for X: %(kind)s."), { square: sq, kind: foulKind(foul) }));
+    if (!this.myTurn() || this.board.occupied(sq)) {
+      if (foul) foulNote(); // anyone may ask what a marked square is (the opponent, a spectator)
+      return false;
+    }
+    const op = openingNow(this.state);
     if (op && op.step === "offer_5") {
       if (foul) foulNote(); else this.opening.propose(sq);
       return false;
@@ -182,6 +185,7 @@ export class Controller {
         el.textContent = f.message;
         el.hidden = false;
         this.root.dataset.closed = f.type;
+        this.render(); // the play buttons say why they are disabled
         break;
       }
       case "move":
@@ -214,7 +218,7 @@ export class Controller {
         Object.assign(state, { status: f.status, winner: f.winner, termination: f.termination,
           line: f.line, turn: null, deadline_ms: null, fouls: {}, can_undo: false, legal: [], legal_flips: {},
           left: f.left ?? null, absent: f.absent ?? null, choices: [], absence: null,
-          draw_offer: null, undo_request: null, ratings: f.ratings ?? null });
+          draw_offer: null, undo_request: null, ratings: f.ratings ?? null, record_url: f.record_url ?? null });
         this.pending = null;
         this.sounds.over();
         this.render();

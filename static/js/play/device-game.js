@@ -178,7 +178,13 @@ export class DeviceGame {
 
   // How many stones the opening procedure placed (0 while it runs or without one).
   openingPlies() {
-    return this.machine && done(this.machine) ? this.machine.board.moves.length : 0;
+    return this.machine && done(this.machine) ? this.openingStones() : 0;
+  }
+
+  // How many stones the opening's steps have placed so far (the machine's board is the game's
+  // board: its move list goes on with the ordinary moves, so it cannot say).
+  openingStones() {
+    return this.data.actions.reduce((n, a) => n + (a.plies ? a.plies.length : 0), 0);
   }
 
   // `side` has a stone played as an ordinary move (caro.games.state.has_move_after_opening).
@@ -437,7 +443,7 @@ export class DeviceGame {
   record() {
     const d = this.data;
     if (d.status !== "finished") return null;
-    const openingPlies = this.machine ? this.machine.board.moves.length : 0;
+    const openingPlies = this.machine ? this.openingStones() : 0;
     const rec = {
       id: d.id, mode: d.mode, game: d.kind,
       opening: this.machine ? this.machine.toDict() : null,

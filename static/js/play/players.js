@@ -1,8 +1,20 @@
 // The two players' boxes: each side's mark or colour, the name (with "(you)"), Reversi's disc
-// count, the side to move highlighted, and a rated game's new ratings; the rock-paper-scissors
+// count, the side to move highlighted, a rated game's ratings and stakes (in play) and new ratings
+// (over); the rock-paper-scissors
 // rounds that decided the first mover.
 
 import { colourName, fmt, isReversi, markOf, playerName, signedDelta } from "./words.js";
+
+// A side's entry of a rated game's `stakes` ({rating, games, provisional, win, draw, loss}): the
+// rating as shown, "1200?" while provisional, and what each result would change, in words.
+export function stakeRating(stake) {
+  return `${stake.rating}${stake.provisional ? "?" : ""}`;
+}
+
+export function stakeWords(stake) {
+  return fmt(gettext("win %(win)s · draw %(draw)s · loss %(loss)s"),
+    { win: signedDelta(stake.win), draw: signedDelta(stake.draw), loss: signedDelta(stake.loss) });
+}
 
 export class Players {
   constructor(root) {
@@ -52,17 +64,35 @@ export class Players {
     }
   }
 
-  // A rated game that is over: each player's new rating and change beside their name (the
-  // `ratings` field of `game_over` and `state`, docs/protocol.md).
+  // A rated game: while it is played, each player's rating (a provisional one marked "?") and
+  // what a win, a draw or a loss would change (the state's `stakes`, from before the first move);
+  // once it is over, each player's new rating and change (the `ratings` field of `game_over` and
+  // `state`, docs/protocol.md).
   renderRatings(state) {
+    const over = state.status === "finished" || state.status === "aborted";
     for (const side of ["X", "O"]) {
       const el = this.$(`rating-${side}`);
       if (!el) continue;
       const r = state.ratings ? state.ratings[side] : null;
-      el.hidden = !r;
-      el.textContent = r ? `${r.after} (${signedDelta(r.delta)})` : "";
+      const st = !over && state.stakes ? state.stakes[side] : null;
+      el.hidden = !r && !st;
       el.dataset.trend = !r ? "" : r.delta > 0 ? "up" : r.delta < 0 ? "down" : "";
-      el.title = r ? fmt(gettext("Rating %(before)s → %(after)s"), { before: r.before, after: r.after }) : "";
+      el.dataset.provisional = st && st.provisional ? "1" : "";
+      if (r) {
+        el.textContent = `${r.after} (${signedDelta(r.delta)})`;
+        el.title = fmt(gettext("Rating %(before)s → %(after)s"), { before: r.before, after: r.after });
+      } else if (st) {
+        el.textContent = stakeRating(st);
+        el.title = st.provisional ? fmt(gettext("Provisional rating %(rating)s: few rated games yet"), { rating: st.rating })
+          : fmt(gettext("Rating %(rating)s"), { rating: st.rating });
+      } else {
+        el.textContent = "";
+        el.title = "";
+      }
+      const stakes = this.$(`stakes-${side}`);
+      if (!stakes) continue;
+      stakes.hidden = !st;
+      stakes.textContent = st ? stakeWords(st) : "";
     }
   }
 }

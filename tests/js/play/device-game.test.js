@@ -174,4 +174,36 @@ describe("the RIF opening", () => {
     g.move("guest", "H8");
     assert.deepEqual(g.request(1000).moves, ["H8"]);
   });
+
+  test("a finished game's record holds the opening's actions and, apart, every ordinary move after it", () => {
+    const g = DeviceGame.start({ mode: "local", kind: "caro", preset: "renju-rif", rules: RENJU, opening: "rif", level: "easy", hostSide: "X", moves: [] });
+    play(g, ["H8", "H9", "J10"]);
+    g.opening(g.actorSeat(), { kind: "keep" });
+    play(g, ["A1"]); // stone 4 (white)
+    g.opening(g.actorSeat(), { kind: "offer", squares: ["A15", "B15"] });
+    g.opening(g.actorSeat(), { kind: "select", square: "A15" });
+    assert.equal(g.state().opening.step, "done");
+    assert.equal(g.openingPlies(), 5);
+    const after = ["O1", "C3", "O3", "D3", "O5", "E3", "O7", "F3", "O9", "G3"];
+    const events = play(g, after);
+    assert.equal(events.at(-1).type, "game_over");
+    const rec = g.record();
+    assert.deepEqual(rec.moves, after);
+    assert.equal(rec.opening.kind, "rif");
+    assert.deepEqual(rec.opening.actions.map((a) => a.kind), ["place", "place", "place", "keep", "place", "offer", "select"]);
+  });
+
+  test("the person's own moves after the opening can be taken back at Easy, the opening's stones cannot", () => {
+    const g = DeviceGame.start({ mode: "computer", kind: "caro", preset: "swap2", rules: { ...RENJU, renju: false, exact: true }, opening: "swap2", level: "easy", hostSide: "X", moves: [] });
+    for (const sq of ["H8", "H9", "J10"]) g.move("host", sq);
+    g.opening("guest", { kind: "choose", color: "O" }); // the computer takes White, which moves next
+    assert.equal(g.openingRunning(), false);
+    assert.equal(g.openingPlies(), 3);
+    g.move("guest", "A1"); // White's (the computer's) stone 4
+    g.move("host", "O15"); // the person's first ordinary move
+    assert.equal(g.canUndo(), true);
+    g.undo();
+    assert.equal(g.ply, 4);
+    assert.equal(refusedCode(() => g.undo()), "undo_opening"); // only the opening's stones are left
+  });
 });
