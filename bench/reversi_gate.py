@@ -31,7 +31,6 @@ Prints every game, then the same report, and the load average. Not part of the t
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import multiprocessing
 import os
@@ -40,10 +39,13 @@ import subprocess
 import sys
 import time
 import traceback
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.match import REVERSI_OPENINGS, summarize  # noqa: E402
+from bench.strength_gate import append_result as _append_result  # noqa: E402
+from bench.strength_gate import load_results as _load_results  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "static", "js", "computer", "reversi", "cli.js")
@@ -62,29 +64,24 @@ def game_key(opening: str, js_black: bool, budget_ms: int) -> str:
     return f"{opening}|{'js-black' if js_black else 'js-white'}|{settings_text(budget_ms)}"
 
 
-def load_results(path: str) -> list[dict]:
-    """The games in a results file, in file order (none if it does not exist). A line that is not a
-    whole JSON object (a write cut off by a kill) is skipped with a note on stderr."""
-    if not path or not os.path.exists(path):
-        return []
-    games = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                games.append(json.loads(line))
-            except json.JSONDecodeError:
-                print(f"{path}:{n}: not a whole JSON line, skipped", file=sys.stderr)
-    return games
+def load_results(path: str | None) -> list[dict]:
+    """The games in a results file, in file order (none without a file or if it does not exist); a
+    line that is not a whole JSON object (a write cut off by a kill) is skipped with a warning
+    (bench/strength_gate.py's reader, which the caro gates use)."""
+    return _load_results(Path(path)) if path else []
 
 
 def append_result(path: str, game: dict) -> None:
-    """Append one game as one JSON line and flush it to disk."""
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(game, separators=(",", ":")) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    """Append one game as one JSON line and flush it to disk (bench/strength_gate.py's writer)."""
+    _append_result(Path(path), game)
+
+
+def pending_jobs(openings: list[str], budget_ms: int, games: list[dict]) -> list[tuple[str, bool, int]]:
+    """The games still to play: (opening, JS plays black?, budget ms) for each opening and colour
+    whose key is not among the recorded ``games``."""
+    done = {g["key"] for g in games}
+    return [(opening, js_black, budget_ms) for opening in openings for js_black in (True, False)
+            if game_key(opening, js_black, budget_ms) not in done]
 
 
 def _commit() -> str:
@@ -280,9 +277,7 @@ def main(argv=None):
             parser.error("--report needs --results FILE")
         report(load_results(args.results), expected)
         return
-    done = {g["key"] for g in load_results(args.results)}
-    jobs = [(opening, js_black, args.budget) for opening in openings for js_black in (True, False)
-            if game_key(opening, js_black, args.budget) not in done]
+    jobs = pending_jobs(openings, args.budget, load_results(args.results))
     print(f"reversi gate: {JS} (cli.js, CPU clock) vs {PY} (bench.pybots ReversiHard, CPU clock), "
           f"{len(openings)} openings x 2 colours, budget {args.budget} ms, {args.jobs} at once; "
           f"{expected - len(jobs)} games already in {args.results}, {len(jobs)} to play; commit {_commit()[:10]}; "

@@ -1,8 +1,8 @@
 """Strength gate of the browser computer (issue 26): the JavaScript Hard against today's Python Hard.
 
 Resumable: every finished game is appended as one JSON line to a results file outside the
-repository (``--results DIR``, default ``$CARO_GATE_DIR`` or ``/work/gate``: ``caro-<preset>.jsonl``,
-``reversi.jsonl``). A game's key is the rule set, the opening's index, the colour the JS side had
+repository (``--results DIR``, default ``$CARO_GATE_DIR`` or ``~/caro-gate``: ``caro-<preset>.jsonl``,
+``reversi-strength-gate.jsonl``). A game's key is the rule set, the opening's index, the colour the JS side had
 and the settings (move time, ply limit, clock); a restart skips every game already in the file, so
 a stopped gate goes on where it was with the same command. ``--report`` prints the scores from the
 files alone (no game is played).
@@ -11,14 +11,15 @@ Usage (from the repository root; hours of CPU: one game at a time, nice 19, in t
 Run it from a frozen checkout of a commit, so later edits of the working tree do not change a
 running gate::
 
-    git worktree add --detach /work/gate/src-caro <commit>
-    cd /work/gate/src-caro && nohup setsid nice -n 19 /work/wt/js-computer/.venv/bin/python \\
-        bench/strength_gate.py --preset freestyle,exact-five,caro-vn > /work/gate/caro.log 2>&1 &
+    git worktree add --detach ~/caro-gate/src-caro <commit>
+    cd ~/caro-gate/src-caro && nohup setsid nice -n 19 <repo>/.venv/bin/python \
+        bench/strength_gate.py --preset freestyle,exact-five,caro-vn >> ~/caro-gate/caro.log 2>&1 < /dev/null &
     .venv/bin/python bench/strength_gate.py --report                  # the scores so far, any time
     .venv/bin/python bench/strength_gate.py --game reversi            # Reversi (see below)
 
-The same command resumes a stopped gate. Defaults: 24 openings x 2 colours = 48 games a rule set,
-1000 ms a move (Gomocup ``timeout_turn``), CPU clock on both sides.
+The same command resumes a stopped gate (a lock file beside each results file stops a second
+gate from playing into it at the same time). Defaults: 24 openings x 2 colours = 48 games a rule
+set, 1000 ms a move (Gomocup ``timeout_turn``), CPU clock on both sides.
 
 Caro: the JS Hard runs as the Gomocup brain under Node, the command of ``python3 dev.py brain``
 (``static/js/computer/brain.js --level hard --cpu-clock --preset SLUG``; one process a rule set,
@@ -43,13 +44,15 @@ Reversi (``--game reversi``): the JS Reversi Hard through ``static/js/computer/r
 line protocol of the js-reversi branch, documented in its header: ``--cpu-clock``, ``--budget``,
 ``info on``, ``moves <squares>``) against the Python Reversi Hard, both given ``--move-ms`` a move
 (each plans 70 % of it), over bench/match.py's Reversi openings with both colours; a game ends when
-neither side can move. Until that file is on the branch the mode says so and stops.
+neither side can move. Until that file is on the branch the mode says so and stops. The js-reversi
+branch's own Reversi gate, with more Reversi detail, is ``bench/reversi_gate.py``.
 Not part of the test suite.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import math
 import os
@@ -75,7 +78,7 @@ BRAIN_SHARE = 0.8  # bench/pybots/brain.py and brain.js: the budget is 80 % of t
 REVERSI_CLI = ROOT / "static" / "js" / "computer" / "reversi" / "cli.js"
 TARGET = 0.45  # the gate: the JS Hard scores at least this much in each rule set
 GAMES_PER_RULE_SET = 48  # the issue's gate: 48 games in each rule set
-DEFAULT_RESULTS_DIR = Path(os.environ.get("CARO_GATE_DIR", "/work/gate"))
+DEFAULT_RESULTS_DIR = Path(os.environ.get("CARO_GATE_DIR", "~/caro-gate")).expanduser()
 SETTINGS = ("game", "preset", "move_ms", "max_ply", "clock")  # with opening and js_side: a game's key
 VERBOSE = False  # --verbose: every game's moves
 
@@ -256,8 +259,9 @@ def play_reversi(js: JsReversi, opening: str, js_side: str, budget_ms: int) -> d
 # -- the results file ---------------------------------------------------------------------------
 
 def results_path(results_dir: Path, game: str, preset: str | None) -> Path:
-    """``<dir>/caro-<preset>.jsonl`` or ``<dir>/reversi.jsonl``."""
-    return results_dir / (f"caro-{preset}.jsonl" if game == "caro" else "reversi.jsonl")
+    """``<dir>/caro-<preset>.jsonl`` or ``<dir>/reversi-strength-gate.jsonl`` (not ``reversi.jsonl``:
+    that name is bench/reversi_gate.py's usual file, whose lines have another form)."""
+    return results_dir / (f"caro-{preset}.jsonl" if game == "caro" else "reversi-strength-gate.jsonl")
 
 
 def game_key(record: dict) -> tuple:
@@ -370,7 +374,11 @@ def report_files(args, game: str, presets: list[str | None]) -> dict:
     summary = {}
     for preset in presets:
         path = results_path(args.results, game, preset)
-        games = load_results(path)
+        games, seen = [], set()
+        for g in load_results(path):  # a game recorded twice (two gates at once) counts once
+            if game_key(g) not in seen:
+                seen.add(game_key(g))
+                games.append(g)
         groups: dict[tuple, list[dict]] = {}
         for g in games:
             groups.setdefault(tuple(g.get(name) for name in SETTINGS), []).append(g)
@@ -458,6 +466,16 @@ def run(args, game: str, presets: list[str | None]) -> int:
     from bench.pybots import warm_up
 
     matches = [Match(args, game, preset) for preset in presets]
+    locks = []
+    for m in matches:  # one gate at a time per results file: a second one would play the same games
+        m.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(m.path.with_name(m.path.name + ".lock"), "w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"another strength gate is playing into {m.path}: stop it first (or wait for it)", file=sys.stderr)
+            return 3
+        locks.append(lock)
     todo = [(m, k, side) for k in range(args.start, args.start + args.openings)
             for m in matches for side in m.pending(k)]
     total = len(matches) * 2 * args.openings

@@ -247,6 +247,11 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
             "line_dir": records.line_direction(list(game.win_line or [])),
             "ended": game.is_over and bool(game.termination),
             "kind": game.kind,
+            "game_id": game.pk,
+            # the computer's analysis (static/js/analysis/) replays the record in the browser
+            "rules": game.rules if game.kind == Game.Kind.CARO else None,
+            "winner": game.winner or None,
+            "analysable": game.is_over and bool(steps),
             "page": record_url(game.pk, page_lang),
             "image": record_url(game.pk, page_lang, None, "image"),
             "times": times,

@@ -1,6 +1,9 @@
 // Game record replay: the page works without this script (one server-rendered page per ply,
 // ?ply=N); with it, the buttons, the slider, the move list and the arrow keys move through the
 // game without reloading, and the address, the share link and the picture link follow the ply.
+// The computer's analysis of the game (analysis/panel.js) draws over the board and the move list.
+import { AnalysisPanel } from "./analysis/panel.js";
+
 const data = JSON.parse(document.getElementById("record-data").textContent);
 const root = document.querySelector(".record");
 const board = root.querySelector('[data-role="board"]');
@@ -37,17 +40,18 @@ function urlFor(n) {
   return `${data.page}?${params}`;
 }
 
-function render(n, push = true) {
-  ply = Math.max(0, Math.min(total, n));
-  const { stones, placed } = position(ply);
-  const last = ply ? data.steps[ply - 1][0] : null;
-  const line = ply === total ? new Set(data.line) : new Set();
+/** Draw the board at ply `n` (stones, last move, winning line, numbers, labels); nothing else. */
+function paint(n) {
+  const { stones, placed } = position(n);
+  const last = n ? data.steps[n - 1][0] : null;
+  const line = n === total ? new Set(data.line) : new Set();
   for (const [sq, el] of squares) {
     const stone = stones.get(sq) || "";
     el.dataset.stone = stone ? data.shown[stone] : ""; // the mark that side's player draws
     el.classList.toggle("last", sq === last);
     el.classList.toggle("win", line.has(sq));
     if (line.has(sq)) el.dataset.win = data.line_dir; else delete el.dataset.win;
+    delete el.dataset.line;
     const number = placed.get(sq);
     el.innerHTML = number && stone ? `<i class="n">${number}</i>` : "";
     let said = `${sq}, ${stone ? data.labels[stone] : T.empty}`;
@@ -55,6 +59,11 @@ function render(n, push = true) {
     if (line.has(sq)) said += `, ${T.winning_line}`;
     el.parentElement.setAttribute("aria-label", said);
   }
+}
+
+function render(n, push = true) {
+  ply = Math.max(0, Math.min(total, n));
+  paint(ply);
   if (ply) {
     const [square, side, , passed] = data.steps[ply - 1];
     let text = fmt(T.move, { n: ply, total, side: data.labels[side], square, time: data.times[ply - 1] });
@@ -88,6 +97,7 @@ function render(n, push = true) {
     continueForm.hidden = data.ended && ply === total;
   }
   if (push) history.replaceState(null, "", urlFor(ply));
+  analysis.update(ply);
 }
 
 root.addEventListener("click", (event) => {
@@ -127,5 +137,11 @@ document.addEventListener("keydown", (event) => {
   render(keys[event.key]);
 });
 
+let analysis = { update() {} };
+try {
+  analysis = new AnalysisPanel({ data, root, squares, moveLinks, paint, go: (n) => render(n) });
+} catch (e) {
+  console.error("analysis panel:", e); // the replay works without it
+}
 render(ply, false);
 root.dataset.enhanced = "1";

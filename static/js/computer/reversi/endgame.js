@@ -5,7 +5,7 @@
 // analysis, issue 29).
 
 import { after, countFlips, low32, moves, flips, out, play, pop32 } from "./bitboard.js";
-import { PLIES, PRIORITY, STATIC_ORDER, slotOf } from "./midgame.js";
+import { PLIES, PRIORITY, STATIC_ORDER, slotOf, takeLowest } from "./midgame.js";
 
 export const TT_BITS = 18; // 2**18 table entries
 const ENTRY = 6; // Int32 slots per table entry
@@ -118,19 +118,8 @@ export class Endgame {
         const nme_hi = ohi & ~fhi;
         const nop_lo = mlo | flo | (sq < 32 ? 1 << sq : 0);
         const nop_hi = mhi | fhi | (sq < 32 ? 0 : 1 << (sq - 32));
-        const key = (pop32(moves(nme_lo, nme_hi, nop_lo, nop_hi)) + pop32(out[0])) * REPLY_KEY - PRIORITY[sq];
-        let j = n;
-        while (j > 0 && okeys[base + j - 1] > key) {
-          okeys[base + j] = okeys[base + j - 1];
-          const to = (base + j) * 4;
-        child[to] = child[to - 4];
-        child[to + 1] = child[to - 3];
-        child[to + 2] = child[to - 2];
-        child[to + 3] = child[to - 1];
-          j--;
-        }
-        okeys[base + j] = key;
-        const c = (base + j) * 4;
+        okeys[base + n] = (pop32(moves(nme_lo, nme_hi, nop_lo, nop_hi)) + pop32(out[0])) * REPLY_KEY - PRIORITY[sq];
+        const c = (base + n) * 4;
         child[c] = nme_lo;
         child[c + 1] = nme_hi;
         child[c + 2] = nop_lo;
@@ -138,7 +127,7 @@ export class Endgame {
         n++;
       }
       for (let i = 0; i < n; i++) {
-        const c = (base + i) * 4;
+        const c = takeLowest(okeys, base, n) * 4;
         const value = 0 - this.solve(child[c], child[c + 1], child[c + 2], child[c + 3], 0 - beta, 0 - alpha, ply + 1);
         if (ctl.stop) return 0;
         if (value > best) {

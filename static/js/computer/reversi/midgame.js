@@ -60,6 +60,24 @@ export function slotOf(mlo, mhi, olo, ohi, bits) {
 }
 
 /**
+ * Index of the lowest of the `n` keys from `base` not taken yet, the first found on a tie (the order a
+ * stable sort gives), which is then marked as taken. Picking children one at a time costs one pass
+ * where a cutoff comes after the first child (most nodes), a sort n²/4 moves.
+ */
+export function takeLowest(keys, base, n) {
+  let k = base;
+  let low = keys[base];
+  for (let j = base + 1; j < base + n; j++) {
+    if (keys[j] < low) {
+      low = keys[j];
+      k = j;
+    }
+  }
+  keys[k] = TAKEN;
+  return k;
+}
+
+/**
  * One midgame search context: the table, history and killers (kept across the iterations of a move,
  * cleared by `clear()`), and per-ply buffers for sorting children. `control` (control.js) stops it.
  */
@@ -88,7 +106,7 @@ export class MidgameSearch {
   }
 
   /**
-   * Fill the children of (m, o) at `ply` with their ordering keys (lower first; see next()); returns
+   * Fill the children of (m, o) at `ply` with their ordering keys (lower first; see takeLowest()); returns
    * their count. Child k (in the order the legal moves were found) is `orderSq[ply * 64 + k]`, its key
    * `orderKey[ply * 64 + k]`. `first`: a move put first; `killer` (-1: none); `mobility`: whether
    * opponent replies count: then the child's record (its boards and legal moves) is made too, at
@@ -140,26 +158,6 @@ export class MidgameSearch {
       n++;
     }
     return n;
-  }
-
-  /**
-   * The next child to search at `ply` among the `n` that order() filled: the one with the lowest key
-   * not taken yet, the first found on a tie (the order of a stable sort), marked as taken. Picking one
-   * at a time costs one pass where a cutoff comes after the first child (most nodes), a sort n²/4.
-   */
-  next(ply, n) {
-    const keys = this.orderKey;
-    const base = ply << 6;
-    let k = base;
-    let low = keys[base];
-    for (let j = base + 1; j < base + n; j++) {
-      if (keys[j] < low) {
-        low = keys[j];
-        k = j;
-      }
-    }
-    keys[k] = TAKEN;
-    return k;
   }
 
   /**
@@ -270,7 +268,7 @@ export class MidgameSearch {
       const child = this.child;
       const known = depth >= MOBILITY_ORDER_DEPTH;
       for (let i = 0; i < n; i++) {
-        const k = this.next(ply, n);
+        const k = takeLowest(this.orderKey, ply << 6, n);
         const sq = this.orderSq[k];
         let nme_lo, nme_hi, nop_lo, nop_hi, klo, khi;
         if (known) {
@@ -341,7 +339,7 @@ export class MidgameSearch {
     const sqs = new Int32Array(n);
     const child = new Int32Array(6 * n);
     for (let i = 0; i < n; i++) {
-      const k = this.next(0, n);
+      const k = takeLowest(this.orderKey, 0, n);
       sqs[i] = this.orderSq[k];
       child.set(this.child.subarray(6 * k, 6 * k + 6), 6 * i);
     }

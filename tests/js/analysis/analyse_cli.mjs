@@ -1,0 +1,26 @@
+// A command-line door to the browser analysis for the Python tests (tests/unit/analysis/): reads
+// a JSON list of jobs on stdin and writes a JSON list of results on stdout, one per job, in order.
+//
+// Job: {game: "caro", rules: {size, win_length, exact, blocked, renju}, moves: [square, ...],
+//       winner?: "X" | "O" | null, from?: ply (the first ply analysed; caro.js's `from`)}
+//      {game: "reversi", moves: [square, ...], exactEmpties?: int}
+// Result: the analysis (static/js/analysis/caro.js / reversi.js describe it), or {error: "<text>"}
+// for a job the analysis refused (bad rules, an illegal move).
+
+import { analyseCaro } from "../../../static/js/analysis/caro.js";
+import { analyseReversi } from "../../../static/js/analysis/reversi.js";
+
+let text = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => { text += chunk; });
+process.stdin.on("end", () => {
+  const out = JSON.parse(text).map((job) => {
+    try {
+      if (job.game === "reversi") return analyseReversi({ moves: job.moves }, job.exactEmpties ? { exactEmpties: job.exactEmpties } : {});
+      return analyseCaro({ rules: job.rules, moves: job.moves, winner: job.winner || null }, { from: job.from || 0 });
+    } catch (e) {
+      return { error: String(e && e.message) };
+    }
+  });
+  process.stdout.write(JSON.stringify(out));
+});
