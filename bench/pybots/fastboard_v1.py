@@ -24,7 +24,7 @@ through a cell (on the padded board and on a pattern window alike) and the engin
 :func:`caro.engine.caro.run_wins` gives the verdict on its length and two end cells. The
 pattern table's ``FIVE``, :meth:`FastBoard.wins_at` (exact, used for the bots' own fives and
 blocks) and :meth:`FastBoard.defences` (the end cells of a would-be run) all use it;
-``tests/unit/bots/test_bots_fastboard*.py`` check the verdicts against the engine's
+``bench/pybots/tests/test_bots_fastboard*.py`` check the verdicts against the engine's
 :meth:`~caro.engine.caro.Board.play` on random positions of every rule set.
 Renju fouls are decided by the engine's :func:`caro.engine.renju.foul_at`, called only when a
 cheap filter says a foul is possible.

@@ -4,7 +4,7 @@ fewer the deeper it goes, a transposition table, the shape evaluation with threa
 over :class:`~bench.pybots.fastboard.FastBoard`'s compiled state ``st`` (layout: :mod:`.nbcore`).
 
 Internal only; :class:`bench.pybots.caro_bots.CompiledSearch` drives it and keeps the Python
-search as the reference the tests compare with (``tests/unit/bots/test_bots_nbsearch.py``).
+search as the reference the tests compare with (``bench/pybots/tests/test_bots_nbsearch.py``).
 Every rule set but Renju: Renju's foul test asks the engine in Python, so Renju rooms keep the
 Python search.
 

@@ -5,7 +5,7 @@ Internal only; :class:`~bench.pybots.threats.ThreatSearch` dispatches here for e
 Renju (Renju's foul test calls the engine in Python, so Renju keeps the Python search).
 
 Node semantics are the Python ``dfpn``'s, move for move (same move sets, same order, same
-thresholds; ``tests/unit/bots/test_bots_nbthreats.py`` checks verdicts and node counts):
+thresholds; ``bench/pybots/tests/test_bots_nbthreats.py`` checks verdicts and node counts):
 
 - attacker (OR) node: its five wins; facing a five-threat it plays the blocks after which it
   still has a five-threat (VCT: or an open-four cell); else with depth left its fours (winning
