@@ -49,7 +49,7 @@ from caro.games.models import Game, Move
 #: checks, the engine, the clock or the `move` event reads is in MOVE_COLUMNS.
 UNUSED_COLUMNS = ("imported", "annulled", "annulled_at", "annulled_by", "annul_reason", "created_at",
                   "started_at", "finished_at", "win_line", "winner", "termination", "left_seat",
-                  "rematch_of", "rematch_offer", "throws", "first_mover")
+                  "rematch_of", "rematch_offer", "throws", "first_mover", "wake_at")
 MOVE_COLUMNS = tuple(f.name for f in Game._meta.concrete_fields if f.name not in UNUSED_COLUMNS)
 #: Games whose last version this process keeps (least recently played dropped first).
 CACHE_GAMES = 20_000
