@@ -5,7 +5,7 @@ layouts of the game row, side by side in one run, and what each costs the deadli
     .venv/bin/python bench/pg_move.py [--games 100] [--moves 28] [--rounds 3] [--live 100000]
 
 A fresh database with the site's schema (migrated), `--live` active games in the background (each
-with a deadline 1-600 s ahead, as the live games of a busy site), then rounds in which
+with a deadline 10-70 minutes ahead, so none falls due while the bench runs), then rounds in which
 `--games` new games play `--moves` moves each, every move the exact statement of the loop path
 (`lean._write`: `WITH game AS (UPDATE ...), move AS (INSERT ...) SELECT ...`, prepared,
 server-side binding) on one connection, the layouts alternating (order reversed every other
@@ -74,7 +74,7 @@ LOOKUP_SQL = {
                    "SELECT game_id FROM games_live WHERE deadline <= now() ORDER BY deadline LIMIT 50"),
     "wake_at": ("SELECT min(wake_at) FROM games_game WHERE status = 'active'",
                 "SELECT id FROM games_game WHERE status = 'active' AND wake_at <= now() AND deadline <= now() "
-                "ORDER BY deadline LIMIT 50"),
+                "ORDER BY wake_at LIMIT 50"),
 }
 
 
@@ -183,7 +183,7 @@ def main() -> int:
             columns = [name for (name,) in conn.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = 'games_game' "
                 "AND column_name NOT IN ('id', 'wake_at') ORDER BY ordinal_position")]
-            chosen = {"deadline": "now() + (1 + random() * 599) * interval '1 second'", "turn_started_at": "now()"}
+            chosen = {"deadline": "now() + (600 + random() * 3600) * interval '1 second'", "turn_started_at": "now()"}
             conn.execute(f"INSERT INTO games_game ({', '.join(columns)}) SELECT "
                          f"{', '.join(chosen.get(name, name) for name in columns)} "
                          "FROM games_game, generate_series(1, %s) WHERE id = %s", (args.live, template))
@@ -253,7 +253,7 @@ def _advance_cost(dsn: dict, database_url: str, live: int) -> float:
         conn.execute("UPDATE games_game SET wake_at = now() - interval '1 second' WHERE id IN "
                      "(SELECT id FROM games_game WHERE status = 'active' AND deadline > now() + interval '60 second' "
                      "LIMIT %s)", (min(WAKE_GAMES, live),))
-    time.sleep(SETTLE_S)
+    time.sleep(SETTLE_S)  # the UPDATE's own background work is not counted
     cpu0, moved = server_cpu_s(database_url), 0
     now = timezone.now()
     while True:

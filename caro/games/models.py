@@ -81,10 +81,12 @@ class GameQuerySet(models.QuerySet):
         return self.filter(status__in=(Game.Status.WAITING, Game.Status.ACTIVE))
 
     def expired(self, now=None):
-        """Active games whose move deadline has passed (oldest deadline first). Found through
-        `wake_at` (indexed, never after the deadline), since `deadline` itself has no index."""
+        """Active games whose move deadline has passed, earliest `wake_at` first: found and ordered
+        through `wake_at` (indexed, never after the deadline; `deadline` itself has no index), which
+        for a due game is its deadline unless moves pushed the deadline on since the timer last
+        looked at it."""
         now = now or timezone.now()
-        return self.active().filter(wake_at__lte=now, deadline__lte=now).order_by("deadline")
+        return self.active().filter(wake_at__lte=now, deadline__lte=now).order_by("wake_at")
 
     def to_wake(self, now=None):
         """Active games whose `wake_at` has passed but whose move deadline has not (or that have

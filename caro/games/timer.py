@@ -57,16 +57,17 @@ def nearest_deadline() -> datetime | None:
 def run_due(now: datetime | None = None) -> int:
     """End every game whose move deadline or absence grace passed by `now` (default: the current
     time), batch after batch until none is left that this process could lock; broadcast each
-    batch's events after its commit; then move `wake_at` on to the deadline for the games whose
-    `wake_at` passed but whose deadline has not (`time.advance_wakeups`). Returns how many games
-    it ended or applied an absence rule to (logged when any)."""
+    batch's events after its commit. First `wake_at` is moved on to the deadline for the games
+    whose `wake_at` passed but whose deadline has not (`time.advance_wakeups`), so the batches
+    read only due games. Returns how many games it ended or applied an absence rule to (logged
+    when any)."""
     now = now or timezone.now()
+    while deadlines.advance_wakeups(now) == deadlines.WAKE_BATCH:  # first: what is left is due
+        pass
     counts = [drain(deadlines.enforce_due_deadlines, now, deadlines.DUE_BATCH),
               drain(presence.enforce_due_absences, now, presence.DUE_BATCH)]
     if any(counts):
         log.info("deadline timer: %d game(s) ended on time, %d absence rule(s) applied", *counts)
-    while deadlines.advance_wakeups(now) == deadlines.WAKE_BATCH:
-        pass
     return sum(counts)
 
 
