@@ -6,7 +6,7 @@ Pure functions of a :class:`caro.engine.caro.Board`; the site turns their answer
 
 from __future__ import annotations
 
-from .caro import Board, Rules
+from .caro import Board
 from .coords import square_name
 
 __all__ = ["foul_points", "refused_five"]
@@ -35,13 +35,7 @@ def refused_five(board: Board, square: str) -> dict | None:
     rules = board.rules
     if board.outcome is not None or (rules.blocked == "none" and not rules.exact) or rules.renju:
         return None
-    stones = board.stones()
-    relaxed = Board.from_stones(
-        Rules(size=rules.size, win_length=rules.win_length, blocked="none"),
-        x=[sq for sq, side in stones.items() if side == "X"],
-        o=[sq for sq, side in stones.items() if side == "O"],
-    )
-    line = relaxed.winning_line(square)
+    line = board.run_through(square, rules.win_length)  # the win with nothing blocked and no exact rule
     if line is None:
         return None
     kind = "overline" if rules.exact and len(line) > rules.win_length else "blocked"
