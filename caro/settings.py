@@ -12,7 +12,8 @@ HTTPS         1/0: HSTS, SSL redirect, Secure cookies, trust X-Forwarded-Proto (
               plain-HTTP local runs such as `dev.py run` are off by that default, or set HTTPS=0)
 Limits (0 turns one off; see caro/rooms/limits.py): CARO_WS_PER_ADDRESS, CARO_WS_PER_ADDRESS_ROOM,
 CARO_WS_PER_SESSION, CARO_WS_PER_SESSION_ROOM (websockets open at once), CARO_ROOMS_PER_MINUTE_PER_ADDRESS,
-CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
+CARO_ROOMS_PER_MINUTE_PER_SESSION, CARO_RECORDS_PER_MINUTE_PER_ADDRESS, CARO_RECORDS_PER_MINUTE_PER_SESSION,
+CARO_GUESTS_PER_MINUTE_PER_ADDRESS; CARO_ROOM_ABANDONED_HOURS
 (a room where nobody ever moved is deleted after this long)
 Offline play: CARO_SERVICE_WORKER (1/0, default 1; 0 retires the service worker in the browsers)
 Accounts (README "Accounts"): EMAIL_HOST (unset: mail printed to the console), EMAIL_PORT,
@@ -381,5 +382,9 @@ CARO_WS_PER_SESSION_ROOM = int(os.environ.get("CARO_WS_PER_SESSION_ROOM", 8))  #
 CARO_ROOMS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("CARO_ROOMS_PER_MINUTE_PER_ADDRESS", 30))
 CARO_ROOMS_PER_MINUTE_PER_SESSION = int(os.environ.get("CARO_ROOMS_PER_MINUTE_PER_SESSION", 10))
 CARO_GUESTS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("CARO_GUESTS_PER_MINUTE_PER_ADDRESS", 30))
+# Records of games played on the device (POST /api/local-games/): a browser back online sends every
+# game it kept offline at once, so these are higher than the rooms' limits.
+CARO_RECORDS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("CARO_RECORDS_PER_MINUTE_PER_ADDRESS", 120))
+CARO_RECORDS_PER_MINUTE_PER_SESSION = int(os.environ.get("CARO_RECORDS_PER_MINUTE_PER_SESSION", 60))
 #: A room where nobody ever moved is deleted this long after it was created (caro/rooms/tasks.py).
 CARO_ROOM_ABANDONED_HOURS = float(os.environ.get("CARO_ROOM_ABANDONED_HOURS", 24))

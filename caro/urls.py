@@ -6,6 +6,7 @@ from django.views.i18n import JavaScriptCatalog
 from django.views.generic import RedirectView
 
 from caro import views
+from caro.records import upload as record_upload
 from caro.rooms import views as room_views
 
 urlpatterns = [
@@ -23,6 +24,8 @@ urlpatterns = [
     path("", include("caro.rooms.urls")),
     path("", include("caro.tutorials.urls")),
     path("", include("caro.records.urls")),
+    # Records of games played on the device (the page's records queue posts them; docs/protocol.md).
+    path("api/local-games/", record_upload.upload, name="local_game_upload"),
     path("", include("ranking.urls")),
     path("", include("ranking.match_urls")),
     # /sw.js, /manifest.webmanifest and the offline page.

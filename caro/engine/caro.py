@@ -44,7 +44,7 @@ from typing import Any, Iterable
 
 from .coords import parse_square, square_name
 from .errors import FOUL, GAME_OVER, OCCUPIED, WRONG_TURN, IllegalMove
-from .renju import Foul, foul_at
+from .renju import Foul, foul_at, foul_map
 
 __all__ = [
     "X", "O", "SIZES", "WIN_LENGTHS", "Blocked", "Opening", "Termination", "Foul", "Rules",
@@ -61,6 +61,11 @@ _SIDE = {_X: X, _O: O}
 #: The characters of :meth:`Board.position` per cell code, and back.
 _POSITION_CHARS = {_EMPTY: ".", _X: X, _O: O}
 _POSITION_CODES = {c: v for v, c in _POSITION_CHARS.items()}
+# The same two mappings as byte tables (bytes.translate does a whole board in C); a byte that
+# is no cell character maps to _NOT_A_CELL.
+_NOT_A_CELL = 255
+_TO_CHARS = bytes(ord(_POSITION_CHARS[v]) if v in _POSITION_CHARS else 0 for v in range(256))
+_TO_CODES = bytes(_POSITION_CODES.get(chr(b), _NOT_A_CELL) for b in range(256))
 
 # Axis directions as (dcol, drow): row, column, diagonal (down-right), anti-diagonal (up-right).
 AXES = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -291,7 +296,7 @@ class Board:
         """The position as a compact string: the side to move, then every square in row order as
         ``.`` (empty), ``X`` or ``O`` (``"O..X...."``; 1 + size² characters). The moves played
         and the outcome are not part of it: :meth:`from_position` gives a board to play on."""
-        return self.turn + "".join(_POSITION_CHARS[v] for v in self._cells)
+        return self.turn + bytes(self._cells).translate(_TO_CHARS).decode("ascii")
 
     @classmethod
     def from_position(cls, rules: Rules | None, text: str) -> Board:
@@ -302,10 +307,11 @@ class Board:
         board = cls(rules)
         if not isinstance(text, str) or len(text) != 1 + len(board._cells) or text[0] not in _CODE:
             raise ValueError("not a caro position of this size")
-        try:
-            cells = [_POSITION_CODES[c] for c in text[1:]]
-        except KeyError:
-            raise ValueError("not a caro position") from None
+        if not text.isascii():
+            raise ValueError("not a caro position")
+        cells = list(text[1:].encode("ascii").translate(_TO_CODES))
+        if _NOT_A_CELL in cells:
+            raise ValueError("not a caro position")
         board._cells, board._empty, board.turn = cells, cells.count(_EMPTY), text[0]
         return board
 
@@ -364,8 +370,8 @@ class Board:
         names, cells = self._geo.names, self._cells
         empties = [i for i, v in enumerate(cells) if v == _EMPTY]
         if self.rules.renju and self.turn == X:
-            rays = self._geo.rays
-            return [names[i] for i in empties if foul_at(cells, rays, i) is None]
+            fouls = foul_map(cells, self._geo.rays)
+            return [names[i] for i in empties if i not in fouls]
         return [names[i] for i in empties]
 
     def winning_line(self, square: str) -> tuple[str, ...] | None:

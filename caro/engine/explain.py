@@ -7,7 +7,7 @@ Pure functions of a :class:`caro.engine.caro.Board`; the site turns their answer
 from __future__ import annotations
 
 from .caro import Board
-from .coords import square_name
+from .renju import foul_map
 
 __all__ = ["foul_points", "refused_five"]
 
@@ -20,8 +20,8 @@ def foul_points(board: Board) -> dict[str, str]:
     """
     if not board.rules.renju or board.turn != "X" or board.outcome is not None:
         return {}
-    legal = set(board.legal_moves())
-    return {sq: str(board.foul(sq)) for sq in _empty_squares(board) if sq not in legal}
+    names = board._geo.names
+    return {names[i]: str(kind) for i, kind in foul_map(board._cells, board._geo.rays).items()}
 
 
 def refused_five(board: Board, square: str) -> dict | None:
@@ -41,9 +41,3 @@ def refused_five(board: Board, square: str) -> dict | None:
     kind = "overline" if rules.exact and len(line) > rules.win_length else "blocked"
     return {"kind": kind, "line": list(line)}
 
-
-def _empty_squares(board: Board) -> list[str]:
-    taken = board.stones()
-    size = board.rules.size
-    names = (square_name(c, r) for r in range(size) for c in range(size))
-    return [name for name in names if name not in taken]

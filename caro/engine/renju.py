@@ -108,6 +108,53 @@ def _foul(cells: list[int], rays: list[tuple[tuple[int, ...], ...]], p: int) -> 
         cells[p] = EMPTY
 
 
+#: How far along a line the other Black stones of a three, a four or an overline through a point can
+#: be from it and still be part of it (a five spans 4 cells beyond the point; a three, 3).
+FOUL_REACH = 4
+#: Other Black stones within FOUL_REACH on one line that a three or a four through a point needs.
+THREE_STONES = 2
+#: Other Black stones within FOUL_REACH on one line that two fours on that line or an overline need.
+ONE_LINE_FOUL_STONES = 4
+_AXES = 4
+
+
+def foul_map(cells: list[int], rays: list[tuple[tuple[int, ...], ...]]) -> dict[int, Foul]:
+    """Every empty cell where a Black stone would be a foul: ``{index: Foul}``, in index order.
+
+    The same judgement as :func:`foul_at` on every empty cell, only faster (a legal-move list
+    needs all of them): :func:`foul_at`'s test runs only on cells that could be fouls. A foul
+    needs two threes or fours on two lines (each with at least ``THREE_STONES`` other Black
+    stones within ``FOUL_REACH`` cells of the point on its line), or two fours or an overline on
+    one line (at least ``ONE_LINE_FOUL_STONES`` there); other cells are no foul. ``cells`` is
+    not modified.
+    """
+    near = [0] * (_AXES * len(cells))  # other Black stones within reach, per cell and axis
+    lines = [0] * len(cells)  # lines through a cell with THREE_STONES of them
+    candidates = set()
+    for b, value in enumerate(cells):
+        if value != BLACK:
+            continue
+        for k, ray in enumerate(rays[b]):
+            axis = k % _AXES  # rays k and k + 4 lie on one line
+            for j in ray[:FOUL_REACH]:
+                key = _AXES * j + axis
+                count = near[key] = near[key] + 1
+                if count == THREE_STONES:
+                    lines[j] += 1
+                    if lines[j] == 2:
+                        candidates.add(j)
+                elif count == ONE_LINE_FOUL_STONES:
+                    candidates.add(j)
+    fouls = {}
+    work = list(cells)
+    for i in sorted(candidates):
+        if cells[i] == EMPTY:
+            kind = _foul(work, rays, i)
+            if kind is not None:
+                fouls[i] = kind
+    return fouls
+
+
 def foul_at(cells: list[int], rays: list[tuple[tuple[int, ...], ...]], index: int) -> Foul | None:
     """Return the foul a Black stone at empty cell ``index`` would make, or None.
 

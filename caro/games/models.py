@@ -253,6 +253,17 @@ class Game(models.Model):
         help_text=_('{} for a game played here; for an imported record {"format": "psq"|"ggf"|"moves"|'
                     '"squares", "names": {"X": str, "O": str}} (never rated, nobody seated)'),
     )
+    upload_id = models.UUIDField(
+        _("record id from the device"), null=True, blank=True, unique=True,
+        help_text=_("set for a game played on the player's own device (against the computer in the page, or two "
+                    "players on one device) and sent as a record: the id the page gave it, stored once "
+                    "(caro.games.uploads); empty for a game played through the server"),
+    )
+    start_moves = models.PositiveIntegerField(
+        _("moves from a position"), default=0,
+        help_text=_("a game played on the device that continued a position: how many of its first moves "
+                    "came from that position"),
+    )
     annulled = models.BooleanField(
         _("annulled"), default=False, help_text=_("set by a moderator: kept, but its rating changes are reverted"),
     )
@@ -301,6 +312,12 @@ class Game(models.Model):
     def is_imported(self) -> bool:
         """A record read from a file or pasted text, not a game played on the site."""
         return bool(self.imported)
+
+    @property
+    def played_on_device(self) -> bool:
+        """A game played in the player's browser (the computer in the page, or two players on one
+        device) and sent to the site as a record when it ended."""
+        return self.upload_id is not None
 
     @property
     def is_local(self) -> bool:

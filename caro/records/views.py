@@ -84,6 +84,17 @@ def player_names(game: Game, placeholders: bool = True) -> dict[str, str]:
     return names
 
 
+def how_played(game: Game) -> str:
+    """How a game was played, for the lists and the record page, when its players' names do not
+    say it: on one device (two people), or on the player's own device against the computer (sent
+    as a record when it ended); "" for every other game. Such games are never rated."""
+    if game.is_local:
+        return _("Two players on one device · not rated")
+    if game.played_on_device:
+        return _("Against the computer, on the player's device · not rated")
+    return ""
+
+
 def result_text(game: Game, moves: list[Move] | None = None, names: dict[str, str] | None = None) -> str:
     """Who won and why, in words ("Lan (X) won with five in a row."), or how the game stands;
     with the stored `moves`, a Reversi result adds the disc count ("(35–29)"). `names` are the
@@ -202,6 +213,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
                    "used": seconds_label(used[side]) if timed else "",
                    "winner": game.winner == side} for side in (Side.X, Side.O)],
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
+        "how_played": how_played(game),
         "result": result_text(game, moves, player_names(game, placeholders=False)),
         "room": room,
         "board": html.board(kind.column_letters(kind.size(game.rules)),
@@ -330,6 +342,7 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
             "result": result_text(game, names=player_names(game, placeholders=False)),
             "labels": {side: kind_of(game).side_label(side, game.marks()) for side in (Side.X, Side.O)},
             "you": game.side_of_user(request.user) if not game.is_imported else None,
+            "how": how_played(game),
         })
     return render(request, "records/mine.html", {
         "played": [r for r in rows if not r["game"].is_imported],

@@ -1,4 +1,5 @@
-"""Limits per address and per session: websockets open at once, rooms and guests created per minute.
+"""Limits per address and per session: websockets open at once, rooms, records of games played on
+the device and guests created per minute.
 
 Every limit is a setting read from the environment (caro/settings.py, "Limits"); 0 turns one off.
 
@@ -8,7 +9,7 @@ Every limit is a setting read from the environment (caro/settings.py, "Limits");
   every `WS_LEASE_RENEW_S` while it is open and removes itself when it closes; a socket of a process
   that died stops counting when its lease ends (`WS_LEASE_S`). Checking and adding is one Lua script,
   so two processes cannot both take the last place.
-- Rooms and guests per minute: django-ratelimit's fixed windows in the Redis cache (CACHES).
+- Rooms, records and guests per minute: django-ratelimit's fixed windows in the Redis cache (CACHES).
 
 When Redis does not answer, the limits let the request through (logged): the site keeps working with
 the database alone rather than refusing everyone.
@@ -145,16 +146,20 @@ GUESTS_LIMIT_MESSAGE = _("Many new players have come from your network in the la
 
 
 def http_limited(request: HttpRequest, action: str) -> bool:
-    """Count one `action` ("room" or "guest") for this request; True when over a per-minute limit.
+    """Count one `action` ("room", "record" or "guest") for this request; True when over a
+    per-minute limit.
 
     "room": CARO_ROOMS_PER_MINUTE_PER_ADDRESS and, for a signed-in visitor or a guest,
-    CARO_ROOMS_PER_MINUTE_PER_SESSION; "guest": CARO_GUESTS_PER_MINUTE_PER_ADDRESS.
+    CARO_ROOMS_PER_MINUTE_PER_SESSION; "record" (a game played on the device, sent as a record):
+    CARO_RECORDS_PER_MINUTE_PER_ADDRESS and CARO_RECORDS_PER_MINUTE_PER_SESSION; "guest":
+    CARO_GUESTS_PER_MINUTE_PER_ADDRESS.
     """
     checks = []
-    if action == "room":
-        checks.append(("ip", settings.CARO_ROOMS_PER_MINUTE_PER_ADDRESS))
+    if action in ("room", "record"):
+        name = "ROOMS" if action == "room" else "RECORDS"
+        checks.append(("ip", getattr(settings, f"CARO_{name}_PER_MINUTE_PER_ADDRESS")))
         if request.user.is_authenticated:
-            checks.append(("user", settings.CARO_ROOMS_PER_MINUTE_PER_SESSION))
+            checks.append(("user", getattr(settings, f"CARO_{name}_PER_MINUTE_PER_SESSION")))
     elif action == "guest":
         checks.append(("ip", settings.CARO_GUESTS_PER_MINUTE_PER_ADDRESS))
     else:  # pragma: no cover - programming error

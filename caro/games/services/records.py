@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from caro.engine.errors import IllegalMove
@@ -18,7 +18,9 @@ from caro.games.errors import GameError
 from caro.games.kinds import KINDS, Played
 from caro.games.models import FirstMover, Game, Move, Side
 from caro.games.services.play import ENGINE_CODES
+from caro.games.services.locking import refuse_banned
 from caro.games.services.seating import create_game
+from caro.games.uploads import DeviceGame, UploadError, same_game
 
 #: Longest name kept from a record's header (GGF PB/PW).
 NAME_LENGTH = 40
@@ -104,3 +106,60 @@ def create_from_position(*, kind: str, rules: dict, squares: list[str], host, ho
         game.save(update_fields=["ply", "to_move", "event_version"])
         outbox.publish(game, [])
     return game
+
+
+def find_played(record: DeviceGame) -> Game | None:
+    """The game stored before under `record`'s id, or None (one query)."""
+    return Game.objects.filter(upload_id=record.id).first()
+
+
+def answer_repeat(game: Game, record: DeviceGame, user) -> Game:
+    """`game`, stored before under `record`'s id, when `record` is that game sent again by its
+    owner (`user`) or by a visitor with no user yet (`user` None: a guest whose answer, and so
+    whose session cookie, was lost); the record page is public either way. Raises UploadError
+    `id_taken` when another user sends it, or when the record is not the stored game."""
+    if user is not None and game.host_id != user.pk:
+        raise UploadError("id_taken")
+    squares = list(game.moves.order_by("ply").values_list("square", flat=True))
+    if not same_game(game, record, squares):
+        raise UploadError("id_taken")
+    return game
+
+
+def store_played(record: DeviceGame, user, *, fresh_guest: bool = False) -> tuple[Game, bool]:
+    """Store a game played on `user`'s own device (`caro.games.uploads.read` checked it) as a
+    finished, never-rated game owned by `user`: against the computer, `user` hosts and the computer
+    holds the guest seat at `record.level`; on one device `user` holds both seats. Returns `(game,
+    created)`: exactly once per record id (`Game.upload_id` is unique), so the same record sent
+    again, even at the same moment from two connections, is answered with the game stored first
+    (`created` False). `fresh_guest`: `user` is a guest made for this very request, so a repeat
+    that raced it is answered as to a visitor with no user (`answer_repeat`). Raises GameError
+    `banned` (a ban in force on `user`; nothing stored), UploadError `id_taken` (another user's
+    record id, or another game under this id)."""
+    refuse_banned(user)
+    found = find_played(record)
+    if found is not None:
+        return answer_repeat(found, record, None if fresh_guest else user), False
+    host_side = record.host_side
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                kind=record.kind, rules=record.rules, host=user, guest=user if record.mode == "local" else None,
+                host_side=host_side, host_mark=host_side,
+                first_mover=FirstMover.HOST if host_side == Side.X else FirstMover.GUEST,
+                bot_seat=record.bot_seat, bot_level=record.level, status=Game.Status.FINISHED,
+                ply=len(record.plies), to_move=record.to_move, move_time_ms=0, rated=False,
+                opening=record.opening, winner=record.winner, termination=record.termination,
+                win_line=record.line, started_at=record.started_at, finished_at=record.finished_at,
+                upload_id=record.id, start_moves=record.start_moves,
+            )
+            Move.objects.bulk_create(
+                Move(game=game, ply=ply, side=side, square=square)
+                for ply, (side, square) in enumerate(record.plies, start=1)
+            )
+    except IntegrityError:
+        found = find_played(record)  # the same id stored meanwhile by another request: it waited for that one
+        if found is None:
+            raise
+        return answer_repeat(found, record, None if fresh_guest else user), False
+    return game, True

@@ -1,4 +1,7 @@
-"""Caro board: the shared win-rule cases and the failure kinds other engines are known for."""
+"""Caro board: the shared win-rule cases and the failure kinds other engines are known for.
+
+The data tables (square names, refused rules, presets, refused moves, positions and their verdicts)
+live in ``tests/engine_vectors`` (coords.json, caro.json), which the browser engine's tests read too."""
 
 from __future__ import annotations
 
@@ -6,9 +9,10 @@ import json
 
 import pytest
 
-from caro.engine.caro import PRESETS, Board, Blocked, Outcome, Rules, Termination
+from caro.engine.caro import DEFAULT_PRESET, PRESETS, Board, Blocked, Outcome, Rules, Termination
 from caro.engine.coords import parse_square, square_name
 from caro.engine.errors import IllegalMove
+from caro.engine.explain import refused_five
 
 ALL_RULES = [
     Rules(size=size, win_length=k, exact=exact, blocked=blocked)
@@ -44,27 +48,22 @@ def test_shared_caro_case(caro_case):
 
 # -- coordinates -------------------------------------------------------------------------------
 
-def test_square_names():
-    assert square_name(7, 7) == "H8"
-    assert square_name(0, 0) == "A1"
-    assert square_name(8, 0) == "I1"  # I is a column letter
-    assert square_name(18, 18) == "S19"
-    assert parse_square("H8", 15) == (7, 7)
-    assert parse_square("h8", 15) == (7, 7)
-    assert parse_square("I10", 15) == (8, 9)
-    assert parse_square("S19", 19) == (18, 18)
+def test_square_names(engine_vectors):
+    data = engine_vectors("coords.json")
+    for col, row, name in data["names"]:  # I is a column letter: (8, 0) is I1
+        assert square_name(col, row) == name
+    for name, size, (col, row) in data["parse"]:
+        assert parse_square(name, size) == (col, row)
 
 
-@pytest.mark.parametrize("name", ["", "H", "8H", "H0", "H08", "HH8", "H-1", "H 8", 88, None, "Ä8",
-                                  "H8 ", " H8", "h8\n", "\tH8", "H8\u00a0", "Ｈ8", "H８"])
-def test_malformed_square(name):
+def test_malformed_square(malformed_name):
     with pytest.raises(IllegalMove) as info:
-        parse_square(name, 15)
+        parse_square(malformed_name, 15)
     assert info.value.reason == "bad_square"
 
 
-@pytest.mark.parametrize("name, size", [("P8", 15), ("A16", 15), ("L1", 11), ("A12", 11), ("T1", 19), ("Z99", 19)])
-def test_square_off_board(name, size):
+def test_square_off_board(off_board_vector):
+    name, size = off_board_vector
     with pytest.raises(IllegalMove) as info:
         parse_square(name, size)
     assert info.value.reason == "out_of_board"
@@ -72,20 +71,14 @@ def test_square_off_board(name, size):
 
 # -- rules and presets -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs", [
-    {"size": 14}, {"size": 15.0}, {"win_length": 3}, {"win_length": 7}, {"blocked": "edge"},
-    {"exact": 1}, {"renju": "yes"}, {"renju": True, "win_length": 6},
-    {"blocked": []}, {"blocked": None}, {"blocked": {"none": 1}}, {"size": [15]},
-])
-def test_invalid_rules(kwargs):
+def test_invalid_rules(invalid_rules_kwargs):
     with pytest.raises(ValueError):
-        Rules(**kwargs)
+        Rules(**invalid_rules_kwargs)
 
 
-@pytest.mark.parametrize("data", [None, [], "size=15", 15, {1: 2, "a": 3}, {"blocked": ["none"]}])
-def test_rules_from_bad_data_raise_value_error(data):
+def test_rules_from_bad_data_raise_value_error(bad_rules_data):
     with pytest.raises(ValueError):
-        Rules.from_dict(data)
+        Rules.from_dict(bad_rules_data)
 
 
 def test_rules_round_trip_through_json():
@@ -93,22 +86,18 @@ def test_rules_round_trip_through_json():
         again = Rules.from_dict(json.loads(json.dumps(rules.to_dict())))
         assert again == rules
     assert Rules(blocked=Blocked.NONE).to_dict()["blocked"] == "none"
-    with pytest.raises(ValueError):
-        Rules.from_dict({"size": 15, "colour": "x"})
 
 
-def test_presets():
+def test_presets(engine_vectors):
+    data = engine_vectors("caro.json")
     assert PRESETS["caro-vn"].rules == Rules()
     assert Rules() == Rules(size=15, win_length=5, exact=False, blocked="opponent_or_edge", renju=False)
-    assert PRESETS["freestyle"].rules == Rules(blocked="none")
-    assert PRESETS["exact-five"].rules == Rules(exact=True, blocked="none")
-    assert PRESETS["caro-exact"].rules == Rules(exact=True, blocked="opponent_or_edge")
-    assert PRESETS["caro-edge-open"].rules == Rules(exact=True, blocked="opponent")
-    assert PRESETS["renju"].rules.renju
-    assert PRESETS["swap2"].rules.exact and PRESETS["swap2"].opening == "swap2"
-    assert PRESETS["renju-rif"].opening == "rif"
-    for slug, preset in PRESETS.items():
-        assert preset.slug == slug and preset.name
+    assert DEFAULT_PRESET == data["default_preset"]
+    assert list(PRESETS) == [preset["slug"] for preset in data["presets"]]
+    for expected in data["presets"]:
+        preset = PRESETS[expected["slug"]]
+        assert preset.slug == expected["slug"] and preset.name == expected["name"]
+        assert preset.rules == Rules.from_dict(expected["rules"]) and preset.opening == expected["opening"]
 
 
 # -- playing -----------------------------------------------------------------------------------
@@ -136,18 +125,37 @@ def test_turns_moves_ply_and_undo():
         board.undo()
 
 
-def test_play_errors():
+def test_play_errors(engine_vectors):
+    data = engine_vectors("caro.json")["play_errors"]
     board = Board(Rules())
-    board.play("H8")
-    for square, reason in [("H8", "occupied"), ("P1", "out_of_board"), ("X", "bad_square")]:
+    for square in data["moves"]:
+        board.play(square)
+    for attempt in data["tries"]:
         with pytest.raises(IllegalMove) as info:
-            board.play(square)
-        assert info.value.reason == reason
+            board.play(attempt["square"], side=attempt.get("side"))
+        assert info.value.reason == attempt["reason"]
         assert str(info.value)
-    with pytest.raises(IllegalMove) as info:
-        board.play("A1", side="X")
-    assert info.value.reason == "wrong_turn"
-    assert board.moves == ["H8"] and board.turn == "O"
+    assert board.moves == data["moves"] and board.turn == "O"
+
+
+def test_position_vector(caro_position):
+    rule_list = caro_position["rules"]
+    for rules in rule_list if isinstance(rule_list, list) else [rule_list]:
+        board = Board.from_stones(Rules.from_dict(rules), x=caro_position["x"], o=caro_position["o"],
+                                  to_move=caro_position["to_move"])
+        outcome = board.play(caro_position["move"])
+        expected = caro_position["outcome"]
+        if expected is None:
+            assert outcome is None and board.outcome is None, rules
+        else:
+            assert outcome == Outcome(expected["winner"], Termination(expected["termination"]), tuple(expected["line"])), rules
+
+
+def test_refused_five_vector(refused_five_vector):
+    vector = refused_five_vector
+    board = Board.from_stones(Rules.from_dict(vector["rules"]), x=vector["x"], o=vector["o"], to_move=vector["to_move"])
+    board.play(vector["move"])
+    assert refused_five(board, vector["move"]) == vector["note"]
 
 
 def test_game_over_refuses_moves_and_undo_reopens():
@@ -162,20 +170,6 @@ def test_game_over_refuses_moves_and_undo_reopens():
     board.undo()
     assert board.outcome is None and board.turn == "X"
     assert board.play("H8") is None
-
-
-def test_winning_line_is_whole_run_in_order():
-    board = Board.from_stones(Rules(blocked="none"), x=["D4", "E5", "G7", "H8", "I9"])
-    outcome = board.play("F6")
-    assert outcome.line == ("D4", "E5", "F6", "G7", "H8", "I9")
-
-
-def test_win_in_one_direction_and_dead_run_in_another():
-    # The row through H8 is blocked at both ends, the column wins: the move wins.
-    rules = Rules(blocked="opponent")
-    board = Board.from_stones(rules, x=["D8", "E8", "F8", "G8", "H4", "H5", "H6", "H7"], o=["C8", "I8"])
-    outcome = board.play("H8")
-    assert outcome.winner == "X" and outcome.line == ("H4", "H5", "H6", "H7", "H8")
 
 
 @pytest.mark.parametrize("rules", [Rules(size=s, blocked="none") for s in (11, 13, 15, 19)], ids=lambda r: str(r.size))
@@ -219,23 +213,6 @@ def test_no_wrap_around_between_rows(size):
     # diagonal wrap: from the last column to the first column
     board = Board.from_stones(Rules(size=size, blocked="none"), x=[f"{last}3", f"{last}4", "A5", "B6"])
     assert board.play(f"{last}2") is None
-
-
-def test_gap_filled_to_make_six_under_exact_five():
-    board = Board.from_stones(Rules(exact=True, blocked="none"), x=["C3", "D3", "E3", "G3", "H3"])
-    assert board.play("F3") is None
-    board = Board.from_stones(Rules(exact=False, blocked="none"), x=["C3", "D3", "E3", "G3", "H3"])
-    assert board.play("F3").line == ("C3", "D3", "E3", "F3", "G3", "H3")
-
-
-@pytest.mark.parametrize("blocked", ["none", "opponent", "opponent_or_edge"])
-@pytest.mark.parametrize("exact", [False, True])
-def test_five_with_one_end_blocked_wins(blocked, exact):
-    rules = Rules(exact=exact, blocked=blocked)
-    board = Board.from_stones(rules, x=["D5", "E6", "F7", "G8"], o=["C4"])
-    assert board.play("H9").winner == "X"
-    board = Board.from_stones(rules, x=["A3", "A4", "A5", "A6"])  # edge at one end only
-    assert board.play("A7").winner == "X"
 
 
 def _fill_without_five(size: int) -> list[str]:

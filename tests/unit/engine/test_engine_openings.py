@@ -1,4 +1,7 @@
-"""Opening state machines: Swap2 and RIF; every out-of-step action is refused with its code."""
+"""Opening state machines: Swap2 and RIF; every out-of-step action is refused with its code.
+
+The paths, refusals and malformed data live in ``tests/engine_vectors/openings.json``, which the
+browser engine's tests read too."""
 
 from __future__ import annotations
 
@@ -6,43 +9,26 @@ import json
 
 import pytest
 
-from caro.engine.caro import Rules
+from caro.engine.caro import Board, Rules
+from caro.engine.coords import parse_square, square_name
 from caro.engine.errors import IllegalMove
 from caro.engine.openings import RifOpening, Step, Swap2Opening, opening_from_dict, symmetries
 
 SWAP2_RULES = Rules(exact=True, blocked="none")
 RENJU = Rules(renju=True, blocked="none")
-ALL_KINDS = [
-    {"kind": "place", "square": "A1"}, {"kind": "choose", "color": "X"}, {"kind": "swap"}, {"kind": "keep"},
-    {"kind": "offer", "squares": ["A1", "O15"]}, {"kind": "select", "square": "A1"}, {"kind": "resign"},
-]
-
-SWAP2_PATHS = {
-    "second-takes-x": ([("first", {"kind": "place", "square": "H8"}), ("first", {"kind": "place", "square": "H9"}),
-                        ("first", {"kind": "place", "square": "I9"}), ("second", {"kind": "choose", "color": "X"})],
-                       {"first": "O", "second": "X"}, "first"),
-    "second-takes-o": ([("first", {"kind": "place", "square": "H8"}), ("first", {"kind": "place", "square": "H9"}),
-                        ("first", {"kind": "place", "square": "I9"}), ("second", {"kind": "choose", "color": "O"})],
-                       {"first": "X", "second": "O"}, "second"),
-    "hand-back": ([("first", {"kind": "place", "square": "H8"}), ("first", {"kind": "place", "square": "H9"}),
-                   ("first", {"kind": "place", "square": "I9"}), ("second", {"kind": "place", "square": "G7"}),
-                   ("second", {"kind": "place", "square": "J10"}), ("first", {"kind": "choose", "color": "X"})],
-                  {"first": "X", "second": "O"}, "second"),
-}
-
-RIF_PATH = [
-    ("first", {"kind": "place", "square": "H8"}), ("first", {"kind": "place", "square": "I9"}),
-    ("first", {"kind": "place", "square": "J10"}), ("second", {"kind": "swap"}),
-    # after the swap the second seat is Black: First plays White's 4th move
-    ("first", {"kind": "place", "square": "G7"}), ("second", {"kind": "offer", "squares": ["K10", "H7"]}),
-    ("first", {"kind": "select", "square": "H7"}),
-]
 
 
-def run_path(opening, path):
+@pytest.fixture(scope="module")
+def vectors(engine_vectors):
+    data = engine_vectors("openings.json")
+    assert Rules.from_dict(data["swap2_rules"]) == SWAP2_RULES and Rules.from_dict(data["rif_rules"]) == RENJU
+    return data
+
+
+def run_path(opening, path, all_kinds):
     for seat, action in path:
         assert opening.actor == seat
-        for wrong in ALL_KINDS:
+        for wrong in all_kinds:
             if wrong["kind"] not in opening.allowed:
                 with pytest.raises(IllegalMove) as info:
                     opening.apply(wrong)
@@ -60,62 +46,62 @@ def run_path(opening, path):
             opening.state, opening.actor, opening.colors, opening.board.stones())
 
 
-@pytest.mark.parametrize("name", SWAP2_PATHS)
-def test_swap2_paths(name):
-    path, colors, to_move_seat = SWAP2_PATHS[name]
+def test_swap2_paths(swap2_path, vectors):
+    expected = swap2_path
     opening = Swap2Opening(SWAP2_RULES)
     assert opening.state == Step.PLACE_THREE and opening.actor == "first"
-    run_path(opening, path)
-    assert opening.finished and opening.colors == colors
-    assert opening.actor == to_move_seat == opening.seat_of(opening.board.turn)
+    run_path(opening, expected["path"], vectors["all_kinds"])
+    assert opening.finished and opening.colors == expected["colors"]
+    assert opening.actor == expected["to_move_seat"] == opening.seat_of(opening.board.turn)
     with pytest.raises(IllegalMove) as info:
         opening.apply({"kind": "place", "square": "A1"})
     assert info.value.reason == "opening_over"
     assert opening.allowed == frozenset()
 
 
-def test_swap2_stones_alternate_colours():
+def test_swap2_stones_alternate_colours(vectors):
+    expected = vectors["swap2_five_stones"]
     opening = Swap2Opening(SWAP2_RULES)
-    run_path(opening, SWAP2_PATHS["hand-back"][0][:5])
-    assert opening.board.stones() == {"H8": "X", "H9": "O", "I9": "X", "G7": "O", "J10": "X"}
-    assert opening.state == Step.FIRST_CHOICE
+    path = next(p["path"] for p in vectors["swap2_paths"] if p["id"] == expected["path"])
+    run_path(opening, path[:expected["steps"]], vectors["all_kinds"])
+    assert opening.board.stones() == expected["stones"]
+    assert opening.state == expected["state"]
 
 
-def test_swap2_refusals():
+def test_swap2_refusals(vectors):
+    data = vectors["swap2_refusals"]
     opening = Swap2Opening(SWAP2_RULES)
-    opening.apply({"kind": "place", "square": "H8"})
-    for action, reason in [
-        ({"kind": "place", "square": "H8"}, "occupied"), ({"kind": "place", "square": "9Z"}, "bad_square"),
-        ({"kind": "place", "square": "P1"}, "out_of_board"), ({"kind": "place"}, "opening_step"),
-        ("place H8", "opening_step"), ({"kind": "choose", "color": "X"}, "opening_step"),
-    ]:
+    for square in data["after"]:
+        opening.apply({"kind": "place", "square": square})
+    for action, reason in data["refused"]:
         with pytest.raises(IllegalMove) as info:
             opening.apply(action)
         assert info.value.reason == reason
-    assert opening.board.moves == ["H8"] and opening.state == Step.PLACE_THREE
-    opening.apply({"kind": "place", "square": "A1"})
-    opening.apply({"kind": "place", "square": "B1"})
-    for color in ("black", None, "x"):
+    assert opening.board.moves == data["after"] and opening.state == Step.PLACE_THREE
+    for square in data["then"]:
+        opening.apply({"kind": "place", "square": square})
+    for color in data["bad_colors"]:
         with pytest.raises(IllegalMove) as info:
             opening.apply({"kind": "choose", "color": color})
         assert info.value.reason == "bad_color"
     assert opening.state == Step.SECOND_CHOICE
 
 
-def test_rif_path():
+def test_rif_path(vectors):
+    expected = vectors["rif_result"]
     opening = RifOpening(RENJU)
     assert opening.state == Step.PLACE_1
-    run_path(opening, RIF_PATH)
+    run_path(opening, vectors["rif_path"], vectors["all_kinds"])
     assert opening.finished
-    assert opening.colors == {"first": "O", "second": "X"}
-    assert opening.board.moves == ["H8", "I9", "J10", "G7", "H7"]
-    assert opening.board.turn == "O" and opening.actor == "first"  # White plays the 6th move
+    assert opening.colors == expected["colors"]
+    assert opening.board.moves == expected["moves"]
+    assert opening.board.turn == expected["turn"] and opening.actor == expected["actor"]  # White plays the 6th move
 
 
-@pytest.mark.parametrize("prefix, square", [(0, "H9"), (0, "A1"), (1, "J10"), (1, "H6"), (2, "K11"), (2, "E8"), (2, "H4")])
-def test_rif_central_areas(prefix, square):
+def test_rif_central_areas(rif_not_central, vectors):
+    prefix, square = rif_not_central
     opening = RifOpening(RENJU)
-    for _, action in RIF_PATH[:prefix]:
+    for _, action in vectors["rif_path"][:prefix]:
         opening.apply(action)
     with pytest.raises(IllegalMove) as info:
         opening.apply({"kind": "place", "square": square})
@@ -123,65 +109,52 @@ def test_rif_central_areas(prefix, square):
     assert opening.board.ply == prefix
 
 
-def test_rif_fifth_move_offers():
+def test_rif_fifth_move_offers(vectors):
+    data = vectors["rif_offers"]
     opening = RifOpening(RENJU)
-    for _, action in RIF_PATH[:5]:
+    for _, action in vectors["rif_path"][:data["prefix"]]:
         opening.apply(action)
     assert opening.state == Step.OFFER_5
     # stones all lie on the main diagonal: the transpose (c, r) -> (r, c) is a symmetry
-    assert len(symmetries(opening.board)) == 2
-    for squares, reason in [
-        (["K10", "J11"], "equivalent_fifth"), (["G9", "I7"], "equivalent_fifth"),
-        (["K10"], "offer_count"), (["K10", "K10"], "offer_count"), (["K10", "k10"], "offer_count"),
-        (["K10", "H7", "A1"], "offer_count"), ("K10", "offer_count"), (["K10", "H8"], "occupied"),
-        (["K10", "P1"], "out_of_board"),
-    ]:
+    assert len(symmetries(opening.board)) == data["symmetries"]
+    for squares, reason in data["refused"]:
         with pytest.raises(IllegalMove) as info:
             opening.apply({"kind": "offer", "squares": squares})
         assert info.value.reason == reason, squares
     assert opening.state == Step.OFFER_5
-    opening.apply({"kind": "offer", "squares": ["K10", "K11"]})
+    opening.apply({"kind": "offer", "squares": data["offer"]})
     with pytest.raises(IllegalMove) as info:
-        opening.apply({"kind": "select", "square": "H7"})
+        opening.apply({"kind": "select", "square": data["not_offered"]})
     assert info.value.reason == "not_offered"
-    opening.apply({"kind": "select", "square": "k11"})
-    assert opening.board.stone_at("K11") == "X" and opening.board.stone_at("K10") is None
+    opening.apply({"kind": "select", "square": data["select"]})
+    assert opening.board.stone_at(data["played"]) == "X" and opening.board.stone_at(data["not_played"]) is None
 
 
-def test_symmetry_group_sizes():
+def test_symmetry_group_sizes(vectors):
+    data = vectors["symmetry_sizes"]
     opening = RifOpening(RENJU)
-    assert len(symmetries(opening.board)) == 8  # empty board
-    opening.apply({"kind": "place", "square": "H8"})
-    assert len(symmetries(opening.board)) == 8
-    opening.apply({"kind": "place", "square": "H7"})
-    assert len(symmetries(opening.board)) == 2  # mirror through column H
-    opening.apply({"kind": "place", "square": "J9"})
-    assert len(symmetries(opening.board)) == 1
+    assert len(symmetries(opening.board)) == data["empty"]  # empty board
+    for square, size in data["places"]:  # H7 below the centre: the mirror through column H
+        opening.apply({"kind": "place", "square": square})
+        assert len(symmetries(opening.board)) == size
 
 
 def test_opening_from_dict_rejects_unknown_kind():
-    with pytest.raises(ValueError):
-        opening_from_dict({"kind": "soosyrv8", "rules": {}, "actions": []})
     with pytest.raises(ValueError):
         RifOpening.from_dict(Swap2Opening().to_dict())
     assert type(Swap2Opening.from_dict(Swap2Opening().to_dict())) is Swap2Opening
 
 
-def test_stored_actions_are_checked_on_replay():
-    data = {"kind": "rif", "rules": RENJU.to_dict(), "actions": [{"kind": "place", "square": "A1"}]}
+def test_stored_actions_are_checked_on_replay(vectors):
+    data = vectors["stored_refused"]
     with pytest.raises(IllegalMove) as info:
-        opening_from_dict(data)
-    assert info.value.reason == "not_central"
+        opening_from_dict(data["data"])
+    assert info.value.reason == data["reason"]
 
 
-@pytest.mark.parametrize("data", [
-    None, [], "rif", {"kind": "rif"}, {"kind": "rif", "rules": None}, {"kind": ["rif"]},
-    {"kind": "rif", "rules": {}, "actions": None}, {"kind": "swap2", "rules": {}, "actions": "place"},
-    {"kind": "rif", "rules": {"size": "15"}, "actions": []},
-])
-def test_opening_from_bad_data_raises_value_error(data):
+def test_opening_from_bad_data_raises_value_error(bad_opening_data):
     with pytest.raises(ValueError) as info:
-        opening_from_dict(data)
+        opening_from_dict(bad_opening_data)
     assert type(info.value) is ValueError  # malformed data, not a refused action
 
 
@@ -189,3 +162,14 @@ def test_opening_from_dict_without_actions_is_a_fresh_machine():
     assert opening_from_dict({"kind": "rif", "rules": RENJU.to_dict()}).state == Step.PLACE_1
     with pytest.raises(ValueError):
         RifOpening.from_dict(None)
+
+
+def test_symmetry_groups_of_set_up_positions(vectors):
+    """Every kind of symmetry (each reflection axis, the quarter turns) is found, and maps squares
+    where it should: the images of a probe square under the group."""
+    for position in vectors["symmetry_positions"]:
+        board = Board.from_stones(RENJU, x=position["x"], o=position["o"])
+        group = symmetries(board)
+        assert len(group) == position["size"], position["note"]
+        images = [square_name(*t(*parse_square(position["probe"], 15))) for t in group]
+        assert images[0] == position["probe"] and sorted(images) == sorted(position["images"]), position["note"]

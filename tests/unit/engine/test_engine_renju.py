@@ -1,4 +1,6 @@
-"""Renju fouls (RIF rules §9): the 13 shared positions, classified on every empty point."""
+"""Renju fouls (RIF rules §9): the 13 shared positions, classified on every empty point, and the foul
+judgements of ``tests/engine_vectors/renju.json`` (read by the browser engine's tests too; Renju win
+verdicts are among the positions of caro.json)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import pytest
 
 from caro.engine.caro import Board, Outcome, Rules, Termination, geometry
 from caro.engine.errors import IllegalMove
+from caro.engine.renju import foul_at, foul_map
 
 RENJU = Rules(renju=True, blocked="none")
 
@@ -46,44 +49,9 @@ def test_no_fouls_without_renju(renju_case):
     assert all(board.foul(square) is None for square in renju_case["forbidden_exhaustive"])
 
 
-@pytest.mark.parametrize("x, square, kind", [
-    # open three on the row (F8 G8 + H8) and on the column (H6 H7 + H8)
-    (["F8", "G8", "H6", "H7"], "H8", "double-three"),
-    # a split three (H8 _ H10 H11) counts like a solid one
-    (["F8", "G8", "H10", "H11"], "H8", "double-three"),
-    (["E8", "F8", "G8", "H5", "H6", "H7"], "H8", "double-four"),
-    (["D8", "E8", "F8", "G8", "I8"], "H8", "overline"),
-    # an exact five is never a foul, even when it also makes a double-three
-    (["D8", "E8", "F8", "G8", "H6", "H7", "I9", "J10"], "H8", None),
-    # one-line double-four: X X X _ H8 _ X X X
-    (["D8", "E8", "F8", "J8", "K8", "L8"], "H8", "double-four"),
-    # X _ X X H8 _ X on one line: two fours
-    (["D8", "F8", "G8", "J8"], "H8", "double-four"),
-    # a four on the row (E8-H8) and a split four on the column (H4 H5 H6 _ H8)
-    (["E8", "F8", "G8", "H4", "H5", "H6"], "H8", "double-four"),
-    # a straight four (_ E8 F8 G8 H8 _) is ONE four: with a three it is a legal four-three
-    (["E8", "F8", "G8", "H6", "H7"], "H8", None),
-])
-def test_foul_patterns(x, square, kind):
-    board = Board.from_stones(RENJU, x=x, o=["A1"])
-    assert board.foul(square) == kind
-
-
-def test_three_needs_a_possible_straight_four():
-    # White on E8: F8 G8 H8 can only reach F8-I8, closed at E8: not a three, so only one three
-    board = Board.from_stones(RENJU, x=["F8", "G8", "H6", "H7"], o=["E8"])
-    assert board.foul("H8") is None
-    # White one further away on D8: I8 makes the straight four F8-I8, open at E8 and J8
-    board = Board.from_stones(RENJU, x=["F8", "G8", "H6", "H7"], o=["D8"])
-    assert board.foul("H8") == "double-three"
-
-
-def test_exact_five_wins_for_black_overline_does_not_exist():
-    board = Board.from_stones(RENJU, x=["D8", "E8", "F8", "G8"], o=["A1", "A2", "A3", "A4"])
-    assert board.play("H8").winner == "X"
-    # White wins with six under RIF rules
-    board = Board.from_stones(RENJU, x=["A1", "A3", "A5", "A7", "A9", "A11"], o=["D8", "E8", "F8", "G8", "I8"], to_move="O")
-    assert board.play("H8").line == ("D8", "E8", "F8", "G8", "H8", "I8")
+def test_foul_vector(foul_vector):
+    board = Board.from_stones(RENJU, x=foul_vector["x"], o=foul_vector["o"])
+    assert board.foul(foul_vector["square"]) == foul_vector["foul"]
 
 
 # -- review fix: X left with only foul points ends the game as a draw ----------------------------
@@ -159,3 +127,15 @@ def test_no_legal_move_check_stops_at_the_first_non_foul(monkeypatch):
 def test_no_legal_move_termination_value():
     assert Termination.NO_LEGAL_MOVE.value == "no_legal_move"
     assert Termination("no_legal_move") is Termination.NO_LEGAL_MOVE
+
+
+def test_foul_map_is_foul_at_on_every_empty_point(renju_case):
+    """The fast listing behind legal_moves and foul_points judges exactly as foul_at, point by
+    point, for Black to move and (as a pure function of the stones) with the colours swapped."""
+    rays = geometry(15).rays
+    for black, white in ((renju_case["black"], renju_case["white"]), (renju_case["white"], renju_case["black"])):
+        board = Board.from_stones(RENJU, x=black, o=white)
+        cells = list(board._cells)
+        expected = {i: foul_at(cells, rays, i) for i, v in enumerate(cells) if v == 0}
+        assert foul_map(cells, rays) == {i: kind for i, kind in expected.items() if kind is not None}
+        assert cells == board._cells  # untouched

@@ -1,4 +1,5 @@
-"""Reversi: the shared vectors (perft 1-8, forced pass, championship game) and edge cases."""
+"""Reversi: the shared vectors (perft 1-8, forced pass, championship game) and edge cases; the tables
+of edge cases live in ``tests/engine_vectors/reversi.json``, which the browser engine's tests read too."""
 
 from __future__ import annotations
 
@@ -37,15 +38,15 @@ def test_perft_counts_a_pass_as_a_ply_and_a_finished_game_as_a_leaf():
     assert board.legal_moves() == ["c1"]
     result = board.play("c1")  # now neither side can move: a leaf after 2 plies
     assert result.outcome == Outcome("white", 0, 3) and not result.passed
-    board = Board.from_discs(black=["b1"], white=["a1"], turn="black")
-    assert [perft(board, d) for d in (1, 2, 3, 4)] == [1, 1, 1, 1]
-    # Black passes (1 ply), then White has c1, c2, c3
-    board = Board.from_discs(black=["b1", "b2"], white=["a1", "a2"], turn="black")
-    assert [perft(board, d) for d in (1, 2)] == [1, 3]
-    finished = Board.from_discs(black=["a1", "b1"], white=[], turn="white")
-    assert finished.outcome == Outcome("black", 2, 0)
-    assert perft(finished, 5) == 1
     assert perft(Board(), 0) == 1
+
+
+def test_perft_of_a_set_up_position(perft_position):
+    board = Board.from_discs(black=perft_position["black"], white=perft_position["white"], turn=perft_position["turn"])
+    expected = perft_position.get("outcome")
+    assert board.outcome == (None if expected is None else Outcome(**expected))
+    for depth, count in perft_position["perft"].items():
+        assert perft(board, int(depth)) == count, depth
 
 
 def test_forced_pass(forced_pass_case):
@@ -93,31 +94,21 @@ def test_pass_refused_while_a_legal_move_exists():
     assert board.turn == "black"
 
 
-def test_flips_stop_at_nearest_own_disc():
-    # row 1: a1 black, b1 white, c1 black, d1 white, e1 empty -> playing e1 flips d1 only
-    board = Board.from_discs(black=["a1", "c1"], white=["b1", "d1"], turn="black")
-    result = board.play("e1")
-    assert result.flips == ("d1",)
-    assert board.disc_at("b1") == "white"
+def test_flips(flips_vector):
+    # e.g. row 1: a1 black, b1 white, c1 black, d1 white, e1 empty -> playing e1 flips d1 only
+    board = Board.from_discs(black=flips_vector["black"], white=flips_vector["white"], turn=flips_vector["turn"])
+    assert board.flips(flips_vector["square"]) == flips_vector["flips"]  # board order
+    result = board.play(flips_vector["square"])
+    assert result.flips == tuple(flips_vector["flips"])
+    mover = flips_vector["turn"]
+    other = "white" if mover == "black" else "black"
+    assert all(board.disc_at(s) == mover for s in flips_vector["flips"])
+    assert all(board.disc_at(s) == other for s in flips_vector[other] if s not in flips_vector["flips"])
 
 
-def test_flips_all_directions_at_once():
-    white = ["c3", "d3", "e3", "c4", "e4", "c5", "d5", "e5"]
-    black = ["b2", "d2", "f2", "b4", "f4", "b6", "d6", "f6"]
-    board = Board.from_discs(black=black, white=white, turn="black")
-    assert board.flips("d4") == ["c3", "d3", "e3", "c4", "e4", "c5", "d5", "e5"]  # board order
-    result = board.play("d4")
-    assert sorted(result.flips) == sorted(white)
-    assert all(board.disc_at(s) == "black" for s in white)
-
-
-@pytest.mark.parametrize("black, white, move", [
-    (["a2"], ["h1"], "g1"),  # h1 then wrapping to a2 is not a line
-    (["h2"], ["a3"], "b3"),  # a3 wrapping back to h2 is not a line
-    (["a3"], ["h1"], "g2"),  # diagonal wrap
-    (["h3"], ["a2"], "b1"),  # anti-diagonal wrap
-])
-def test_flips_never_cross_a_row_edge(black, white, move):
+def test_flips_never_cross_a_row_edge(edge_wrap):
+    # h1 then wrapping to a2 is not a line, nor are the diagonal and anti-diagonal wraps
+    black, white, move = edge_wrap
     board = Board.from_discs(black=black + ["c6"], white=white + ["d6"], turn="black")
     assert board.legal_moves() == ["e6"]
     assert board.flips(move) == []
@@ -126,12 +117,17 @@ def test_flips_never_cross_a_row_edge(black, white, move):
     assert info.value.reason == "no_flip"
 
 
-def test_play_errors():
+def test_play_errors(reversi_play_error):
+    square, reason = reversi_play_error
     board = Board()
-    for square, reason in [("d4", "occupied"), ("a1", "no_flip"), ("i1", "out_of_board"), ("a9", "out_of_board"), ("f", "bad_square")]:
-        with pytest.raises(IllegalMove) as info:
-            board.play(square)
-        assert info.value.reason == reason
+    with pytest.raises(IllegalMove) as info:
+        board.play(square)
+    assert info.value.reason == reason
+    assert board.moves == [] and board.turn == "black"
+
+
+def test_wrong_side_then_a_move_in_capitals():
+    board = Board()
     with pytest.raises(IllegalMove) as info:
         board.play("f5", side="white")
     assert info.value.reason == "wrong_turn"
@@ -173,8 +169,10 @@ def test_a_position_plays_on_exactly_like_the_board_it_came_from():
     assert restored.position() == board.position()
 
 
-def test_a_position_string_that_is_not_one_is_refused():
-    assert Board().position() == "black:0000000810000000:0000001008000000"
-    for wrong in ("", "black", "red:0:0", "black:zz:0", "black:1:1", f"white:{1 << 64:x}:0", None):
-        with pytest.raises(ValueError):
-            Board.from_position(wrong)
+def test_start_position_text(engine_vectors):
+    assert Board().position() == engine_vectors("reversi.json")["start_position"]
+
+
+def test_a_position_string_that_is_not_one_is_refused(bad_reversi_position):
+    with pytest.raises(ValueError):
+        Board.from_position(bad_reversi_position)
