@@ -200,7 +200,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if group:
                 await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "game_group", None):
-            await db(presence.disconnect)(self.channel_name)
+            await presence.disconnect_on_loop(self.channel_name)
 
     async def follow_game(self, game_id: int, max_spectators: int | None = None) -> None:
         """Receive the events of game `game_id` (the room's current game) instead of the last one,

@@ -362,5 +362,24 @@ class LoopConnection:
         return new_xmin
 
 
+    async def locked_rows(self, lock_sql: str, lock_params, sql: str, params) -> list[tuple]:
+        """`lock_sql` (a `SELECT ... FOR UPDATE` that takes a row lock), then `sql`, whose rows are
+        returned: one message of PostgreSQL's simple-query protocol (client-side binding), so one
+        round trip and one implicit transaction. The lock is held until that transaction ends, and
+        `sql` takes its snapshot after the lock is held, so it sees what the transaction that held
+        the lock before committed (read committed: a snapshot per statement). Raises
+        `psycopg.Error`; nothing was written unless the answer came back."""
+        conn = await self._connection()
+        try:
+            async with psycopg.AsyncClientCursor(conn) as cursor:
+                await cursor.execute(f"{lock_sql}; {sql}", (*lock_params, *params))
+                cursor.nextset()
+                return await cursor.fetchall()
+        except psycopg.OperationalError:
+            if conn.broken:
+                await self._renew()
+            raise
+
+
 class Dropped(Exception):
     """The loop's connection broke during a write: read the game again before going on."""
