@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
     (docs/architecture.md, "Where time and endings live"; docs/scaling.md)."""
 
     dependencies = [
-        ("games", "0013_game_stored_position"),
+        ("games", "0014_played_on_device"),
     ]
 
     operations = [
