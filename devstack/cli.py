@@ -14,6 +14,9 @@ run     embedded PostgreSQL/Redis when DATABASE_URL/REDIS_URL are unset, migrate
         site recovers by itself (the web processes and the worker reconnect).
 test    embedded services on their own data folders and ports, then `python -m pytest ARGS`;
         exits with pytest's status, except that 5 ("no tests collected") becomes 1.
+brain   the computer's Gomocup-protocol brain (static/js/computer/brain.js) under Node, on
+        stdin/stdout: `dev.py brain --level hard --cpu-clock`; ARGS go to brain.js as they are.
+        Node missing: a clear error, exit 127.
 manage  `manage.py ARGS` against the services of `run`: those of a running `dev.py run` (from
         run.env), else the configured DATABASE_URL/REDIS_URL, else the embedded servers started
         for the command (migrations applied first) and stopped after it; exits with its status.
@@ -34,6 +37,7 @@ import argparse
 import fcntl
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -355,6 +359,32 @@ def cmd_manage(root: Path, args: list[str]) -> int:
     return _supervise(body, interrupted=130, children=children, started=started, held=held or _Unlocked())
 
 
+BRAIN = Path("static") / "js" / "computer" / "brain.js"
+NODE_MISSING = ("dev.py brain: Node.js is not installed (the computer's brain runs under `node`); "
+                "install Node 20 or later, e.g. `apt-get install nodejs`, and try again")
+
+
+def brain_argv(root: Path, args: list[str], node: str | None = None) -> list[str] | None:
+    """The command that runs the brain with ``args``: ``[node, <root>/static/js/computer/brain.js,
+    *args]``, or None when ``node`` (default: looked up on PATH) is missing."""
+    node = node or shutil.which("node")
+    if node is None:
+        return None
+    return [node, str(root / BRAIN), *args]
+
+
+def cmd_brain(root: Path, args: list[str]) -> int:
+    """Replace this process with Node running the brain (stdin/stdout stay the caller's, and the
+    brain's --cpu-clock measures its own process). Returns 127 with a clear error without Node."""
+    argv = brain_argv(root, args)
+    if argv is None:
+        print(NODE_MISSING, file=sys.stderr)
+        return 127
+    sys.stdout.flush()
+    os.execv(argv[0], argv)
+    return 0  # pragma: no cover - execv does not return
+
+
 def cmd_test(root: Path, pytest_args: list[str]) -> int:
     state = data_dir(root)
     held = lock(state, "test")
@@ -420,6 +450,7 @@ def _supervise(body, *, interrupted: int, children: list, started: list, held, s
 USAGE = """usage: python3 dev.py run [--web N]    start the site (N Daphnes, Celery worker and beat)
        python3 dev.py test [PYTEST ARGS]  run the test suite
        python3 dev.py manage COMMAND [ARGS]  a manage.py command against run's services
+       python3 dev.py brain [--level LEVEL] [--preset SLUG] [--cpu-clock]  the computer's Gomocup brain (Node)
        python3 dev.py setup            only create/update .venv"""
 
 
@@ -440,6 +471,8 @@ def main(argv: list[str], root: Path) -> int:
         return cmd_test(root, rest)
     if command == "manage" and rest:
         return cmd_manage(root, rest)
+    if command == "brain":
+        return cmd_brain(root, rest)
     if command == "setup" and not rest:
         return 0
     print(USAGE, file=sys.stderr)

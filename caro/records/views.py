@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats, translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -22,7 +23,7 @@ from accounts.guests import ensure_player
 from caro.games import records
 from caro.games.display import game_summary, opening_lines
 from caro.games.errors import GameError
-from caro.games.kinds import kind_of
+from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.models import Game, Move, Seat, Side
 from caro.games.services.records import store_imported
 from caro.records import html, limits
@@ -36,7 +37,8 @@ from caro.rooms.models import Room
 #: Imported games remembered in a visitor's session, for "my games".
 SESSION_IMPORTS = "records_imported"
 SESSION_IMPORTS_KEPT = 20
-RECENT_GAMES = 30
+RECENT_GAMES = 30  # games a page of "My games"
+MY_GAMES_MAX_PAGE = 1000  # deeper pages are refused (page 1 instead): OFFSET costs grow with the page
 
 
 def _page_language(request: HttpRequest, language: str) -> str:
@@ -236,7 +238,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         "exports": [(f, record_url(game.pk, page_lang, None, "export", f.slug)) for f in records.formats(game)],
         "can_continue": not ended_here,
         "levels": Game.BotLevel.choices,
-        "continue_url": record_url(game.pk, page_lang, None, "continue"),
+        "continue_query": continue_query(game, [s.square for s in steps[:ply]]),
         "alternates": [(code, request.build_absolute_uri(record_url(game.pk, code, ply)))
                        for code, _name in settings.LANGUAGES],
         "data": {
@@ -323,15 +325,35 @@ def import_record(request: HttpRequest, language: str) -> HttpResponse:
                   status=status)
 
 
+def _page_number(text: str | None) -> int:
+    """`?page=` as a page number: 1 for anything but a whole number from 1 to MY_GAMES_MAX_PAGE."""
+    try:
+        page = int(text or 1)
+    except ValueError:
+        return 1
+    return page if 1 <= page <= MY_GAMES_MAX_PAGE else 1
+
+
 @in_page_language
 def my_games(request: HttpRequest, language: str) -> HttpResponse:
-    """The visitor's recent games (their session's user) and the records they imported."""
+    """The visitor's games (their session's user), RECENT_GAMES a page, newest first, and the
+    records they imported. `?page=N` is a page of older games; asked by htmx (the pager's links,
+    not a history restore) only the list and its pager are rendered (records/my_games_list.html),
+    swapped into the page in place. One query for a page of games (one row more than shown says
+    whether an older page exists: no COUNT)."""
+    page = _page_number(request.GET.get("page"))
     games = []
     if request.user.is_authenticated:
+        offset = (page - 1) * RECENT_GAMES
         games = list(Game.objects.of_player(request.user).select_related("host", "guest")
-                     .order_by("-created_at")[:RECENT_GAMES])
-    imported_ids = request.session.get(SESSION_IMPORTS, [])
-    imported = sorted(Game.objects.filter(pk__in=imported_ids), key=lambda g: imported_ids.index(g.pk))
+                     .order_by("-created_at", "-pk")[offset:offset + RECENT_GAMES + 1])
+    older = len(games) > RECENT_GAMES
+    games = games[:RECENT_GAMES]
+    partial = bool(request.htmx) and not request.htmx.history_restore_request
+    imported = []
+    if not partial:
+        imported_ids = request.session.get(SESSION_IMPORTS, [])
+        imported = sorted(Game.objects.filter(pk__in=imported_ids), key=lambda g: imported_ids.index(g.pk))
     lang = url_language()
     rows = []
     for game in games + imported:
@@ -344,11 +366,37 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
             "you": game.side_of_user(request.user) if not game.is_imported else None,
             "how": how_played(game),
         })
-    return render(request, "records/mine.html", {
+    context = {
         "played": [r for r in rows if not r["game"].is_imported],
         "imported": [r for r in rows if r["game"].is_imported],
         "import_url": record_url(None, lang, None, "import"),
-    })
+        "page": page, "newer": page - 1 if page > 1 else None,
+        "older": page + 1 if older and page < MY_GAMES_MAX_PAGE else None,
+        "first_url": record_url(None, lang, None, "mine"),
+    }
+    response = render(request, "records/my_games_list.html" if partial else "records/mine.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def continue_query(game: Game, squares: list[str]) -> dict:
+    """The address fields of "Continue from here against the computer": the on-device computer page
+    (`play_computer`, CONTRACTS.md section 3) with the game's rule choice, board and win length and
+    `moves`, the squares played so far (record.js keeps them in step with the replay). The rule
+    choice is the first whose rules, board and win length aside, are the game's: a game that began
+    with an opening procedure continues under the same rules without one (its stones are on the
+    board)."""
+    query = {"moves": ",".join(squares)}
+    for choice in RULE_CHOICES:
+        kind = kind_for_choice(choice)
+        if kind.name != game.kind:
+            continue
+        if not kind.has_options:
+            return {**query, "preset": choice}
+        numbers = {"size": 0, "win_length": 0}
+        if {**kind.rules_for(choice), **numbers} == {**game.rules, **numbers}:
+            return {**query, "preset": choice, "size": game.rules["size"], "win_length": game.rules["win_length"]}
+    return {**query, "preset": "caro-vn", "size": game.rules.get("size", 15), "win_length": game.rules.get("win_length", 5)}
 
 
 @require_POST

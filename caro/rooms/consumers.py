@@ -310,10 +310,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def on_ping(self, frame: dict) -> None:
         """Answer with the server clock (Unix ms) and the client's own `t`, for clock offsets, and
         the game's id and current event version: a page whose version is lower missed an event
-        (a fault on the way) and asks for `sync`."""
-        version = await db(presence.heartbeat)(self.channel_name, self.game_id)
+        (a fault on the way) and asks for `sync`. The heartbeat refreshes the socket's presence in
+        the same round trip. A `light` ping (the page's liveness probe between two heartbeats) is
+        answered at once on the loop with the clock alone: no database, no thread."""
         t = frame.get("t")
-        pong = {"type": "pong", "server_ms": int(time.time() * 1000), "game_id": self.game_id, "version": version}
+        pong = {"type": "pong", "server_ms": int(time.time() * 1000)}
+        if frame.get("light") is not True:
+            version = await db(presence.heartbeat)(self.channel_name, self.game_id)
+            pong.update(game_id=self.game_id, version=version)
         if isinstance(t, (int, float)) and not isinstance(t, bool) and abs(t) < 1e15:
             pong["t"] = t
         await self.send_json(pong)

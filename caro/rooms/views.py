@@ -1,21 +1,25 @@
-"""Friend room pages. Thin: identity and forms here, every game change in the services."""
+"""Friend room pages, and the on-device game pages. Thin: identity and forms here, every game change in
+the services (or, on the device, in the page)."""
 
+import functools
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
 from caro.engine.caro import DEFAULT_PRESET, PRESETS, SIZES, WIN_LENGTHS
 from caro.games import snapshot, state
-from caro.games.display import choice_summary, game_summary
+from caro.games.display import choice_summary, game_summary, summary
 from caro.games.errors import GameError
 from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
 from caro.games.models import FirstMover, Game
+from caro.games.openings import procedure_of
 from caro.rooms import services as rooms
 from caro.rooms.forms import DEFAULT_TIME, TIME_CONTROLS, ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
 from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, TOO_MANY_REQUESTS, http_limited
@@ -88,6 +92,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "you": you,
             "can_join": you is None and not game.is_over and state.open_seat(game) is not None,
             "level_choices": Game.BotLevel.choices,
+            "computer": room.kind == Room.Kind.COMPUTER,
             "size": size,
             "rows": [{"number": r, "squares": [f"{c}{r}" for c in letters]} for r in range(1, size + 1)],
             "columns": letters,
@@ -252,3 +257,50 @@ def _int_choice(value: str | None, allowed, default: int) -> int:
     except (TypeError, ValueError):
         return default
     return number if number in allowed else default
+
+
+#: The on-device pages' modes: URL name -> the page's mode (static/js/play/device.js).
+DEVICE_MODES = {"play_computer": "computer", "play_local": "local"}
+
+
+def play_on_device(request: HttpRequest, mode: str) -> HttpResponse:
+    """"Play the computer" (`mode` "computer") or "Two players on one device" ("local"), played in
+    the page with the browser rules engine and the computer in a Web Worker (issue 26): no socket,
+    no server state. The page is the same for every game (it never reads the query string, which
+    its script reads: CONTRACTS.md section 3), so one cached copy serves any game offline."""
+    return render(request, "rooms/play.html", {
+        "mode": mode,
+        "computer": mode == "computer",
+        "level_choices": Game.BotLevel.choices,
+        "level": "easy",
+        "device_choices": device_choices(get_language()),
+    })
+
+
+@functools.lru_cache(maxsize=8)
+def device_choices(language: str | None) -> dict:
+    """Every rule choice an on-device game may take, for the page's script: `{"choices":
+    {"<preset>|<size>|<win length>" | "reversi": {"rules", "opening", "line", "plain"}}, "presets":
+    {slug: {"size", "win_length"}}, "default": slug}`. `line` is the rules line of such a game (no
+    clock, and its opening procedure), `plain` the same without the procedure (a game continued
+    from a position has none). Per language (the lines are translated); the same for every visitor."""
+    choices, presets = {}, {}
+    for slug in RULE_CHOICES:
+        kind = kind_for_choice(slug)
+        opening = procedure_of(slug)
+        if kind.has_options:
+            presets[slug] = {"size": PRESETS[slug].rules.size, "win_length": PRESETS[slug].rules.win_length}
+            combos = [FIXED_NUMBERS[slug]] if slug in FIXED_NUMBERS else [(s, w) for s in SIZES for w in WIN_LENGTHS]
+        else:
+            presets[slug] = {}
+            combos = [(None, None)]
+        for size, win_length in combos:
+            try:
+                rules = kind.rules_for(slug, size, win_length)
+            except ValueError:  # a pair the rules refuse
+                continue
+            plain = summary(kind, rules) + " · " + _("no clock")
+            line = plain + (" · " + (_("RIF opening") if opening == "rif" else _("Swap2 opening")) if opening else "")
+            key = f"{slug}|{size}|{win_length}" if kind.has_options else slug
+            choices[key] = {"rules": rules, "opening": opening, "line": line, "plain": plain}
+    return {"choices": choices, "presets": presets, "default": DEFAULT_PRESET}

@@ -84,7 +84,7 @@ function render(n, push = true) {
   if (imageLink) imageLink.href = picture;
   if (ogImage) ogImage.content = picture;
   if (continueForm) {
-    continueForm.elements.ply.value = String(ply);
+    continueForm.elements.moves.value = data.steps.slice(0, ply).map((step) => step[0]).join(",");
     continueForm.hidden = data.ended && ply === total;
   }
   if (push) history.replaceState(null, "", urlFor(ply));

@@ -1,10 +1,11 @@
 """Real Chromium against the computer: Daphne, PostgreSQL, Redis and real Celery workers.
 
-The computer's moves are played by the worker's `bots` queue, exactly as in production.
+The computer's moves are played by the worker's `bots` queue, as in the computer rooms that the
+server still hosts (games opened before the on-device pages, and records continued by URL). The
+home page's "Play the computer" plays on the device: tests/e2e/test_device_games.py.
 """
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -85,31 +86,6 @@ def test_a_player_beats_easy_with_an_open_four(browser, live_server_url, celery_
         ctx.close()
 
 
-def test_a_player_takes_back_a_move_against_medium(browser, live_server_url, celery_worker_process):
-    ctx = browser.new_context(locale="en-US")
-    try:
-        page = ctx.new_page()
-        page.goto(live_server_url + "/")
-        page.select_option('select[name="level"]', "medium")
-        page.select_option('select[name="side"]', "X")
-        page.click('[data-testid="play-computer"]')
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"))
-        page.wait_for_selector('.room[data-connected="1"]')
-        page.locator('[data-role="confirm-toggle"]').set_checked(False)
-        page.click('.sq[data-sq="H8"]')
-        _wait_stones(page, 2)  # the computer answered
-        page.click('.sq[data-sq="B2"]')
-        _wait_stones(page, 4)
-        assert page.is_visible('[data-role="undo"]')
-        page.click('[data-role="undo"]')
-        _wait_stones(page, 2)  # my B2 and the reply are gone
-        assert page.get_attribute('.sq[data-sq="B2"]', "data-stone") == ""
-        assert page.get_attribute('.sq[data-sq="H8"]', "data-stone") == "X"
-        assert "Your turn" in page.inner_text('[data-role="status"]')
-    finally:
-        ctx.close()
-
-
 def _hard_vcf_position():
     """A position from the bots' VCF set with the attacker recoloured as O (the computer) and,
     if needed, far-away filler stones so that O is to move after X's last stone."""
@@ -161,25 +137,3 @@ def _o_would_win(board, square):
                              o=[s for s, v in board.stones().items() if v == "O"], to_move="O")
     outcome = test.play(square)
     return outcome is not None and outcome.winner == "O"
-
-
-def test_the_rules_chosen_on_the_home_page_apply_to_the_computer_game(browser, live_server_url, celery_worker_process):
-    ctx = browser.new_context(locale="vi-VN", viewport={"width": 360, "height": 760}, has_touch=True, is_mobile=True)
-    try:
-        page = ctx.new_page()
-        page.goto(live_server_url + "/")
-        page.click(".rules-choice summary")
-        page.select_option('select[name="preset"]', "reversi")
-        assert page.is_disabled('select[name="size"]')
-        page.select_option('select[name="level"]', "easy")
-        page.tap('[data-testid="play-computer"]')
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"))
-        page.wait_for_selector('.room[data-connected="1"][data-game="reversi"]')
-        assert "Cờ lật · 8×8" in page.inner_text(".rules-line")
-        assert page.locator(".sq").count() == 64 and page.locator(".sq.legal").count() == 4
-        page.locator('[data-role="confirm-toggle"]').set_checked(False)
-        page.tap(".sq.legal >> nth=0")
-        _wait_stones(page, 6)  # my disc, one flip, then the computer's reply: 4 + 1 + 1 discs
-        assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    finally:
-        ctx.close()

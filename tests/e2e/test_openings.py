@@ -94,7 +94,9 @@ def test_a_full_rif_game_between_two_browsers_through_the_swap_and_the_fifth_mov
         ctx_g.close()
 
 
-def test_a_swap2_game_against_the_computer_that_gets_the_choice_back(browser, live_server_url, celery_worker_process):
+def test_a_swap2_game_against_the_computer_that_gets_the_choice_back(browser, live_server_url):
+    """Played on the device (the home page's form opens play_computer): the computer in the page
+    takes its opening steps."""
     ctx = browser.new_context(locale="en-US")
     try:
         page = ctx.new_page()
@@ -103,7 +105,7 @@ def test_a_swap2_game_against_the_computer_that_gets_the_choice_back(browser, li
         page.select_option('select[name="level"]', "easy")
         page.select_option('select[name="side"]', "O")  # the computer begins: it places three stones
         page.click('[data-testid="play-computer"]')
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"))
+        page.wait_for_url(re.compile(r"/choi-may/\?"))
         _one_tap(page)
         _prompt(page, "choose a colour, or place two more stones", timeout=60_000)
         assert page.locator('.sq[data-stone="X"], .sq[data-stone="O"]').count() == 3

@@ -1,6 +1,6 @@
 """Real Chromium on the game record pages at 360 and 1280 px: replay with the buttons, the keys,
 the slider and the move list; a shared ply link in a fresh context (with and without
-JavaScript); continuing a position against the computer (real Celery worker).
+JavaScript); continuing a position against the computer (played on the device).
 Screenshots go to test-results/records/ for review."""
 
 from __future__ import annotations
@@ -124,7 +124,8 @@ def test_a_shared_ply_link_opens_that_position_in_a_fresh_context(browser, live_
 
 
 @pytest.mark.parametrize("width", [360, 1280])
-def test_continue_from_a_position_against_the_computer(browser, live_server_url, celery_worker_process, width):
+def test_continue_from_a_position_against_the_computer(browser, live_server_url, width):
+    """Played on the device: the record's moves so far go to play_computer in the address."""
     game, _x, _o = play_game(WIN_ROW)
     ctx = _context(browser, width, locale="vi-VN")
     try:
@@ -137,7 +138,7 @@ def test_continue_from_a_position_against_the_computer(browser, live_server_url,
         assert page.locator('[data-role="continue"]').is_visible()
         page.select_option('[data-role="continue"] select[name="level"]', "easy")
         page.click('[data-testid="continue"]')
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}/$"), timeout=TIMEOUT)
+        page.wait_for_url(re.compile(r"/choi-may/\?"), timeout=TIMEOUT)
         page.wait_for_selector('.room[data-connected="1"]', timeout=TIMEOUT)
         board = "document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length"
         page.wait_for_function(f"{board} === 4", timeout=TIMEOUT)

@@ -1,0 +1,459 @@
+// Caro Easy, Medium and Hard (caro/bots/caro_bots.py CaroEasy / CaroMedium / CaroHard, ported).
+//
+// All three read the room's rules from the search board, so blocked ends, exact five and Renju
+// fouls are obeyed exactly.
+// - Easy takes a five when it has one. Otherwise it blocks the opponent's five-threat except
+//   with probability EASY_MISS (then it plays elsewhere), and otherwise plays a good-shape move
+//   picked at random among the best three.
+// - Medium always takes a five, always blocks a four that would make a winning five, plays a
+//   short VCF when it has one, blocks open threes unless it can force a win, and otherwise runs
+//   a 2-ply alpha-beta over the best candidates (small random tie-breaks).
+// - Hard takes a five / blocks a five-threat, then looks for its own VCF and VCT (a second, wider
+//   VCT tries threes anywhere), then for the opponent's VCF / VCT as if the opponent moved now.
+//   With no such threat it looks for a quiet move that wins; under one it keeps only the replies
+//   after which the opponent has neither (undecided ones rechecked while time is left) nor a quiet
+//   win, and in freestyle and exact five also drops those after which the opponent has a VCT with
+//   threes anywhere and ranks the rest by the threat moves the opponent keeps (fewestThreats).
+//   Then iterative-deepening alpha-beta (search.js, Hard's form), and in a quiet position a check
+//   that the choice leaves the opponent no VCF (and, while time is left, no VCT).
+// Every function takes the search board (board.js, changed and restored), a budget in ms, an
+// rng ({random(), randrange(n)}) and a clock (ms); it returns a padded cell.
+
+import { FOUR, OPEN4, FIVE, THREE } from "./patterns.js";
+import { AlphaBeta, WIN } from "./search.js";
+import { ThreatSearch } from "./threats.js";
+import { Timeout } from "./clock.js";
+
+/** Node cap of Hard's threat checks of one reply (the opponent's threat: 4x; a safety VCF
+ * check: half). */
+export const NODE_CAP = 60000;
+/** Easy misses a block of a five-threat with this probability. */
+export const EASY_MISS = 0.35;
+/** Medium's alpha-beta depth (plies) and the most of the budget it uses (ms). */
+export const MEDIUM_DEPTH = 2;
+export const MEDIUM_MAX_MS = 400;
+
+/** Hard's settings (caro/bots/caro_bots.py CaroHard): parts of the planned time, depths in
+ * attacker moves, node caps. */
+export const HARD = Object.freeze({
+  share: 0.8, // part of the budget it plans to use
+  searchUntil: 0.8, // quiet positions: the alpha-beta stops by this part of the planned time
+  deepenUntil: 0.65, // ... and starts no new depth after this part
+  vcfDepth: 16,
+  vctDepth: 12,
+  oppVctDepth: 10,
+  vcfShare: 0.12, // its own VCF
+  vcfMinNodes: 2500, // nodes its own VCF searches before it looks at the clock
+  vctShareQuiet: 0.5, // its own VCT when the opponent has no open three
+  vctShareThreat: 0.25, // its own VCT under an open three
+  wideShare: 0.15, // a second, wider own VCT (threes anywhere)
+  threatShare: 0.15, // the opponent's VCF / VCT as if it moved now
+  quietShare: 0.15, // a quiet move that wins
+  checkUntil: 0.6, // replies are checked for safety until this part (then only while none is proven)
+  checkShare: 0.08, // at most this part for one reply's check
+  provenEnough: 5, // replies proven safe after which no more are checked
+  recheckUntil: 0.7, // rechecks of undecided replies stop by this part
+  recheckMinShare: 0.03, // a recheck is not started with less than this part left for it
+  recheckNodes: 400000,
+  minChecked: 3, // with no reply proven safe, at least this many are checked (time allowing)
+  quietShareEach: 0.05, // the opponent's quiet win after each safe reply ...
+  quietUntil: 0.75, // ... until this part
+  wideCheckShare: 0.05, // after each safe reply: the opponent's VCT with threes anywhere
+  countCells: 24, // threat moves counted after each safe reply (threatMoves)
+  countNodes: 5000,
+  countUntil: 0.9, // the counts must be done by this part (else not used)
+  threatMovePenalty: 100, // evaluation units per threat move the opponent keeps
+  maxDepth: 16, // plies of the deepest alpha-beta iteration
+  rootMoves: 14, // root candidates of the alpha-beta
+  safetyMoves: 6, // quiet positions: best moves checked for the opponent's VCF / VCT
+  safetyVcfShare: 0.06,
+  safetyVctShare: 0.1,
+  safetyVctReserve: 0.05, // a VCT check needs this part of the budget left
+});
+
+function byScore(fb, s, weightOwn, weightOther) {
+  const NC = fb.NC;
+  const o = 3 - s;
+  return (q) => fb.score[s * NC + q] * weightOwn + fb.score[o * NC + q] * weightOther;
+}
+
+/** Cells where side `s` completes a winning run, decided exactly, ascending. */
+export function exactFives(fb, s) {
+  return fb.candidates().filter((q) => fb.cells[q] === 0 && fb.winsAt(q, s));
+}
+
+/** A legal cell near the stones (or anywhere) for `s`; throws Error if none. */
+export function anyLegal(fb, s, rng) {
+  const key = byScore(fb, 1, 1, 1);
+  const cells = fb.candidates().sort((p, q) => key(q) - key(p) || p - q);
+  for (const q of cells) if (fb.cells[q] === 0 && fb.legal(q, s)) return q;
+  const rest = fb.legalCells(s);
+  if (!rest.length) throw new Error("no legal move");
+  return rest[rng.randrange(rest.length)];
+}
+
+/** Own five; else (`block`) a reply that stops every five-threat of the opponent; else null. */
+export function tacticalPrelude(fb, rng, block = true) {
+  const me = fb.turn;
+  const opp = 3 - me;
+  const mine = exactFives(fb, me);
+  if (mine.length) return mine[0];
+  if (block && exactFives(fb, opp).length) {
+    const replies = fb.defences(opp).filter((q) => fb.legal(q, me));
+    if (replies.length) {
+      let best = replies[0];
+      for (const q of replies) {
+        const v = fb.score[me * fb.NC + q];
+        const b = fb.score[me * fb.NC + best];
+        if (v > b || (v === b && q < best)) best = q;
+      }
+      return best;
+    }
+    // lost anyway (two threats, or Renju: X may not block on a foul): block one
+    const legal = exactFives(fb, opp).filter((q) => fb.legal(q, me));
+    return legal.length ? legal[0] : anyLegal(fb, me, rng);
+  }
+  return null;
+}
+
+/** Easy (see the module comment). */
+export function chooseEasy(fb, budgetMs, rng) {
+  const me = fb.turn;
+  const opp = 3 - me;
+  const missing = rng.random() < EASY_MISS;
+  const q = tacticalPrelude(fb, rng, !missing);
+  if (q !== null) return q;
+  const avoid = missing && fb.count(opp, FIVE) > 0 ? fb.defences(opp) : [];
+  const cands = fb.candidates().filter((c) => fb.cells[c] === 0 && fb.legal(c, me) && !avoid.includes(c));
+  if (!cands.length) return anyLegal(fb, me, rng);
+  const NC = fb.NC;
+  const keyed = cands.map((c) => [
+    fb.score[me * NC + c] + Math.floor((fb.score[opp * NC + c] * 7) / 10) + rng.random() * 20, c]);
+  keyed.sort((a, b) => b[0] - a[0]);
+  const pick = rng.random();
+  const k = pick < 0.6 ? 0 : pick < 0.85 ? 1 : 2;
+  return keyed[Math.min(k, keyed.length - 1)][1];
+}
+
+/** Medium (see the module comment). */
+export function chooseMedium(fb, budgetMs, rng, clock) {
+  const me = fb.turn;
+  const q = tacticalPrelude(fb, rng);
+  if (q !== null) return q;
+  const t0 = clock();
+  const budget = Math.min(budgetMs, MEDIUM_MAX_MS);
+  const line = new ThreatSearch(fb, { deadline: t0 + budget * 0.3, clock, maxNodes: 3000 }).vcf(5);
+  if (line) return line[0];
+  const ab = new AlphaBeta(fb, { deadline: t0 + budget, clock, width: 10, forceDefence: true });
+  const moves = ab.moves(me, 12);
+  if (!moves.length) return anyLegal(fb, me, rng);
+  let ranked;
+  try {
+    ranked = ab.root(moves, MEDIUM_DEPTH);
+  } catch (e) {
+    if (e instanceof Timeout) return moves[0];
+    throw e;
+  }
+  const top = ranked[0][0];
+  const near = ranked.filter(([v]) => v >= top - Math.max(20, Math.floor(Math.abs(top) / 20)));
+  return near[rng.randrange(near.length)][1];
+}
+
+/** The reply to play among `ranked` safe replies ([score, cell], best first), given `counts`
+ * (cell -> threat moves it leaves the opponent): the highest score less `penalty` units per
+ * threat move, the first of equals. The best score alone decides when it is a won or lost one, or
+ * when a reply has no count (time ran out). */
+export function fewestThreats(ranked, counts, penalty) {
+  if (!counts.size || ranked.some(([, q]) => !counts.has(q)) || Math.abs(ranked[0][0]) >= WIN - 100) {
+    return ranked[0][1];
+  }
+  let best = ranked[0];
+  let bestValue = best[0] - penalty * counts.get(best[1]);
+  for (const r of ranked) {
+    const v = r[0] - penalty * counts.get(r[1]);
+    if (v > bestValue) {
+      best = r;
+      bestValue = v;
+    }
+  }
+  return best[1];
+}
+
+/** Whether Hard, under a threat with several safe replies, runs the wide VCT check and ranks them
+ * by threatMoves: in freestyle and exact five only (caro/bots/caro_bots.py counts_threats: it was
+ * measured to help there and to cost strength in caro with blocked ends; never measured in Renju). */
+export function countsThreats(rules) {
+  return rules.blocked === "none" && !rules.renju;
+}
+
+/**
+ * Hard's search with its clock and the settings HARD: one object per move (see chooseHard).
+ * `stats` collects what the benches print (alpha-beta depth and nodes).
+ */
+class Hard {
+  constructor(fb, budgetMs, rng, clock) {
+    this.fb = fb;
+    this.rng = rng;
+    this.clock = clock;
+    this.t0 = clock();
+    this.budget = Math.max(budgetMs, 50) * HARD.share;
+    this.end = this.t0 + this.budget;
+    this.stats = { depth: 0, nodes: 0, checks: 0, phase: "" };
+  }
+
+  threats(deadline, opts = {}) {
+    const ts = new ThreatSearch(this.fb, { deadline, clock: this.clock, shared: true, ...opts });
+    return ts;
+  }
+
+  /** How many threat moves the side to move has: of its countCells best cells (own shape counted
+   * three times the opponent's), those after which it would have a VCF or VCT if it moved again
+   * (countNodes each). Throws Timeout past `deadline`. */
+  threatMoves(deadline) {
+    const fb = this.fb;
+    const att = fb.turn;
+    const key = byScore(fb, att, 3, 1);
+    const cells = fb.candidates().filter((q) => fb.cells[q] === 0 && fb.nearc[q] > 0 && fb.legal(q, att))
+      .sort((p, q) => key(q) - key(p) || p - q).slice(0, HARD.countCells);
+    let n = 0;
+    for (const a of cells) {
+      if (this.clock() > deadline) throw new Timeout();
+      fb.play(a);
+      fb.turn = att;
+      try {
+        const ts = this.threats(deadline, { maxNodes: HARD.countNodes });
+        if ((ts.vcf(HARD.vcfDepth) || ts.vct(HARD.oppVctDepth)) !== null) n++;
+      } finally {
+        fb.turn = 3 - att;
+        fb.undo();
+      }
+    }
+    return n;
+  }
+
+  /** `replies` in order without those after which `lost()` (run with the reply played) is true;
+   * the ones not reached by `until` are kept, and all of them when every one is lost. */
+  dropLost(replies, until, lost) {
+    const fb = this.fb;
+    const kept = [];
+    for (let k = 0; k < replies.length; k++) {
+      if (this.clock() > until) {
+        kept.push(...replies.slice(k));
+        break;
+      }
+      fb.play(replies[k]);
+      let gone;
+      try {
+        gone = lost();
+      } finally {
+        fb.undo();
+      }
+      if (!gone) kept.push(replies[k]);
+    }
+    return kept.length ? kept : replies;
+  }
+
+  /** The opponent's VCF or VCT if it were to move now (a null move), else null. */
+  oppThreat(deadline, nodes) {
+    const fb = this.fb;
+    fb.turn = 3 - fb.turn;
+    try {
+      const ts = this.threats(deadline, { maxNodes: nodes });
+      return ts.vcf(HARD.vcfDepth) || ts.vct(HARD.oppVctDepth);
+    } finally {
+      fb.turn = 3 - fb.turn;
+    }
+  }
+
+  /** After `q`: 2 if the opponent has no VCF and no VCT the searches can find (both completed),
+   * 1 if unknown (a search ran out of time), 0 if it has one. */
+  safe(q, deadline, nodes) {
+    const fb = this.fb;
+    this.stats.checks++;
+    fb.play(q);
+    try {
+      const ts = this.threats(deadline, { maxNodes: nodes });
+      if (ts.vcf(HARD.vcfDepth) !== null || ts.vct(HARD.oppVctDepth) !== null) return 0;
+      return ts.timedOut ? 1 : 2;
+    } finally {
+      fb.undo();
+    }
+  }
+
+  /** Replies worth trying against the opponent's `threat` line, most promising first. */
+  defenceOrder(threat, ab, moves) {
+    const fb = this.fb;
+    const me = fb.turn;
+    const opp = 3 - me;
+    const both = byScore(fb, opp, 1, 1);
+    const line = threat.filter((c) => c !== null && fb.cells[c] === 0);
+    const oppCells = [...new Set([...fb.members(opp, OPEN4), ...fb.members(opp, FOUR), ...fb.members(opp, THREE)])]
+      .sort((p, q) => both(q) - both(p) || p - q);
+    // own fours early: a four gains a tempo (the block is forced) and often breaks the opponent's
+    // sequence; then the best candidates, the rest of the line, its shape cells
+    const fours = fb.fourMoves(me).sort((p, q) => both(q) - both(p) || p - q);
+    const mine = fb.threeMoves(me).sort((p, q) => both(q) - both(p) || p - q);
+    const order = [];
+    const seen = new Set();
+    for (const c of [...line.slice(0, 1), ...fours, ...moves.slice(0, 4), ...line.slice(1), ...oppCells, ...mine,
+      ...moves, ...ab.moves(me, 24)]) {
+      if (!seen.has(c) && fb.cells[c] === 0 && fb.legal(c, me)) {
+        seen.add(c);
+        order.push(c);
+      }
+    }
+    return order;
+  }
+
+  choose() {
+    const fb = this.fb;
+    const me = fb.turn;
+    const { t0, budget, end, clock } = this;
+    const q0 = tacticalPrelude(fb, this.rng);
+    if (q0 !== null) return this.done(q0, "prelude");
+    let line = this.threats(t0 + budget * HARD.vcfShare, { minNodes: HARD.vcfMinNodes }).vcf(HARD.vcfDepth);
+    if (line) return this.done(line[0], "vcf");
+    // own VCT: a larger share when the opponent has no open three (then our threes are real
+    // threats and there is no defence to check)
+    const share = fb.count(3 - me, OPEN4) === 0 ? HARD.vctShareQuiet : HARD.vctShareThreat;
+    line = this.threats(t0 + budget * share).vct(HARD.vctDepth);
+    if (line) return this.done(line[0], "vct");
+    line = this.threats(clock() + budget * HARD.wideShare, { threeWidth: 40, zone: false }).vct(HARD.vctDepth);
+    if (line) return this.done(line[0], "wide vct");
+    const ab = new AlphaBeta(fb, { deadline: end, clock, width: 10, hard: true });
+    let moves = ab.moves(me, HARD.rootMoves);
+    if (!moves.length) return this.done(anyLegal(fb, me, this.rng), "any");
+    if (moves.length === 1) return this.done(moves[0], "only");
+    const threat = this.oppThreat(clock() + budget * HARD.threatShare, 4 * NODE_CAP);
+    if (!threat) {
+      // a quiet move after which our threat sequence cannot be stopped
+      const q = this.threats(clock() + budget * HARD.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
+      if (q !== null) return this.done(q, "quiet win");
+    }
+    const counts = new Map();
+    if (threat) {
+      const survivors = this.safeReplies(threat, ab, moves, counts);
+      if (survivors.length === 1) return this.done(survivors[0], "only safe");
+      if (survivors.length) moves = survivors;
+    }
+    let ranked = moves.map((q) => [0, q]);
+    ab.deadline = threat ? end : t0 + budget * HARD.searchUntil;
+    let depth = 1;
+    while (depth <= HARD.maxDepth) {
+      try {
+        ranked = ab.root(ranked.map(([, q]) => q), depth);
+      } catch (e) {
+        if (!(e instanceof Timeout)) throw e;
+        ranked = ab.salvage(ranked); // a move the unfinished iteration found better
+        break;
+      }
+      this.stats.depth = depth;
+      if (ranked[0][0] >= WIN - 100 || ranked[0][0] <= -(WIN - 100)) break;
+      depth++;
+      // quiet positions stop deepening at deepenUntil of the budget; under an opponent threat
+      // (few survivors, sharp play) it deepens until the deadline
+      if (clock() - t0 > budget * (threat ? 1.0 : HARD.deepenUntil)) break;
+    }
+    this.stats.nodes = ab.nodes;
+    if (threat) return this.done(fewestThreats(ranked, counts, HARD.threatMovePenalty), "defence");
+    // safety: avoid a move that gives the opponent a VCF or (while time is left) a VCT
+    for (const [, q] of ranked.slice(0, HARD.safetyMoves)) {
+      if (clock() > end) break;
+      fb.play(q);
+      let bad;
+      try {
+        let ts = this.threats(Math.min(end, clock() + budget * HARD.safetyVcfShare), { maxNodes: NODE_CAP / 2 });
+        bad = ts.vcf(HARD.vcfDepth) !== null;
+        if (!bad && clock() < end - budget * HARD.safetyVctReserve) {
+          ts = this.threats(Math.min(end, clock() + budget * HARD.safetyVctShare), { maxNodes: NODE_CAP });
+          bad = ts.vct(HARD.oppVctDepth) !== null;
+        }
+      } finally {
+        fb.undo();
+      }
+      if (!bad) return this.done(q, "search");
+    }
+    return this.done(ranked[0][1], "search");
+  }
+
+  /** Under the opponent's `threat`: the replies proven safe (or, with none proven, the undecided
+   * ones), filtered and counted as the module comment says; `counts` is filled when they were. */
+  safeReplies(threat, ab, moves, counts) {
+    const fb = this.fb;
+    const { t0, budget, end, clock } = this;
+    const order = this.defenceOrder(threat, ab, moves);
+    let proven = [];
+    let unknown = [];
+    let stop = t0 + budget * HARD.checkUntil;
+    for (const c of order) {
+      if (proven.length >= HARD.provenEnough || (clock() > stop && (
+        proven.length || unknown.length >= HARD.minChecked || clock() > end))) break;
+      const now = clock();
+      const per = Math.min(now < stop ? stop : end, now + budget * HARD.checkShare);
+      const verdict = this.safe(c, per, 2 * NODE_CAP);
+      if (verdict === 2) proven.push(c);
+      else if (verdict === 1) unknown.push(c);
+    }
+    if (!proven.length && unknown.length > 1) {
+      // undecided replies: time left before the recheck mark goes to checking the first few
+      // again (the shared tables let each check resume where it stopped); one proven safe is
+      // played, one proven lost is dropped, the rest go to the alpha-beta
+      const kept = unknown.slice(0, 4);
+      stop = t0 + budget * HARD.recheckUntil;
+      const still = [];
+      for (let k = 0; k < kept.length; k++) {
+        const part = (stop - clock()) / (kept.length - k);
+        if (part < budget * HARD.recheckMinShare) {
+          still.push(...kept.slice(k));
+          break;
+        }
+        const verdict = this.safe(kept[k], clock() + part, HARD.recheckNodes);
+        if (verdict === 2) return [kept[k]];
+        if (verdict === 1) still.push(kept[k]);
+      }
+      unknown = still.length ? still : unknown;
+    }
+    if (proven.length > 1) {
+      // replies after which the opponent has a quiet move that wins are dropped, if any is left
+      const until = t0 + budget * HARD.quietUntil;
+      proven = this.dropLost(proven, until, () => this.threats(
+        Math.min(until, clock() + budget * HARD.quietShareEach)).quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null);
+    }
+    if (proven.length > 1 && countsThreats(fb.rules)) {
+      // a VCT with threes anywhere (the first checks try threes near the last moves only), then
+      // how many threat moves the opponent keeps
+      proven = this.dropLost(proven, t0 + budget * HARD.countUntil, () => this.threats(
+        clock() + budget * HARD.wideCheckShare, { zone: false }).vct(HARD.oppVctDepth) !== null);
+      try {
+        for (const c of proven) {
+          fb.play(c);
+          try {
+            counts.set(c, this.threatMoves(t0 + budget * HARD.countUntil));
+          } finally {
+            fb.undo();
+          }
+        }
+      } catch (e) {
+        if (!(e instanceof Timeout)) throw e;
+        counts.clear();
+      }
+    }
+    return proven.length ? proven : unknown;
+  }
+
+  done(q, phase) {
+    this.stats.phase = phase;
+    return q;
+  }
+}
+
+/** Hard (see the module comment). Returns the cell; `stats` (optional object) receives the
+ * alpha-beta's depth and nodes and the phase that chose. */
+export function chooseHard(fb, budgetMs, rng, clock, stats = null) {
+  const hard = new Hard(fb, budgetMs, rng, clock);
+  const q = hard.choose();
+  if (stats) Object.assign(stats, hard.stats);
+  return q;
+}
+
+export const CHOOSERS = Object.freeze({ easy: chooseEasy, medium: chooseMedium, hard: chooseHard });

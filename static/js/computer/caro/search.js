@@ -1,0 +1,320 @@
+// The caro computer's alpha-beta (caro/bots/caro_bots.py AlphaBeta / HardSearch and nbsearch.py,
+// ported once): negamax over restricted candidates with a transposition table.
+//
+// Medium uses it plain (pattern totals as the evaluation, full-window children, a table of its
+// own); Hard as a principal-variation search with fewer candidates the deeper it goes
+// (HARD_SCHEDULE), the shape evaluation with threat terms for both sides, and a table per rule
+// set kept across moves (every entry is a pure function of the position, so the next move's
+// search starts with the values and best moves of the previous ones). Both:
+// - a side with a five on the board wins (WIN - ply); facing a five-threat only the blocks are
+//   searched (none: lost); a side with an unstoppable five-threat (open four, double four) and
+//   no four to answer wins two plies later;
+// - under an open three of the other side only the defences are candidates: its open-four
+//   cells, its four best four cells, and (unless forceDefence, Medium's rule) our fours;
+// - else the `width` best empty cells near the stones by 10 x own score + 9 x other's, ties to
+//   the lower cell.
+
+import { EMPTY, XS } from "./rules.js";
+import { FOUR, OPEN4, FIVE, THREE, rulesKey } from "./patterns.js";
+import { Timeout, checkEvery, wallClock } from "./clock.js";
+
+/** Value of a won position (less the plies to the win). */
+export const WIN = 10_000_000;
+/** Hard's candidates per node by ply below the root (the last entry from there on). */
+export const HARD_SCHEDULE = Object.freeze([10, 10, 8, 7, 6]);
+/** Hard's evaluation terms (pattern units): side to move / other side. */
+export const MY_OPEN3 = 1500; // the side to move can make an open four (the other side has fours to counter)
+export const MY_FOUR_THREE = 2500; // the side to move has a four-three cell
+export const MY_THREE_THREE = 1200; // the side to move has a three-three cell
+export const OPP_DOUBLE = 1500; // the other side has a double-threat cell (four-three or three-three)
+export const OPP_OPEN3 = 300; // the other side has an open three (the side to move must answer)
+/** Weights (tenths) of the side to move's and the other side's pattern totals. */
+export const ATTACK = 10;
+export const DEFENCE = 15;
+export const TT_BITS = 18; // alpha-beta table entries: 2 ** bits
+const MAX_FORCED_PLY = 40; // deeper than this, a forced block is not followed further
+const MAX_DEFENCE_FOURS = 4; // the other side's four cells taken under its open three
+const SIDE_K1 = 0x5bd1e995 | 0; // xor-ed into the key when O is to move
+const SIDE_K2 = 0x1b873593 | 0;
+
+/** Alpha-beta transposition table: one slot per key, always replaced. Per slot: key half 1, key
+ * half 2, value, and best cell << 10 | depth << 2 | bound (0 empty, 1 upper, 2 exact, 3 lower). */
+class SearchTable {
+  constructor(bits) {
+    this.mask = (1 << bits) - 1;
+    this.e = new Int32Array(4 << bits);
+  }
+}
+
+const SHARED = new Map(); // "rules key/width" -> SearchTable of Hard
+const TOP = new Int32Array(64); // moves()' best candidates so far (scratch) ...
+const TOP_VALUES = new Int32Array(64); // ... and their values
+
+/** Whether side `s` has a legal cell making a four and an open three on two lines (four-three),
+ * and whether it has one making open threes on two lines (three-three): [ft, tt]. */
+export function doubleThreats(fb, s) {
+  const n3 = fb.count(s, THREE);
+  if (n3 === 0) return [false, false];
+  const NC = fb.NC;
+  const cnt = fb.cnt;
+  const o3 = (s * 8 + THREE) * NC;
+  const o4 = (s * 8 + FOUR) * NC;
+  const o5 = (s * 8 + OPEN4) * NC;
+  const renjuX = s === XS && fb.renju;
+  const cells = fb.setCells;
+  let ft = false;
+  let tt = false;
+  for (let i = (s * 8 + THREE) * NC, end = i + n3; i < end; i++) {
+    const q = cells[i];
+    const fours = cnt[o4 + q] > 0 || cnt[o5 + q] > 0;
+    if (!fours && cnt[o3 + q] < 2) continue;
+    if (renjuX && fb.isFoul(q)) continue;
+    if (fours) ft = true;
+    else tt = true;
+    if (ft && tt) break;
+  }
+  return [ft, tt];
+}
+
+/**
+ * Negamax alpha-beta over `fb` (changed during a search, restored after). Options: `deadline` /
+ * `clock` (ms; throws Timeout), `width` (candidates per node), `hard` (Hard's search: PVS, the
+ * schedule, the threat-term evaluation, the shared table), `forceDefence` (under an open three
+ * only the defences, no counter-fours: Medium), `attack` / `defence` (tenths), `shared` (Hard's
+ * table kept across moves; false: a fresh one of 2 ** `tableBits` slots).
+ */
+export class AlphaBeta {
+  constructor(fb, { deadline = Infinity, clock = wallClock, width = 10, hard = false, forceDefence = false,
+    attack = ATTACK, defence = DEFENCE, shared = hard, tableBits = 12 } = {}) {
+    this.fb = fb;
+    this.deadline = deadline;
+    this.clock = clock;
+    this.width = width;
+    this.hard = hard;
+    this.schedule = hard ? Int32Array.from(HARD_SCHEDULE) : null; // (typed: read at every node)
+    this.forceDefence = forceDefence;
+    this.attack = attack;
+    this.defence = defence;
+    this.nodes = 0;
+    this.checkEvery = checkEvery(clock); // nodes between two reads of the clock
+    this.nextCheck = this.checkEvery;
+    this.stack = [];
+    this.partial = [];
+    this.maxPly = 0; // the deepest ply reached (a measure for the benches)
+    if (shared) {
+      const key = `${rulesKey(fb.rules)}/${width}`;
+      this.tt = SHARED.get(key);
+      if (!this.tt) SHARED.set(key, (this.tt = new SearchTable(TT_BITS)));
+    } else {
+      this.tt = new SearchTable(tableBits);
+    }
+    this.buffers = [];
+  }
+
+  /** Static score for the side to move (pattern units, positive = good for it). */
+  evaluate() {
+    const fb = this.fb;
+    const me = fb.turn;
+    const opp = 3 - me;
+    let value = Math.floor((fb.total[me] * this.attack - fb.total[opp] * this.defence) / 10);
+    if (!this.hard) return value;
+    const oppFours = fb.count(opp, FOUR) > 0 || fb.count(opp, OPEN4) > 0;
+    if (fb.count(me, OPEN4) > 0) {
+      value += MY_OPEN3;
+    } else {
+      const [ft, tt] = doubleThreats(fb, me);
+      if (ft) value += oppFours ? Math.floor(MY_FOUR_THREE / 3) : MY_FOUR_THREE;
+      else if (tt && !oppFours) value += MY_THREE_THREE;
+    }
+    const myFours = fb.count(me, FOUR) > 0 || fb.count(me, OPEN4) > 0;
+    if (fb.count(opp, OPEN4) > 0 && !myFours) value -= OPP_OPEN3;
+    const [ft, tt] = doubleThreats(fb, opp);
+    if ((ft || tt) && !myFours) value -= OPP_DOUBLE;
+    return value;
+  }
+
+  /** Ordered candidates for `me` (the side to move), at most `limit` outside an open three. */
+  moves(me, limit) {
+    const fb = this.fb;
+    const opp = 3 - me;
+    const NC = fb.NC;
+    const score = fb.score;
+    const sm = me * NC;
+    const so = opp * NC;
+    if (fb.count(opp, OPEN4) > 0) {
+      const take = new Set(fb.members(opp, OPEN4));
+      const fours = fb.members(opp, FOUR).sort((p, q) => score[so + q] - score[so + p] || p - q);
+      for (const q of fours.slice(0, MAX_DEFENCE_FOURS)) take.add(q);
+      if (!this.forceDefence) for (const q of fb.fourMoves(me)) take.add(q);
+      const out = [...take].filter((q) => fb.legal(q, me));
+      const key = (q) => score[sm + q] + score[so + q];
+      return out.sort((p, q) => key(q) - key(p) || p - q);
+    }
+    const renjuX = me === XS && fb.renju;
+    const cap = Math.min(renjuX ? limit + 6 : limit, TOP.length);
+    const cells = fb.cells;
+    const nearc = fb.nearc;
+    const reals = fb.geo.reals;
+    let n = 0;
+    for (let r = 0; r < reals.length; r++) {
+      const q = reals[r];
+      if (cells[q] !== EMPTY || nearc[q] === 0) continue;
+      const v = score[sm + q] * 10 + score[so + q] * 9;
+      if (n === cap && v <= TOP_VALUES[n - 1]) continue; // reals ascend: a tie goes to the lower cell
+      let j = n < cap ? n++ : n - 1;
+      while (j > 0 && v > TOP_VALUES[j - 1]) {
+        TOP[j] = TOP[j - 1];
+        TOP_VALUES[j] = TOP_VALUES[j - 1];
+        j--;
+      }
+      TOP[j] = q;
+      TOP_VALUES[j] = v;
+    }
+    const out = [];
+    for (let i = 0; i < n && out.length < limit; i++) if (!renjuX || !fb.isFoul(TOP[i])) out.push(TOP[i]);
+    return out;
+  }
+
+  nodeWidth(ply) {
+    const s = this.schedule;
+    if (!s) return this.width;
+    return Math.min(this.width, ply < s.length ? s[ply] : s[s.length - 1]);
+  }
+
+  tick() {
+    this.nodes++;
+    if (this.nodes >= this.nextCheck) {
+      this.nextCheck = this.nodes + this.checkEvery;
+      if (this.clock() > this.deadline) throw new Timeout();
+    }
+  }
+
+  /** The value for the side to move, `depth` plies left, `ply` below the root. */
+  search(depth, alpha, beta, ply) {
+    this.tick();
+    const fb = this.fb;
+    const me = fb.turn;
+    const opp = 3 - me;
+    if (ply > this.maxPly) this.maxPly = ply;
+    if (fb.count(me, FIVE) > 0) return WIN - ply;
+    let moves;
+    let useTT = false;
+    let slot = 0;
+    let k1 = 0;
+    let k2 = 0;
+    if (fb.count(opp, FIVE) > 0) {
+      // the other side threatens a five: only the blocks (no table)
+      moves = fb.defences(opp).filter((z) => fb.legal(z, me));
+      if (!moves.length) return -(WIN - ply - 1);
+      if (ply > MAX_FORCED_PLY) return this.evaluate();
+    } else {
+      if (fb.count(opp, FOUR) === 0 && fb.count(opp, OPEN4) === 0 && fb.winningFourMoves(me, true).length) {
+        return WIN - ply - 2;
+      }
+      if (depth <= 0) return this.evaluate();
+      const e = this.tt.e;
+      k1 = me === 2 ? fb.h1 ^ SIDE_K1 : fb.h1;
+      k2 = me === 2 ? fb.h2 ^ SIDE_K2 : fb.h2;
+      slot = 4 * ((k1 ^ (k1 >>> 17)) & this.tt.mask);
+      useTT = true;
+      let first = -1;
+      const info = e[slot + 3];
+      if ((info & 3) !== 0 && e[slot] === k1 && e[slot + 1] === k2) {
+        first = info >> 10;
+        if (((info >> 2) & 255) >= depth) {
+          const flag = (info & 3) - 2;
+          const value = e[slot + 2];
+          if (flag === 0 || (flag === 1 && value >= beta) || (flag === -1 && value <= alpha)) return value;
+        }
+      }
+      moves = this.moves(me, this.nodeWidth(ply));
+      if (!moves.length) {
+        const legal = fb.legalCells(me);
+        if (!legal.length) return 0; // the board is full (a draw) or no legal move
+        moves = [legal[0]];
+      }
+      if (first >= 0) {
+        const i = moves.indexOf(first);
+        if (i > 0) {
+          moves.splice(i, 1);
+          moves.unshift(first);
+        }
+      }
+    }
+    const a0 = alpha;
+    let best = -WIN * 2;
+    let bestMove = moves[0];
+    for (let i = 0; i < moves.length; i++) {
+      const q = moves[i];
+      fb.play(q);
+      this.stack.push(q);
+      let value;
+      if (i === 0 || !this.hard) {
+        value = -this.search(depth - 1, -beta, -alpha, ply + 1);
+      } else {
+        value = -this.search(depth - 1, -alpha - 1, -alpha, ply + 1);
+        if (alpha < value && value < beta) value = -this.search(depth - 1, -beta, -alpha, ply + 1);
+      }
+      this.stack.pop();
+      fb.undo();
+      if (value > best) {
+        best = value;
+        bestMove = q;
+        if (value > alpha) {
+          alpha = value;
+          if (alpha >= beta) break;
+        }
+      }
+    }
+    if (useTT) {
+      const e = this.tt.e;
+      e[slot] = k1;
+      e[slot + 1] = k2;
+      e[slot + 2] = best;
+      e[slot + 3] = (bestMove << 10) | (Math.min(depth, 255) << 2) | (best >= beta ? 3 : best <= a0 ? 1 : 2);
+    }
+    return best;
+  }
+
+  /**
+   * Score every root move at `depth`, each searched with the window open upwards from the best so
+   * far. Returns [[score, cell], ...] best first (ties in search order); the pairs scored so far
+   * are kept in this.partial for salvage(). Throws Timeout at the deadline (the board restored).
+   */
+  root(moves, depth) {
+    const fb = this.fb;
+    const out = (this.partial = []);
+    let alpha = -WIN * 2;
+    try {
+      for (const q of moves) {
+        fb.play(q);
+        this.stack.push(q);
+        const value = -this.search(depth - 1, -WIN * 2, -alpha + 1, 1);
+        this.stack.pop();
+        fb.undo();
+        out.push([value, q]);
+        if (value > alpha) alpha = value;
+      }
+    } catch (e) {
+      while (this.stack.length) {
+        this.stack.pop();
+        fb.undo();
+      }
+      throw e;
+    }
+    return out.slice().sort((a, b) => b[0] - a[0]);
+  }
+
+  /** `ranked` (the last complete iteration, best first, whose order the timed-out one followed)
+   * with the move of the timed-out iteration that beat ranked's first move at the new depth put
+   * first, if there is one (a score above the first move's is exact: the root window is open
+   * upwards). */
+  salvage(ranked) {
+    const part = this.partial;
+    if (part.length < 2 || part[0][1] !== ranked[0][1]) return ranked;
+    let best = null;
+    for (const t of part.slice(1)) if (t[0] > part[0][0] && (best === null || t[0] > best[0])) best = t;
+    if (best === null) return ranked;
+    return [best, ...ranked.filter((t) => t[1] !== best[1])];
+  }
+}

@@ -1,0 +1,91 @@
+// The game's own buttons under the board: take back, resign, and once the game is over "Play
+// again" (between two people an offer the opponent accepts or declines; against the computer with
+// the level of the next game), with the line that says where a rematch stands, and the links to
+// the finished game's record (replay, download, report: the room page's `record_url`).
+
+import { fmt, playerName } from "./words.js";
+
+// The record page among a game's `record_url` ({vi, en}) for a page in language `lang`
+// (Vietnamese unless English).
+export function recordLink(urls, lang) {
+  return urls[lang === "en" || (lang || "").startsWith("en-") ? "en" : "vi"] || urls.vi;
+}
+
+export class Controls {
+  // root: the page's `.room`. Each action returns whether it was sent: playAgain(level | null),
+  // declineRematch(), undo(), resign().
+  constructor(root, { playAgain, declineRematch, undo, resign }) {
+    this.root = root;
+    const $ = (this.$ = (role) => root.querySelector(`[data-role="${role}"]`));
+    $("play-again").addEventListener("click", () => {
+      const level = $("level");
+      if (playAgain(level ? level.value : null)) $("play-again").disabled = true;
+    });
+    $("decline-rematch").addEventListener("click", () => {
+      if (declineRematch()) $("decline-rematch").disabled = true;
+    });
+    $("undo").addEventListener("click", () => undo());
+    $("resign").addEventListener("click", () => { if (confirm(gettext("Resign this game?"))) resign(); });
+  }
+
+  // An action was refused: the decline button may be pressed again.
+  refused() {
+    this.$("decline-rematch").disabled = false;
+  }
+
+  // seated: this browser plays in the game; declinedBy: the side that declined this game's last
+  // rematch offer (its note), or null.
+  render(state, seated, declinedBy) {
+    const $ = this.$;
+    const over = state.status === "finished" || state.status === "aborted";
+    const again = $("play-again");
+    again.hidden = !(seated && over);
+    const offered = state.rematch_offer;
+    const answering = Boolean(seated && over && offered && offered !== state.you);
+    again.textContent = answering ? gettext("Accept the rematch") : gettext("Play again");
+    // A banned player (the page said so when drawn, or a moderator's ban just came): the play
+    // buttons stay disabled, described by the notice that gives the reason.
+    const refusal = this.root.dataset.closed === "banned" ? "moderation-notice"
+      : this.root.dataset.playRefused === "1" ? "restriction-notice" : null;
+    again.disabled = Boolean(refusal) || offered === state.you;
+    for (const button of [again, document.querySelector('[data-testid="take-seat"]')]) {
+      if (!button) continue;
+      if (refusal) { button.disabled = true; button.setAttribute("aria-describedby", refusal); }
+    }
+    const decline = $("decline-rematch");
+    if (decline.hidden === answering) decline.disabled = false; // shown afresh for each offer
+    decline.hidden = !answering;
+    const levelChoice = this.root.querySelector(".level-choice");
+    if (levelChoice) levelChoice.hidden = !(seated && over);
+    $("rematch-note").textContent = !over ? ""
+      : offered === state.you ? gettext("Waiting for your opponent to accept…")
+      : offered ? fmt(gettext("%(name)s wants to play again."), { name: playerName(state, offered) })
+      : declinedBy && seated && declinedBy !== state.you
+        ? fmt(gettext("%(name)s declined the rematch."), { name: playerName(state, declinedBy) }) : "";
+    $("resign").hidden = !(seated && state.status === "active");
+    $("undo").hidden = !(seated && state.can_undo);
+    this.renderRecord(state, seated);
+    for (const el of document.querySelectorAll("[data-show-when-waiting]")) {
+      el.hidden = state.status !== "waiting" || (el.dataset.showWhenWaiting === "seated") !== seated;
+    }
+  }
+
+  // A game that is over links to its record page in the page's language (`record_url` of the
+  // state and of `game_over`, docs/protocol.md): the replay, its downloads, and for a player
+  // whose opponent was a person the report form. Pages without the box (on the device) skip it.
+  renderRecord(state, seated) {
+    const box = this.$("record-links");
+    if (!box) return;
+    const over = state.status === "finished" || state.status === "aborted";
+    const urls = over ? state.record_url : null;
+    box.hidden = !urls;
+    if (!urls) return;
+    const url = recordLink(urls, document.documentElement.lang);
+    this.$("record-replay").href = url;
+    this.$("record-export").href = `${url}#downloads`;
+    const other = (state.players || {})[state.you === "X" ? "O" : "X"];
+    const report = this.$("record-report");
+    report.hidden = !(seated && !state.local && other && !other.bot);
+    report.href = `${url}#report`;
+  }
+}
