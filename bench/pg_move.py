@@ -1,28 +1,44 @@
-"""PostgreSQL's own CPU for the site's one-statement move (caro/games/services/lean.py), side by side
-with the same statement when the game row's UPDATE can be a HOT update (issue 27).
+"""PostgreSQL's own CPU for the site's one-statement move (caro/games/services/lean.py) under four
+layouts of the game row, side by side in one run, and what each costs the deadline timer with
+100,000 live games (issue 27).
 
-    .venv/bin/python bench/pg_move.py [--games 50] [--moves 28] [--rounds 3]
+    .venv/bin/python bench/pg_move.py [--games 100] [--moves 28] [--rounds 3] [--live 100000]
 
-A fresh database with the site's schema (migrated), `--games` active games; then rounds of every
-game playing `--moves` moves, each move the exact statement of the loop path (`lean._write`:
-`WITH game AS (UPDATE ...) , move AS (INSERT ...) SELECT ...`, prepared, server-side binding) on one
-connection, alternating two table layouts:
+A fresh database with the site's schema (migrated), `--live` active games in the background (each
+with a deadline 10-70 minutes ahead, so none falls due while the bench runs), then rounds in which
+`--games` new games play `--moves` moves each, every move the exact statement of the loop path
+(`lean._write`: `WITH game AS (UPDATE ...), move AS (INSERT ...) SELECT ...`, prepared,
+server-side binding) on one connection, the layouts alternating (order reversed every other
+round). Layouts of games_game (everything else identical):
 
-- `as migrated`: games_game with its 13 indexes; `deadline` changes with every move and is in two
-  of them, so no UPDATE of the row can be HOT and each inserts into all 13 indexes;
-- `HOT`: the same without the two indexes on `deadline` (everything else identical): the UPDATE
-  changes no indexed column, so PostgreSQL writes the new row version on the same page without
-  touching an index (what a layout that keeps the deadline index off the game row would get).
+- `before`: as migrated before this layout (main at a4abb9d): `deadline`, which every move
+  changes, in two btree indexes, fillfactor 100; no UPDATE of the row can be HOT, so each move
+  inserts an entry into every index of the row;
+- `brin`: a BRIN (summarising) index on `deadline` instead, fillfactor 80: PostgreSQL 16+
+  updates it without giving up HOT, but BRIN cannot give the minimum, so the timer's
+  look-ups read every active game;
+- `live table`: `deadline` copied to a narrow table of its own (`game_id` primary key,
+  `deadline` indexed) that the move's statement updates too (one more CTE): the game row's
+  UPDATE is HOT, the narrow row's is not;
+- `wake_at` (what migration 0014 makes, the site's layout): no index on `deadline`; the timer
+  finds the nearest deadline through `wake_at`, a lower bound of it kept by a trigger and indexed
+  for active games only, which a move does not change; the timer moves it on to the deadline
+  when it passes (one UPDATE per game per clock period, measured apart below).
 
-Prints PostgreSQL's CPU ms per move for each (the whole server: backend, autovacuum, WAL writer,
-checkpointer; counted until SETTLE_S after the round's last move), the HOT share of the updates,
-and the load average. The games and moves are dropped with the database.
+Prints per layout: PostgreSQL's CPU ms per move (the whole server: backend, autovacuum, WAL
+writer, checkpointer; counted until SETTLE_S after the round's last move), the HOT share of the
+game row's updates, and the deadline timer's two look-ups on the `--live` games (the nearest
+deadline, and the due games' batch), PostgreSQL's execution time (EXPLAIN ANALYZE, median of
+LOOKUPS), with the plan's first node; for `wake_at` also PostgreSQL's CPU per game moved on by
+`time.advance_wakeups` and what that adds per move at one move per game per second and every
+5 s (60-s clocks). The load average is printed with every line. The database is dropped at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -37,7 +53,29 @@ sys.path.insert(0, str(ROOT))
 SEQUENCE = [f"{c}{r}" for r in (1, 2) for c in "ABCDEFGHIJKLMNO"]
 SETTLE_S = 5.0
 """Seconds after a round's last move before PostgreSQL's CPU is read (its background work)."""
-DEADLINE_INDEXES = ("games_game_status_040d39_idx", "games_game_deadline_6382dfcd")
+LOOKUPS = 30
+"""Times each timer look-up is run per layout (the median is printed)."""
+CLOCK_S = 60.0
+"""The games' move clock (a friend room's default): how often `wake_at` is moved on per game."""
+WAKE_GAMES = 5_000
+"""Live games whose `wake_at` is set in the past to measure `advance_wakeups`."""
+LAYOUTS = ("before", "brin", "live table", "wake_at")
+TRIGGER = "games_game_wake_at"
+BEFORE_INDEXES = ("CREATE INDEX games_game_status_040d39_idx ON games_game (status, deadline)",
+                  "CREATE INDEX games_game_deadline_6382dfcd ON games_game (deadline)")
+FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80}
+#: The timer's look-ups per layout: (the nearest deadline, the due games' batch of 50).
+LOOKUP_SQL = {
+    "before": ("SELECT min(deadline) FROM games_game WHERE status = 'active'",
+               "SELECT id FROM games_game WHERE status = 'active' AND deadline <= now() ORDER BY deadline LIMIT 50"),
+    "brin": ("SELECT min(deadline) FROM games_game WHERE status = 'active'",
+             "SELECT id FROM games_game WHERE status = 'active' AND deadline <= now() ORDER BY deadline LIMIT 50"),
+    "live table": ("SELECT min(deadline) FROM games_live",
+                   "SELECT game_id FROM games_live WHERE deadline <= now() ORDER BY deadline LIMIT 50"),
+    "wake_at": ("SELECT min(wake_at) FROM games_game WHERE status = 'active'",
+                "SELECT id FROM games_game WHERE status = 'active' AND wake_at <= now() AND deadline <= now() "
+                "ORDER BY wake_at LIMIT 50"),
+}
 
 
 def server_cpu_s(database_url: str) -> float:
@@ -50,12 +88,76 @@ def server_cpu_s(database_url: str) -> float:
     return cpu_seconds([listener(urllib.parse.urlsplit(database_url).port)])
 
 
+def load() -> str:
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def set_layout(conn, layout: str) -> None:
+    """Turn games_game (and games_live) into `layout` (module docstring)."""
+    for name in ("games_game_status_040d39_idx", "games_game_deadline_6382dfcd", "games_game_deadline_brin",
+                 "game_wake_active"):
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+    conn.execute("DROP TABLE IF EXISTS games_live")
+    conn.execute(f"ALTER TABLE games_game {'ENABLE' if layout == 'wake_at' else 'DISABLE'} TRIGGER {TRIGGER}")
+    if layout == "before":
+        for sql in BEFORE_INDEXES:
+            conn.execute(sql)
+    elif layout == "brin":
+        conn.execute("CREATE INDEX games_game_deadline_brin ON games_game USING brin (deadline)")
+    elif layout == "live table":
+        conn.execute("CREATE TABLE games_live (game_id bigint PRIMARY KEY, deadline timestamptz)")
+        conn.execute("INSERT INTO games_live SELECT id, deadline FROM games_game WHERE status = 'active'")
+        conn.execute("CREATE INDEX games_live_deadline ON games_live (deadline)")
+    else:
+        conn.execute("UPDATE games_game SET wake_at = deadline WHERE status = 'active'")
+        conn.execute("CREATE INDEX game_wake_active ON games_game (wake_at) WHERE status = 'active'")
+    conn.execute(f"ALTER TABLE games_game SET (fillfactor = {FILLFACTOR[layout]})")
+    conn.execute("VACUUM ANALYZE games_game")
+    if layout == "live table":
+        conn.execute("VACUUM ANALYZE games_live")
+
+
+def statement(layout: str, sql: str) -> str:
+    """The move's statement under `layout`: the site's, plus for `live table` the narrow row's
+    UPDATE as one more CTE (run only when the game's UPDATE was)."""
+    if layout != "live table":
+        return sql
+    return sql.replace(
+        "RETURNING xmin::text AS version), ",
+        "RETURNING xmin::text AS version, id, deadline), live AS (UPDATE games_live SET deadline = game.deadline "
+        "FROM game WHERE games_live.game_id = game.id), ", 1)
+
+
+def lookups(conn, layout: str) -> list[str]:
+    """The timer's look-ups under `layout`: 'name median ms (plan's first node)' each."""
+    import json
+
+    out = []
+    for name, sql in zip(("nearest", "due batch"), LOOKUP_SQL[layout]):
+        times, node = [], ""
+        for _ in range(LOOKUPS):
+            plan = conn.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}").fetchone()[0]
+            plan = plan if isinstance(plan, list) else json.loads(plan)
+            times.append(plan[0]["Execution Time"])
+            top = plan[0]["Plan"]
+            while top.get("Plans") and top["Node Type"] in ("Result", "Limit", "Aggregate", "Sort", "Gather"):
+                top = top["Plans"][0]
+            node = top["Node Type"] + (f" on {top['Index Name']}" if "Index Name" in top else "")
+        out.append(f"{name} {statistics.median(times):.3f} ms ({node})")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--moves", type=int, default=28)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=100, help="games playing in each round")
+    parser.add_argument("--moves", type=int, default=28, help=f"moves a game per round (2-{len(SEQUENCE)})")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per layout")
+    parser.add_argument("--live", type=int, default=100_000, help="live games in the background")
+    parser.add_argument("--layouts", default=",".join(LAYOUTS), help=f"some of {', '.join(LAYOUTS)}")
     args = parser.parse_args()
+    layouts = [v.strip() for v in args.layouts.split(",") if v.strip()]
+    if any(v not in LAYOUTS for v in layouts) or not 2 <= args.moves <= len(SEQUENCE):
+        parser.error(f"--layouts: some of {LAYOUTS}; --moves 2-{len(SEQUENCE)}")
     from stack import Backends
 
     with Backends("bench-pg-move") as backends:
@@ -73,26 +175,35 @@ def main() -> int:
         from caro.games.services.play import advance
         from accounts.guests import create_guest
 
-        print(f"cores: {os.cpu_count()}; load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}; "
-              f"{args.games} games x {args.moves} moves per round, {args.rounds} round(s) per layout", flush=True)
-        dsn = connection.get_connection_params()
-        results: dict[str, list[float]] = {"as migrated": [], "HOT": []}
+        print(f"cores: {os.cpu_count()}; load average {load()}; {args.games} games x {args.moves} moves per round, "
+              f"{args.rounds} round(s) per layout; {args.live:,} live games in the background", flush=True)
+        dsn = {k: v for k, v in connection.get_connection_params().items() if k != "cursor_factory"}
+        with psycopg.connect(**dsn, autocommit=True) as conn:
+            template = _started_games([(create_guest(), create_guest())])[0]
+            columns = [name for (name,) in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'games_game' "
+                "AND column_name NOT IN ('id', 'wake_at') ORDER BY ordinal_position")]
+            chosen = {"deadline": "now() + (600 + random() * 3600) * interval '1 second'", "turn_started_at": "now()"}
+            conn.execute(f"INSERT INTO games_game ({', '.join(columns)}) SELECT "
+                         f"{', '.join(chosen.get(name, name) for name in columns)} "
+                         "FROM games_game, generate_series(1, %s) WHERE id = %s", (args.live, template))
+        results: dict[str, list[float]] = {v: [] for v in layouts}
+        hot_share: dict[str, list[tuple[int, int]]] = {v: [] for v in layouts}
+        found: dict[str, list[str]] = {}
         for round_ in range(args.rounds):
-            for layout in (["as migrated", "HOT"] if round_ % 2 == 0 else ["HOT", "as migrated"]):
-                with psycopg.connect(**{k: v for k, v in dsn.items() if k != "cursor_factory"}, autocommit=True) as conn:
-                    for name in DEADLINE_INDEXES:
-                        conn.execute(f"DROP INDEX IF EXISTS {name}")
-                    if layout == "as migrated":
-                        conn.execute("CREATE INDEX games_game_status_040d39_idx ON games_game (status, deadline)")
-                        conn.execute("CREATE INDEX games_game_deadline_6382dfcd ON games_game (deadline)")
-                    # HOT needs room on the row's page: new games' pages keep 30 % free.
-                    conn.execute(f"ALTER TABLE games_game SET (fillfactor = {70 if layout == 'HOT' else 100})")
+            for layout in (layouts if round_ % 2 == 0 else layouts[::-1]):
+                with psycopg.connect(**dsn, autocommit=True) as conn:
+                    set_layout(conn, layout)
+                    if layout not in found:
+                        found[layout] = lookups(conn, layout)
                 ids = _started_games([(create_guest(), create_guest()) for _ in range(args.games)])
+                if layout == "live table":
+                    with psycopg.connect(**dsn, autocommit=True) as conn:
+                        conn.execute("INSERT INTO games_live SELECT id, deadline FROM games_game WHERE id = ANY(%s)",
+                                     (ids,))
                 hot0 = _updates(dsn)
-                with psycopg.connect(**{k: v for k, v in dsn.items() if k != "cursor_factory"}, autocommit=True) as conn:
-                    state = {}
-                    for game_id in ids:
-                        state[game_id] = lean.read(game_id)
+                with psycopg.connect(**dsn, autocommit=True) as conn:
+                    state = {game_id: lean.read(game_id) for game_id in ids}
                     cpu0, moves = server_cpu_s(backends.database_url), 0
                     wrapper = lean.loop_wrapper()
                     for ply in range(1, args.moves + 1):
@@ -100,7 +211,7 @@ def main() -> int:
                             game, xmin = state[game_id]
                             step = advance(game, "X" if ply % 2 else "O", SEQUENCE[ply - 1], uuid.uuid4())
                             sql, params = lean._write(game, step.move, step.changed(), ply - 1, xmin, wrapper)
-                            row = conn.execute(sql, params, prepare=True).fetchone()
+                            row = conn.execute(statement(layout, sql), params, prepare=True).fetchone()
                             assert row is not None, "the optimistic check failed"
                             state[game_id] = (game, row[0])
                             moves += 1
@@ -110,15 +221,48 @@ def main() -> int:
                 per_move = cpu * 1000 / moves
                 results[layout].append(per_move)
                 updates, hot = hot1[0] - hot0[0], hot1[1] - hot0[1]
-                print(f"round {round_ + 1} {layout:<12} PostgreSQL CPU {per_move:.3f} ms per move over {moves} moves; "
-                      f"HOT updates {hot} of {updates}; load average {os.getloadavg()[0]:.2f}", flush=True)
-        import statistics
-
-        for layout, values in results.items():
-            print(f"{layout:<12} median PostgreSQL CPU per move {statistics.median(values):.3f} ms "
-                  f"({', '.join(f'{v:.3f}' for v in values)})")
-        print(f"load average now {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+                hot_share[layout].append((hot, updates))
+                print(f"round {round_ + 1} {layout:<11} PostgreSQL CPU {per_move:.3f} ms per move over {moves} moves; "
+                      f"HOT updates of the game row {hot} of {updates}; load average {load()}", flush=True)
+        wake = _advance_cost(dsn, backends.database_url, args.live) if "wake_at" in layouts else None
+        print(f"summary (medians of {args.rounds} round(s); {args.live:,} live games; load average now {load()}):")
+        for layout in layouts:
+            hot = sum(h for h, _u in hot_share[layout])
+            updates = sum(u for _h, u in hot_share[layout])
+            print(f"  {layout:<11} PostgreSQL CPU per move {statistics.median(results[layout]):.3f} ms "
+                  f"({', '.join(f'{v:.3f}' for v in results[layout])}); HOT {hot} of {updates}; "
+                  f"timer look-ups: {'; '.join(found[layout])}")
+        if wake is not None:
+            print(f"  wake_at: moving wake_at on costs PostgreSQL {wake:.3f} ms per game (time.advance_wakeups, "
+                  f"{WAKE_GAMES} games); with {CLOCK_S:.0f}-s clocks that is one per game every ~{CLOCK_S:.0f} s: "
+                  f"+{wake / CLOCK_S:.4f} ms per move at one move per game per second, "
+                  f"+{wake * 5 / CLOCK_S:.4f} ms at one every 5 s")
     return 0
+
+
+def _advance_cost(dsn: dict, database_url: str, live: int) -> float:
+    """PostgreSQL CPU ms per game moved on by `time.advance_wakeups` (the wake_at layout): the
+    `wake_at` of WAKE_GAMES live games set in the past, then moved on in the timer's batches."""
+    import psycopg
+    from django.utils import timezone
+
+    from caro.games.services import time as deadlines
+
+    with psycopg.connect(**dsn, autocommit=True) as conn:
+        set_layout(conn, "wake_at")
+        conn.execute("UPDATE games_game SET wake_at = now() - interval '1 second' WHERE id IN "
+                     "(SELECT id FROM games_game WHERE status = 'active' AND deadline > now() + interval '60 second' "
+                     "LIMIT %s)", (min(WAKE_GAMES, live),))
+    time.sleep(SETTLE_S)  # the UPDATE's own background work is not counted
+    cpu0, moved = server_cpu_s(database_url), 0
+    now = timezone.now()
+    while True:
+        count = deadlines.advance_wakeups(now)
+        moved += count
+        if count < deadlines.WAKE_BATCH:
+            break
+    time.sleep(SETTLE_S)
+    return (server_cpu_s(database_url) - cpu0) * 1000 / max(1, moved)
 
 
 def _updates(dsn: dict) -> tuple[int, int]:
@@ -126,7 +270,7 @@ def _updates(dsn: dict) -> tuple[int, int]:
     import psycopg
 
     time.sleep(1.5)
-    with psycopg.connect(**{k: v for k, v in dsn.items() if k != "cursor_factory"}, autocommit=True) as conn:
+    with psycopg.connect(**dsn, autocommit=True) as conn:
         return conn.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'games_game'").fetchone()
 
 
@@ -142,7 +286,7 @@ def _started_games(pairs) -> list[int]:
     rules = PRESETS["caro-vn"].rules.to_dict()
     for host, guest in pairs:
         game = Game(kind="caro", rules=rules, host=host, guest=guest, host_side="X", status=Game.Status.ACTIVE,
-                    to_move="X", move_time_ms=60_000, started_at=timezone.now())
+                    to_move="X", move_time_ms=int(CLOCK_S * 1000), started_at=timezone.now())
         clock.start_turn(game, timezone.now())
         game.save()
         ids.append(game.pk)

@@ -1,34 +1,58 @@
 """The garbage collector of a long-lived web process (issue 27): no collector pauses on the live path.
 
 CPython's cyclic collector stops the whole process while it runs, and a full (oldest-generation)
-collection walks every tracked object: in a web process that is everything start-up made (Django,
-the URL patterns, templates, translations: ~140,000 objects) plus every open socket's. With the
-default thresholds (700, 10, 10) the collections came every few seconds and each full one took
-87-217 ms, which delayed every move in flight (docs/scaling.md). So the web process:
+collection walks every tracked object that is not frozen: in a web process that is everything
+start-up made (Django, the URL patterns, templates, translations: ~150,000 objects) plus every open
+socket's (about 170-250 each: Twisted's transport, autobahn's and Daphne's protocol, Channels'
+consumer and its tasks, the scope's session and user). With CPython's default thresholds (700, 10,
+10) full collections came every few seconds and took 87-217 ms at 50-500 games; with the start-up
+frozen, 2,000 open sockets still made one full collection of 1.5 s (docs/scaling.md). So the web
+process:
 
 1. sets thresholds for a server (`THRESHOLDS`): a young collection after 50,000 net new container
    objects instead of 700, so the short-lived objects of a move (frames, dicts, futures) are freed
    by their reference counts before any collection sees them and are not promoted to older
    generations (which is what made full collections frequent);
-2. freezes what start-up made (`gc.freeze()`, after a full collection), once when the server
-   starts serving and once more WARM_S later (the modules, templates and catalogues the first
-   requests loaded): frozen objects are never walked again;
+2. **freezes what lives long, again and again** (`gc.freeze()`): once the server serves, then every
+   FREEZE_EVERY_S at a *settled* moment: no page and no socket's handshake in flight (`InFlight`,
+   the ASGI application's wrapper, counts them). A freeze first collects what is not frozen yet
+   (what the process made since the last freeze: a short pause, logged like any other), then moves
+   every survivor (the open sockets' objects, mostly) out of the collector's reach for good. So a
+   collection, full or not, only ever walks what was made in the last few seconds. A round that
+   finds no settled moment within FORCE_AFTER_S freezes anyway, so that the pause stays bounded on
+   a process that is never idle (what is in flight then may stay frozen: see below);
 3. times every collection (`gc.callbacks`): the longest pause so far is kept (`stats()`), a pause
    over SLOW_PAUSE_MS is logged, and with `CARO_GC_LOG=<file>` each pause of at least
    LOG_PAUSE_MS is appended to that file as `<unix time s> <generation> <ms>` (bench/ws_relay.py
    sets it and prints the longest pause of each run).
 
-The cost: garbage in reference cycles waits longer before it is freed (a young collection comes
-after 50,000 net allocations), and a cycle that was alive at a freeze and dies later stays until
-the process ends (start-up objects practically never die; the second freeze may keep a few
-hundred objects of the sockets open at that moment).
+**Why frozen sockets do not leak.** A frozen object is still freed the moment its reference count
+drops to zero; only garbage held in reference cycles needs the collector, and frozen cycles are
+never collected. So a socket's objects may be frozen only if they are freed by reference counts
+when it closes. They are: the two cycles Daphne and autobahn left behind for every closed
+websocket are broken by the web server as the socket closes (caro.webserver:
+`CollectableWebSocketProtocol`, `BoundedHTTPChannel`), and `tests/integration/test_gc_policy.py`
+asserts that a closed socket leaves nothing for the collector. A page's objects, on the other
+hand, do die in cycles (Django's request, template context and form objects refer to each other):
+that is why a freeze waits for a moment with no page in flight. What a *forced* freeze catches in
+flight (a page, a handshake, a database call in a thread) and later dies in a cycle stays until
+the process ends: `stats()["forced"]` counts them, and `bench/gc_churn.py` shows memory per socket
+staying flat over rounds of sockets opening and closing.
+
+With `CARO_GC_AUDIT=<file>` (tests and benches only), SIGUSR2 makes the process run `audit()` on
+its loop: it unfreezes everything, collects it all (one long pause) keeping what it found, and
+appends to the file a JSON line with how many objects the collection found dead in cycles, by
+type: what freezing would have leaked.
 """
 
 from __future__ import annotations
 
+import collections
 import gc
+import json
 import logging
 import os
+import signal
 import threading
 import time
 
@@ -36,21 +60,29 @@ log = logging.getLogger(__name__)
 
 #: gc.set_threshold(young, middle, old): see the module docstring (CPython's default: 700, 10, 10).
 THRESHOLDS = (50_000, 20, 100)
-#: Seconds after the server starts serving when what start-up and the first requests made is
-#: frozen a second time.
-WARM_S = 30.0
+#: Seconds between two freezes of what the process made meanwhile.
+FREEZE_EVERY_S = 10.0
+#: While something is in flight, the freeze looks again after this many seconds...
+SETTLE_RETRY_S = 0.05
+#: ...and freezes anyway once it has waited this long (s) for a settled moment.
+FORCE_AFTER_S = 60.0
 #: A collection pause longer than this is logged (ms).
 SLOW_PAUSE_MS = 50.0
 #: With CARO_GC_LOG, pauses of at least this many ms are written to the file.
 LOG_PAUSE_MS = 1.0
 
-_state = {"started": None, "max_ms": 0.0, "count": 0, "total_ms": 0.0, "file": None, "frozen": 0}
+_state = {"started": None, "max_ms": 0.0, "count": 0, "total_ms": 0.0, "file": None, "frozen": 0,
+          "freezes": 0, "forced": 0, "freeze_max_ms": 0.0}
 _lock = threading.Lock()
+#: Pages and socket handshakes in flight (`InFlight`), as a one-element list.
+_in_flight = [0]
 
 
-def apply(call_later=None) -> None:
+def apply(call_later=None, call_from_thread=None) -> None:
     """Apply the policy in this process: thresholds, the pause timer, a freeze now and, given
-    `call_later(seconds, function)` (the server's scheduler), another one WARM_S later."""
+    `call_later(seconds, function, *args)` (the server's scheduler), one every FREEZE_EVERY_S at
+    a settled moment. With CARO_GC_AUDIT set and `call_from_thread(function)` given, SIGUSR2
+    runs `audit()` on the server's loop."""
     gc.set_threshold(*THRESHOLDS)
     if _timer not in gc.callbacks:
         path = os.environ.get("CARO_GC_LOG")
@@ -59,22 +91,119 @@ def apply(call_later=None) -> None:
         gc.callbacks.append(_timer)
     freeze()
     if call_later is not None:
-        call_later(WARM_S, freeze)
+        call_later(FREEZE_EVERY_S, _freeze_round, call_later, 0.0)
+    audit_path = os.environ.get("CARO_GC_AUDIT")
+    if audit_path and call_from_thread is not None:
+        signal.signal(signal.SIGUSR2, lambda _sig, _frame: call_from_thread(audit, audit_path))
 
 
-def freeze() -> int:
-    """Collect every generation, then move every object left out of the collector's reach;
-    returns how many objects are frozen now."""
+def settled() -> bool:
+    """Whether no page and no socket's handshake is in flight (`InFlight`)."""
+    return _in_flight[0] == 0
+
+
+def _freeze_round(call_later, waited: float) -> None:
+    if settled() or waited >= FORCE_AFTER_S:
+        try:
+            freeze(forced=not settled())
+        finally:
+            call_later(FREEZE_EVERY_S, _freeze_round, call_later, 0.0)
+        return
+    call_later(SETTLE_RETRY_S, _freeze_round, call_later, waited + SETTLE_RETRY_S)
+
+
+def freeze(forced: bool = False) -> int:
+    """Collect every object not frozen yet, then move every object left out of the collector's
+    reach; returns how many objects are frozen now. `forced`: done while something was in flight
+    (counted in `stats()`)."""
+    started = time.perf_counter()
     gc.collect()
     gc.freeze()
+    ms = (time.perf_counter() - started) * 1000
     _state["frozen"] = gc.get_freeze_count()
-    log.info("gc: %d objects frozen, thresholds %s", _state["frozen"], gc.get_threshold())
+    _state["freezes"] += 1
+    _state["forced"] += forced
+    _state["freeze_max_ms"] = max(_state["freeze_max_ms"], ms)
+    log.debug("gc: %d objects frozen in %.1f ms%s", _state["frozen"], ms, " (forced)" if forced else "")
     return _state["frozen"]
 
 
 def stats() -> dict:
-    """Collections timed so far: `count`, `max_ms` (the longest pause), `total_ms`, `frozen`."""
-    return {k: _state[k] for k in ("count", "max_ms", "total_ms", "frozen")}
+    """Collections timed so far: `count`, `max_ms` (the longest pause), `total_ms`; `frozen` (objects
+    frozen at the last freeze), `freezes`, `forced` (freezes made with something in flight) and
+    `freeze_max_ms` (the longest freeze, its collection included)."""
+    return {k: _state[k] for k in ("count", "max_ms", "total_ms", "frozen", "freezes", "forced", "freeze_max_ms")}
+
+
+def audit(path: str) -> dict:
+    """What a full collection of everything, frozen objects included, finds dead in reference
+    cycles: `{"garbage": n, "types": [[type, count], ...] (the 30 most common), "tracked": objects
+    left, "frozen": ..., "rss_kib": ...}`, appended to `path` as a JSON line. Stops the process for
+    the whole collection (tests and benches only); everything left is frozen again."""
+    gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        found = collections.Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage)
+        garbage = len(gc.garbage)
+        gc.garbage.clear()
+    finally:
+        gc.set_debug(0)
+    gc.collect()  # now without keeping it: what DEBUG_SAVEALL held is freed
+    tracked = len(gc.get_objects())
+    gc.freeze()
+    report = {"time": time.time(), "garbage": garbage, "types": found.most_common(30), "tracked": tracked,
+              "in_flight": _in_flight[0],
+              "frozen": gc.get_freeze_count(), "rss_kib": _rss_kib(), **{f"policy_{k}": v for k, v in stats().items()}}
+    with open(path, "a") as handle:
+        handle.write(json.dumps(report) + "\n")
+    return report
+
+
+def _rss_kib() -> int | None:
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    except (OSError, ValueError):
+        return None
+
+
+class InFlight:
+    """ASGI middleware: counts the pages (HTTP requests) and socket handshakes in flight, for
+    `settled()`. A page counts until the application returns; a websocket until its application
+    asks for its second message (the connect is handled: the socket is settled) or returns."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        kind = scope.get("type")
+        if kind not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        _in_flight[0] += 1
+        counted = True
+
+        def settle() -> None:
+            nonlocal counted
+            if counted:
+                counted = False
+                _in_flight[0] -= 1
+
+        if kind == "websocket":
+            calls = 0
+            inner = receive
+
+            async def receive():
+                nonlocal calls
+                calls += 1
+                if calls == 2:
+                    settle()
+                return await inner()
+
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            settle()
 
 
 def _timer(phase: str, info: dict) -> None:

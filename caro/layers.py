@@ -35,7 +35,10 @@ consistent hash) with four differences:
    remote=True)` delivers a batch in order, publishing to Redis in one pipeline per host. It
    always delivers locally first and then raises what Redis raised, so a caller that keeps a
    failed batch (caro.games.outbox) publishes it again later with `local=False`, and nobody in
-   this process gets it twice.
+   this process gets it twice. `deliver_here(items)` is its synchronous part alone, for a
+   batch that needs no Redis (every group's subscribers are all in this process): it delivers
+   at once and returns True, or does nothing and returns False (the move on the event loop
+   uses it, caro.games.outbox, and saves a task and a lock per move).
 
 Messages: a local member receives a shallow copy of the dict that was sent (never the
 serialised round trip): do not change a message's nested values after sending it. A payload
@@ -86,7 +89,7 @@ class LocalFirstChannelLayer(RedisPubSubChannelLayer):
     channels_redis's pub/sub options plus `join_wait_s` (default JOIN_WAIT_S)."""
 
     def __getattr__(self, name):
-        if name in ("group_send_many", "watch_reconnects", "subscribers", "ping"):
+        if name in ("group_send_many", "deliver_here", "watch_reconnects", "subscribers", "ping"):
             return getattr(self._get_layer(), name)
         return super().__getattr__(name)
 
@@ -257,6 +260,25 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
             for (name, _payload), count in zip(entries, counts):
                 if count <= 1 and name in self.groups and shard.connected:  # only this process heard it
                     self.remote.pop(name, None)
+
+    def deliver_here(self, items) -> bool:
+        """Deliver each `(group, message)` of `items` to this process's members of its group now
+        (synchronously, in order), if that is all `group_send_many` would do: every group has a
+        member here, no other process is known to subscribe to it and no reconnection is being
+        settled. Returns False, having delivered nothing, when any would need Redis."""
+        targets = []
+        for group, message in items:
+            name = self._get_group_channel_name(group)
+            members = self.groups.get(name)
+            if not members or self.remote.get(name) or self.settling:
+                return False
+            targets.append((members, message))
+        for members, message in targets:
+            for channel in members:
+                queue = self.channels.get(channel)
+                if queue is not None:
+                    queue.put_nowait(dict(message))
+        return True
 
     async def flush(self):
         self.channels, self.groups, self.remote, self._joining, self.watchers = {}, {}, {}, {}, set()

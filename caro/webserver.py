@@ -6,7 +6,13 @@ on uvloop, with the collector tuned for a long-lived server and a bounded answer
   reactor on `asyncio.new_event_loop()` when `daphne.server` is imported, so the policy is set
   here before that import (`CARO_UVLOOP=0` keeps asyncio's own loop).
 - **The collector** (`caro.gcpolicy`): thresholds for a server whose start-up objects live for
-  ever, and `gc.freeze()` of what start-up made, once the process is warm.
+  ever, and `gc.freeze()` of what lives long (start-up, then the open sockets' objects) every few
+  seconds. Frozen objects must be freed by their reference counts when they die, so two reference
+  cycles every closed websocket used to leave are broken here: autobahn resolves a protocol's
+  `is_closed` future with the protocol itself (`CollectableWebSocketProtocol` replaces it once the
+  connection is lost), and Twisted's HTTP channel kept the request that Daphne upgraded to a
+  websocket in its list of requests, the request pointing back at the channel
+  (`BoundedHTTPChannel` drops it as the connection is handed over).
 - **Oversized requests** get an answer, not a dropped connection (`BoundedHTTPChannel`): Twisted
   closes the connection without a word when a line of the request head is longer than its
   `MAX_LENGTH` (16 KiB; `LineReceiver.lineLengthExceeded`), and answers a bare 400 to a head
@@ -46,7 +52,9 @@ from daphne.access import AccessLogGenerator  # noqa: E402
 from daphne.cli import CommandLineInterface  # noqa: E402
 from daphne.http_protocol import HTTPFactory  # noqa: E402
 from daphne.server import Server  # noqa: E402
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol  # noqa: E402
 from twisted.web import http  # noqa: E402
+import txaio  # noqa: E402
 
 from caro import gcpolicy  # noqa: E402
 
@@ -102,6 +110,16 @@ class BoundedHTTPChannel(http.HTTPChannel):
         if not self.refused:
             super().rawDataReceived(data)
 
+    def allContentReceived(self) -> None:
+        """Twisted's, then: a request that Daphne upgraded to a websocket (it took the connection
+        over and set the request's transport to None) leaves this channel's list of requests. The
+        channel never hears of that connection again, and the request and the channel referred to
+        each other: a reference cycle per socket, which only the collector could free (caro.gcpolicy
+        freezes the sockets' objects, so it never would)."""
+        super().allContentReceived()
+        if any(request.transport is None for request in self.requests):
+            self.requests = [request for request in self.requests if request.transport is not None]
+
     def lineLengthExceeded(self, line: bytes) -> None:
         """A line of the head longer than MAX_LENGTH: the request line (414) or a header (431)."""
         self.refuse(414 if getattr(self, "_HTTPChannel__first_line", 0) else 431)
@@ -130,6 +148,22 @@ def _bounded_protocol(factory) -> http._GenericHTTPChannelProtocol:
     return http._GenericHTTPChannelProtocol(BoundedHTTPChannel())
 
 
+class CollectableWebSocketProtocol(WebSocketProtocol):
+    """Daphne's websocket protocol, freed by reference counting once its connection is lost
+    (caro.gcpolicy): autobahn resolves `is_closed` with the protocol itself (protocol -> future ->
+    protocol, a cycle), so the resolved future is replaced by one that holds nothing."""
+
+    def connectionLost(self, reason) -> None:
+        super().connectionLost(reason)
+        self.is_closed = txaio.create_future_success(None)
+
+
+class CollectableWebSocketFactory(WebSocketFactory):
+    """Daphne's websocket factory, building `CollectableWebSocketProtocol`s."""
+
+    protocol = CollectableWebSocketProtocol
+
+
 class BoundedHTTPFactory(HTTPFactory):
     """Daphne's HTTP factory, building `BoundedHTTPChannel`s."""
 
@@ -139,7 +173,8 @@ class BoundedHTTPFactory(HTTPFactory):
 class LoggingServer(Server):
     """Daphne's server with `AccessLog` wherever Daphne's command line would have given it its
     own access log (at verbosity 1 or more, or with `--access-log`), serving through
-    `BoundedHTTPFactory`, with the collector policy applied once it runs (`caro.gcpolicy`)."""
+    `BoundedHTTPFactory` and `CollectableWebSocketFactory`, with the collector policy applied
+    once it runs (`caro.gcpolicy`)."""
 
     def __init__(self, *args, action_logger=None, **kwargs) -> None:
         super().__init__(*args, action_logger=AccessLog() if action_logger is not None else None, **kwargs)
@@ -147,9 +182,10 @@ class LoggingServer(Server):
     def run(self) -> None:
         # Server.run makes its factory from the name in daphne.server's namespace.
         daphne_server.HTTPFactory = BoundedHTTPFactory
+        daphne_server.WebSocketFactory = CollectableWebSocketFactory
         from twisted.internet import reactor
 
-        reactor.callWhenRunning(gcpolicy.apply, reactor.callLater)
+        reactor.callWhenRunning(gcpolicy.apply, reactor.callLater, reactor.callFromThread)
         super().run()
 
 

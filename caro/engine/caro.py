@@ -382,6 +382,29 @@ class Board:
             return None
         return self._winning_run(i)
 
+    def run_through(self, square: str, length: int) -> tuple[str, ...] | None:
+        """The first whole run (along the axes in order) of at least ``length`` stones of one side
+        through the stone on ``square``, one end to the other, whatever blocks its ends and however
+        long it is; None for an empty square or when no line through it is that long. Raises
+        IllegalMove for bad square names. (What the win would be with no blocking and no exact
+        rule: ``explain.refused_five`` compares the two.)"""
+        i = self._index(square)
+        cells, rays = self._cells, self._geo.rays[i]
+        me = cells[i]
+        if me == _EMPTY:
+            return None
+        for axis in range(4):
+            runs = []
+            for ray in (rays[axis + 4], rays[axis]):
+                n = 0
+                while n < len(ray) and cells[ray[n]] == me:
+                    n += 1
+                runs.append(ray[:n])
+            if 1 + len(runs[0]) + len(runs[1]) >= length:
+                names = self._geo.names
+                return tuple(names[j] for j in reversed(runs[0])) + (names[i],) + tuple(names[j] for j in runs[1])
+        return None
+
     # -- moves ---------------------------------------------------------------------------------
 
     def play(self, square: str, side: str | None = None) -> Outcome | None:

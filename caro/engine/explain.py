@@ -6,9 +6,7 @@ Pure functions of a :class:`caro.engine.caro.Board`; the site turns their answer
 
 from __future__ import annotations
 
-import functools
-
-from .caro import Board, Rules
+from .caro import Board
 from .renju import foul_map
 
 __all__ = ["foul_points", "refused_five"]
@@ -37,15 +35,9 @@ def refused_five(board: Board, square: str) -> dict | None:
     rules = board.rules
     if board.outcome is not None or (rules.blocked == "none" and not rules.exact) or rules.renju:
         return None
-    relaxed = Board.from_position(_relaxed(rules.size, rules.win_length), board.position())
-    line = relaxed.winning_line(square)
+    line = board.run_through(square, rules.win_length)  # the win with nothing blocked and no exact rule
     if line is None:
         return None
     kind = "overline" if rules.exact and len(line) > rules.win_length else "blocked"
     return {"kind": kind, "line": list(line)}
 
-
-@functools.cache
-def _relaxed(size: int, win_length: int) -> Rules:
-    """The rules under which any long enough run wins: nothing blocks, longer runs count."""
-    return Rules(size=size, win_length=win_length, blocked="none")

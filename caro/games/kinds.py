@@ -9,6 +9,7 @@ vocabulary and the site's. Sides are "X" (moves first) and "O"; in Reversi X pla
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -69,6 +70,21 @@ MOVE_STRING = RecordFormat("moves", gettext_lazy("Move string (f5d6c3)"), "txt")
 SQUARE_LIST = RecordFormat("squares", gettext_lazy("Coordinate list"), "txt")
 
 
+def caro_rules(rules: dict) -> caro_engine.Rules:
+    """`caro_engine.Rules.from_dict(rules)`, built once per distinct rule set (Rules is immutable):
+    every move reads its game's rules, and building them (checking every field) cost more than
+    the move's own engine work. Raises ValueError as `from_dict` does."""
+    try:  # the values' types are in the key: 1 and True are equal, but only True is a valid `exact`
+        return _rules_of(tuple(rules.items()), tuple(map(type, rules.values())))
+    except (AttributeError, TypeError):  # not a dict, or unhashable values: from_dict says why
+        return caro_engine.Rules.from_dict(rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_of(items: tuple, _types: tuple) -> caro_engine.Rules:
+    return caro_engine.Rules.from_dict(dict(items))
+
+
 class Caro:
     """Caro / gomoku with every rule option (`Game.rules` is `caro.engine.caro.Rules.to_dict()`)."""
 
@@ -94,7 +110,7 @@ class Caro:
         return rules or caro_engine.Rules().to_dict()
 
     def size(self, rules: dict) -> int:
-        return caro_engine.Rules.from_dict(rules).size
+        return caro_rules(rules).size
 
     def column_letters(self, size: int) -> list[str]:
         """Column names, left to right: "A", "B", … (row 1 is at the top)."""
@@ -102,7 +118,7 @@ class Caro:
 
     def board(self, rules: dict, squares: list[str]) -> caro_engine.Board:
         """The position after `squares` (stored moves, all legal)."""
-        board = caro_engine.Board(caro_engine.Rules.from_dict(rules))
+        board = caro_engine.Board(caro_rules(rules))
         for square in squares:
             board.play(square)
         return board
@@ -114,7 +130,7 @@ class Caro:
     def board_at(self, rules: dict, position: str) -> caro_engine.Board:
         """The board of a stored `position` under `rules`, to play the next move on (its `moves`
         start empty). Raises ValueError for a string that is not a position of these rules."""
-        return caro_engine.Board.from_position(caro_engine.Rules.from_dict(rules), position)
+        return caro_engine.Board.from_position(caro_rules(rules), position)
 
     def play(self, board: caro_engine.Board, square: str, side: str) -> Played:
         """Play `square` for `side`; raises IllegalMove (with `.reason`)."""

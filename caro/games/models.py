@@ -81,8 +81,18 @@ class GameQuerySet(models.QuerySet):
         return self.filter(status__in=(Game.Status.WAITING, Game.Status.ACTIVE))
 
     def expired(self, now=None):
-        """Active games whose move deadline has passed (oldest deadline first)."""
-        return self.active().filter(deadline__lte=now or timezone.now()).order_by("deadline")
+        """Active games whose move deadline has passed, earliest `wake_at` first: found and ordered
+        through `wake_at` (indexed, never after the deadline; `deadline` itself has no index), which
+        for a due game is its deadline unless moves pushed the deadline on since the timer last
+        looked at it."""
+        now = now or timezone.now()
+        return self.active().filter(wake_at__lte=now, deadline__lte=now).order_by("wake_at")
+
+    def to_wake(self, now=None):
+        """Active games whose `wake_at` has passed but whose move deadline has not (or that have
+        none): the deadline timer moves their `wake_at` up to the deadline."""
+        now = now or timezone.now()
+        return self.active().filter(wake_at__lte=now).filter(Q(deadline__gt=now) | Q(deadline__isnull=True))
 
     def against_the_computer(self):
         return self.exclude(bot_seat="")
@@ -100,6 +110,9 @@ class Game(models.Model):
     """One game between two seats, host and guest, each playing one side (X moves first).
 
     Time fields are in milliseconds; `deadline` is the moment the player to move loses on time.
+    `wake_at` is when the deadline timer looks at the game next: never after `deadline` (a trigger
+    of the table sees to it), so `deadline`, which every move changes, needs no index of its own
+    and a move's UPDATE of the row changes no indexed column (a HOT update).
     `event_version` grows by one with every event broadcast for this game, so clients can spot gaps.
     Events go to the Channels group `group_name`, derived from the game itself.
     """
@@ -170,7 +183,13 @@ class Game(models.Model):
     guest_bank_ms = models.PositiveIntegerField(_("guest's time left (ms)"), default=0,
                                                 help_text=_("at the start of the current turn"))
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
-    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    wake_at = models.DateTimeField(
+        _("deadline timer's next look"), null=True, blank=True, editable=False,
+        help_text=_("never after the deadline (a database trigger lowers it when the deadline comes "
+                    "earlier); the deadline timer moves it up to the deadline when it passes "
+                    "(caro.games.timer), so a move need not touch an index"),
+    )
     first_mover = models.CharField(
         _("first move"), max_length=6, choices=FirstMover.choices, default=FirstMover.HOST,
         help_text=_("decides host_side when the game starts"),
@@ -264,7 +283,9 @@ class Game(models.Model):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         indexes = [
-            models.Index(fields=["status", "deadline"]),
+            # The deadline timer's look-up: the earliest wake_at of an active game (a move changes
+            # `deadline` but not `wake_at`, so its UPDATE of the row is HOT: docs/scaling.md).
+            models.Index(fields=["wake_at"], condition=Q(status="active"), name="game_wake_active"),
             # The admin's game list (newest first, filtered by status or rated) and a player's games.
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(fields=["rated", "-created_at"], name="game_rated_created"),

@@ -120,14 +120,16 @@ def broadcast_many(items: list[tuple[str, dict]], *, wait: bool = True) -> None:
             running = _running_loop()
             server = _server_loop() or running
             if server is not None and server is running:  # called on the loop (a move on the loop)
-                _keep(server.create_task(_in_order(send_all)))
+                if _deliver_here(layer, items):
+                    return
+                _keep(server.create_task(_ordered(send_all)))
                 return
             if server is not None:  # a web process: its server's loop sends, this thread goes on
-                asyncio.run_coroutine_threadsafe(_in_order(send_all), server)
+                asyncio.run_coroutine_threadsafe(_ordered(send_all), server)
                 return
             async_to_sync(send_all)()
             return
-        future = asyncio.run_coroutine_threadsafe(_in_order(send_all), loop)
+        future = asyncio.run_coroutine_threadsafe(_ordered(send_all), loop)
         if wait:
             future.result(BROADCAST_TIMEOUT_S)
     except Exception:  # pragma: no cover - the loop is gone
@@ -210,7 +212,7 @@ class Backlog:
                     sent += len(items)
 
             try:
-                await _in_order(publish_all)
+                await _ordered(publish_all)
             except Exception as error:  # noqa: BLE001 - away again: wait once more
                 log.warning("broadcast backlog: Redis refused it again (%s)", error)
             if sent:
@@ -322,15 +324,43 @@ async def _publish_batch(layer, messages: list[tuple[str, dict]]) -> None:
         await pipe.execute()
 
 
-async def _in_order(send) -> None:
+#: Sends handed over to an event loop (`_ordered`) and not finished yet, in this process.
+_unfinished = [0]
+_unfinished_lock = threading.Lock()
+
+
+def _ordered(send):
+    """`_in_order(send)`, counted in `_unfinished` from now (the hand-over) until it is done."""
+    with _unfinished_lock:
+        _unfinished[0] += 1
+    return _in_order(send, counted=True)
+
+
+async def _in_order(send, counted: bool = False) -> None:
     """Run `send()` after every send handed to this loop before it (FIFO: asyncio's lock, one
     per loop)."""
-    loop = asyncio.get_running_loop()
-    lock = _loop_state["locks"].get(loop)
-    if lock is None:
-        lock = _loop_state["locks"][loop] = asyncio.Lock()
-    async with lock:
-        await send()
+    try:
+        loop = asyncio.get_running_loop()
+        lock = _loop_state["locks"].get(loop)
+        if lock is None:
+            lock = _loop_state["locks"][loop] = asyncio.Lock()
+        async with lock:
+            await send()
+    finally:
+        if counted:
+            with _unfinished_lock:
+                _unfinished[0] -= 1
+
+
+def _deliver_here(layer, items: list[tuple[str, dict]]) -> bool:
+    """On the loop: deliver `items` to this process's sockets now, without a task or a lock, when
+    that is all there is to do: no send handed over before is unfinished (so this one cannot
+    overtake it), no backlog waits, and the layer (caro.layers) knows that no other process
+    subscribes to their groups. Returns False, having done nothing, otherwise."""
+    deliver = getattr(layer, "deliver_here", None)
+    if deliver is None or _unfinished[0] or Backlog.of_loop().batches:
+        return False
+    return deliver([(group, {"type": "game.event", "event": event}) for group, event in items])
 
 
 @contextlib.contextmanager

@@ -2,7 +2,8 @@
 their move or absence deadline passes (docs/architecture.md, "Where time and endings live").
 
 Deadlines live in PostgreSQL (`Game.deadline`, `Game.absence_deadline`). The timer asks it for the
-nearest one, sleeps until then (at most TICK_S, so a deadline set meanwhile is noticed within that
+nearest one (through `Game.wake_at`, never after the move deadline: `deadline` itself is not
+indexed, so that a move's UPDATE is HOT), sleeps until then (at most TICK_S, so a deadline set meanwhile is noticed within that
 time), and ends every game that is due in batches: one transaction per batch locks the due rows
 with `SELECT ... FOR UPDATE SKIP LOCKED` and ends them through `finish_many` (services
 `enforce_due_deadlines`, `enforce_due_absences`). The game-over events of a batch leave together
@@ -44,8 +45,11 @@ _thread_state: dict = {"thread": None, "stop": None}
 
 
 def nearest_deadline() -> datetime | None:
-    """The earliest move or absence deadline of any active game (an aware datetime), or None."""
-    found = Game.objects.active().aggregate(move=Min("deadline"), absence=Min("absence_deadline"))
+    """When the timer must look next (an aware datetime), or None: the earliest absence deadline
+    or `wake_at` of any active game. `wake_at` is never after the game's move deadline (equal to it
+    whenever the timer last looked, earlier when moves pushed the deadline on since), so the
+    timer never sleeps past a deadline; at an early `wake_at` it only moves it on (`run_due`)."""
+    found = Game.objects.active().aggregate(move=Min("wake_at"), absence=Min("absence_deadline"))
     times = [t for t in (found["move"], found["absence"]) if t is not None]
     return min(times) if times else None
 
@@ -53,8 +57,13 @@ def nearest_deadline() -> datetime | None:
 def run_due(now: datetime | None = None) -> int:
     """End every game whose move deadline or absence grace passed by `now` (default: the current
     time), batch after batch until none is left that this process could lock; broadcast each
-    batch's events after its commit. Returns how many games it changed (logged when any)."""
+    batch's events after its commit. First `wake_at` is moved on to the deadline for the games
+    whose `wake_at` passed but whose deadline has not (`time.advance_wakeups`), so the batches
+    read only due games. Returns how many games it ended or applied an absence rule to (logged
+    when any)."""
     now = now or timezone.now()
+    while deadlines.advance_wakeups(now) == deadlines.WAKE_BATCH:  # first: what is left is due
+        pass
     counts = [drain(deadlines.enforce_due_deadlines, now, deadlines.DUE_BATCH),
               drain(presence.enforce_due_absences, now, presence.DUE_BATCH)]
     if any(counts):

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone, translation
+from django.utils.functional import empty
 
 from accounts.restrictions import ban_message, ban_of, user_group
 
@@ -103,7 +104,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         # in a pool thread for it to send them (caro.games.outbox.use_server_loop).
         outbox.use_server_loop(asyncio.get_running_loop())
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
-        self.user = self.scope.get("user")
+        self.user = _resolved(self.scope.get("user"))
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
         self.game_group = None
@@ -199,7 +200,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if group:
                 await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "game_group", None):
-            await db(presence.disconnect)(self.channel_name)
+            await presence.disconnect_on_loop(self.channel_name)
 
     async def follow_game(self, game_id: int, max_spectators: int | None = None) -> None:
         """Receive the events of game `game_id` (the room's current game) instead of the last one,
@@ -225,20 +226,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return await self.close(code=CLOSE_TOO_BIG)
         if refusal:
             return await self.send_error(refusal)
-        handler = {
-            "move": self.on_move,
-            "sync": self.on_sync,
-            "resign": self.on_resign,
-            "play_again": self.on_play_again,
-            "decline_rematch": self.on_decline_rematch,
-            "ping": self.on_ping,
-            "opening": self.on_opening,
-            "chat": self.on_chat,
-            "chat_history": self.on_chat_history,
-            **{name: self.on_game_action for name in GAME_ACTIONS},
-        }.get(frame["type"])
-        if handler is None:
+        name = FRAME_HANDLERS.get(frame["type"])
+        if name is None:
             return await self.send_error("unknown_type")
+        handler = getattr(self, name)
         try:
             await handler(frame)
         except GameError as exc:
@@ -452,7 +443,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def send_json(self, data: dict) -> None:
         try:
-            await self.send(text_data=json.dumps(data))  # ASCII escapes: never an unencodable surrogate
+            # ASCII escapes: never an unencodable surrogate; no spaces: smaller frames to write
+            await self.send(text_data=json.dumps(data, separators=(",", ":")))
         except Exception:  # the client left while an event was on its way: nothing to deliver
             log.debug("room %s: send after close dropped", self.code)
 
@@ -490,6 +482,21 @@ GAME_ACTIONS = {
 }
 
 
+#: Client frame type -> the RoomConsumer method that answers it.
+FRAME_HANDLERS = {
+    "move": "on_move",
+    "sync": "on_sync",
+    "resign": "on_resign",
+    "play_again": "on_play_again",
+    "decline_rematch": "on_decline_rematch",
+    "ping": "on_ping",
+    "opening": "on_opening",
+    "chat": "on_chat",
+    "chat_history": "on_chat_history",
+    **{name: "on_game_action" for name in GAME_ACTIONS},
+}
+
+
 #: The most squares an `opening` frame may carry (an offer is two; a third reaches the engine,
 #: which refuses it with `offer_count`).
 MAX_OPENING_SQUARES = 4
@@ -516,6 +523,14 @@ def opening_action(frame: dict) -> dict | None:
             return None
         action["color"] = color
     return action
+
+
+def _resolved(user):
+    """The user object behind the scope's lazy `user` (Channels' AuthMiddleware has loaded it by
+    the time a consumer connects), so that every frame's checks read its attributes directly
+    instead of through the lazy proxy; `user` itself when it is not such a proxy or not loaded."""
+    wrapped = getattr(user, "_wrapped", None)
+    return user if wrapped is None or wrapped is empty else wrapped
 
 
 def _uuid_or_none(value) -> uuid.UUID | None:

@@ -146,6 +146,30 @@ async def test_two_processes_in_one_group_each_get_every_message_once(url):
         await _flush(one, two)
 
 
+async def test_deliver_here_delivers_at_once_only_what_needs_no_redis(url):
+    """`deliver_here`: a batch whose groups have all their subscribers in this process is
+    delivered synchronously, in order; one that another process (or nobody here) would need is
+    refused whole, nothing delivered, for `group_send_many` to send."""
+    one, two = _layers(url)
+    try:
+        a, b = await one.new_channel(), await one.new_channel()
+        await one.group_add("g", a)
+        await one.group_add("h", b)
+        before = _publishes(url)
+        assert one.deliver_here([("g", {"type": "m", "n": 1}), ("h", {"type": "m", "n": 2}),
+                                 ("g", {"type": "m", "n": 3})]) is True
+        queue = one._get_layer().channels[a]
+        assert [queue.get_nowait()["n"] for _ in range(2)] == [1, 3]  # already there: no await needed
+        assert (await _gets(one, b))["n"] == 2 and _publishes(url) == before
+        assert one.deliver_here([("g", {"type": "m", "n": 4}), ("nobody-here", {"type": "m"})]) is False
+        o = await two.new_channel()
+        await two.group_add("g", o)  # another process subscribes to g now
+        assert one.deliver_here([("g", {"type": "m", "n": 5})]) is False
+        await _nothing(one, a)  # a refused batch delivered nothing
+    finally:
+        await _flush(one, two)
+
+
 async def test_a_process_without_members_publishes_and_members_elsewhere_receive(url):
     web, worker = _layers(url)
     try:

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.guests import create_guest
 from caro.asgi import application
-from caro.games import state
+from caro.games import outbox, state
 from caro.games.models import Game
 from caro.rooms import consumers
 from caro.rooms import services as rooms
@@ -197,17 +197,26 @@ async def test_the_spectator_count_reaches_the_players_at_most_once_a_second(cel
     x, _ = await _connect(room, cookies["X"])
     watchers = []
     try:
-        for _ in range(3):  # three spectators within a fraction of a second
+        started = time.monotonic()
+        for _ in range(3):  # three spectators, as fast as this machine connects them
             extra = await sync_to_async(lambda: session_cookie(create_guest()))()
             watchers.append((await _connect(room, extra))[0])
-        crowd = await _receive(x, "crowd", timeout=20)
-        counts = [crowd["count"]]
-        await asyncio.sleep(2.5)  # a second update would have come by now
+        span_ms = (time.monotonic() - started) * 1000
+        counts = []
+        while not counts or counts[-1] != 3:
+            frame = await x.receive_json_from(timeout=30)
+            if frame["type"] == "crowd":
+                counts.append(frame["count"])
+        await asyncio.sleep(2.5)  # a trailing update would have come by now
         while not await x.receive_nothing(timeout=0.2):  # (a timed-out receive would end the consumer)
             frame = await x.receive_json_from(timeout=5)
             if frame["type"] == "crowd":
                 counts.append(frame["count"])
-        assert counts[-1] == 3 and len(counts) <= 2  # one update for the burst (two if it straddled)
+        # At most one update per CROWD_UPDATE_MS while the spectators arrived, plus the trailing one:
+        # three connects within one period give one or two updates; a busy machine that spreads
+        # them over several periods may give one more per period, never one per connect in a burst.
+        allowed = 2 + int(span_ms // outbox.CROWD_UPDATE_MS)
+        assert counts[-1] == 3 and len(counts) <= allowed, (counts, span_ms)
     finally:
         for comm in (x, *watchers):
             await comm.disconnect()

@@ -40,6 +40,7 @@ import weakref
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models.base import ModelState
 from psycopg_pool import AsyncConnectionPool
 
 from caro.games.models import Game, Move
@@ -49,8 +50,11 @@ from caro.games.models import Game, Move
 #: checks, the engine, the clock or the `move` event reads is in MOVE_COLUMNS.
 UNUSED_COLUMNS = ("imported", "annulled", "annulled_at", "annulled_by", "annul_reason", "created_at",
                   "started_at", "finished_at", "win_line", "winner", "termination", "left_seat",
-                  "rematch_of", "rematch_offer", "throws", "first_mover")
+                  "rematch_of", "rematch_offer", "throws", "first_mover", "wake_at")
 MOVE_COLUMNS = tuple(f.name for f in Game._meta.concrete_fields if f.name not in UNUSED_COLUMNS)
+#: Attribute names of the JSON columns among MOVE_COLUMNS (the cache hands out a copy of each).
+_JSON_ATTNAMES = tuple(Game._meta.get_field(name).attname for name in MOVE_COLUMNS
+                       if Game._meta.get_field(name).get_internal_type() == "JSONField")
 #: Games whose last version this process keeps (least recently played dropped first).
 CACHE_GAMES = 20_000
 
@@ -64,11 +68,16 @@ def usable(alias: str = DEFAULT_DB_ALIAS) -> bool:
 
 class MoveCache:
     """Per process: game id -> the game's MOVE_COLUMNS as last read or written here, and its
-    row's `xmin`. Thread-safe; bounded to CACHE_GAMES games."""
+    row's `xmin`. Thread-safe; bounded to CACHE_GAMES games.
+
+    An entry is the attribute values themselves (`{attname: value}`), and `get` makes the `Game`
+    from them as `Model.from_db` would, without `Model.__init__` (which set every field one by
+    one and cost more than the rest of the move's bookkeeping): the same attributes, the others
+    deferred, `_state` saying it came from the database `alias`."""
 
     def __init__(self, size: int = CACHE_GAMES) -> None:
         self.size = size
-        self._rows: collections.OrderedDict[int, tuple[list, list, str]] = collections.OrderedDict()
+        self._rows: collections.OrderedDict[int, tuple[dict, str]] = collections.OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, game_id: int, alias: str = DEFAULT_DB_ALIAS) -> tuple[Game, str] | None:
@@ -78,15 +87,23 @@ class MoveCache:
             if entry is None:
                 return None
             self._rows.move_to_end(game_id)
-        names, values, xmin = entry
-        values = [dict(v) if isinstance(v, dict) else v for v in values]  # JSON columns: a copy each
-        return Game.from_db(alias, names, values), xmin
+        values, xmin = entry
+        game = Game.__new__(Game)
+        game.__dict__.update(values)
+        for name in _JSON_ATTNAMES:  # a copy of each JSON column's dict or list: the move may change them
+            value = values.get(name)
+            if isinstance(value, (dict, list)):
+                game.__dict__[name] = value.copy()
+        game._state = ModelState()
+        game._state.adding, game._state.db = False, alias
+        return game, xmin
 
     def put(self, game: Game, names: list[str], xmin: str) -> None:
         """Keep `game` (its attributes `names`) as the row version `xmin`."""
-        values = [getattr(game, name) for name in names]
+        attributes = game.__dict__
+        values = {name: attributes[name] for name in names}
         with self._lock:
-            self._rows[game.pk] = (names, values, xmin)
+            self._rows[game.pk] = (values, xmin)
             self._rows.move_to_end(game.pk)
             while len(self._rows) > self.size:
                 self._rows.popitem(last=False)
@@ -343,6 +360,25 @@ class LoopConnection:
         move._state.adding, move._state.db = False, self.alias
         cache.put(game, _read_statement(connection)[2], new_xmin)
         return new_xmin
+
+
+    async def locked_rows(self, lock_sql: str, lock_params, sql: str, params) -> list[tuple]:
+        """`lock_sql` (a `SELECT ... FOR UPDATE` that takes a row lock), then `sql`, whose rows are
+        returned: one message of PostgreSQL's simple-query protocol (client-side binding), so one
+        round trip and one implicit transaction. The lock is held until that transaction ends, and
+        `sql` takes its snapshot after the lock is held, so it sees what the transaction that held
+        the lock before committed (read committed: a snapshot per statement). Raises
+        `psycopg.Error`; nothing was written unless the answer came back."""
+        conn = await self._connection()
+        try:
+            async with psycopg.AsyncClientCursor(conn) as cursor:
+                await cursor.execute(f"{lock_sql}; {sql}", (*lock_params, *params))
+                cursor.nextset()
+                return await cursor.fetchall()
+        except psycopg.OperationalError:
+            if conn.broken:
+                await self._renew()
+            raise
 
 
 class Dropped(Exception):

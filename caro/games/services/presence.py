@@ -25,6 +25,7 @@ from caro.games import outbox, signals, state
 from caro.games.errors import GameError
 from caro.games.finish import finish, finish_many
 from caro.games.models import Connection, Game, Seat
+from caro.games.services import lean
 from caro.games.services.locking import lock, player_action
 from caro.games.snapshot import absence, with_choices
 
@@ -91,13 +92,89 @@ def disconnect(channel: str) -> None:
         if connection is None:  # a racing disconnect already handled it
             return
         connection.delete()
-        if connection.seat and state.is_active(game) and state.between_people(game):
-            if not _present(game, connection.seat, now) and not game.absent_seat:
-                _away(game, connection.seat, now)
-    if not connection.seat:
-        outbox.crowd_changed(known)
-    elif game.status == Game.Status.WAITING:
-        signals.waiting_presence.send(sender=Game, game_id=known)
+        if _starts_absence(game, connection.seat, _present(game, connection.seat, now)):
+            _away(game, connection.seat, now)
+    _after_disconnect(known, connection.seat, game.status)
+
+
+def _starts_absence(game: Game, seat: str, present: bool) -> bool:
+    """Whether the socket of `seat` that just closed was that player's last one in a game between
+    two people in progress (`present`: another socket of the seat is still seen), with nobody
+    away yet: then their absence starts."""
+    return bool(seat) and state.is_active(game) and state.between_people(game) and not present \
+        and not game.absent_seat
+
+
+def _after_disconnect(game_id: int, seat: str, status: str) -> None:
+    """What a closed socket tells others once its transaction committed: a spectator fewer, or the
+    host of a waiting game gone from the lobby."""
+    if not seat:
+        outbox.crowd_changed(game_id)
+    elif status == Game.Status.WAITING:
+        signals.waiting_presence.send(sender=Game, game_id=game_id)
+
+
+def away_if_gone(game_id: int, seat: str) -> None:
+    """The rest of `disconnect_on_loop` when its socket's player may have gone (the socket's row is
+    already deleted): under the row lock, start the absence of `seat` if it is still the case
+    (no other socket of the seat seen, nobody away yet, the game in progress)."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is not None and _starts_absence(game, seat, _present(game, seat, now)):
+            _away(game, seat, now)
+
+
+async def disconnect_on_loop(channel: str) -> None:
+    """`disconnect` on the event loop, for the web process's sockets: the common close in one round
+    trip of the loop's own connections and no thread (`lean.LoopConnection.locked_rows`): one
+    transaction locks the socket's game row (the lock `disconnect` takes), deletes the socket's
+    row and reads what decides the rest, with the game's other sockets of the same seat as they
+    are once the lock is held. Only a close that starts the player's absence (then `away_if_gone`
+    decides again under the lock), a spectator's (its count) and a waiting host's go on in a pool
+    thread. Off PostgreSQL, inside a transaction, or when the loop's connection fails, the whole
+    of `disconnect` runs in a pool thread instead."""
+    from asgiref.sync import sync_to_async
+
+    def in_thread(function):
+        return sync_to_async(function, thread_sensitive=False)
+
+    if not lean.usable():
+        return await in_thread(disconnect)(channel)
+    cutoff = timezone.now() - timedelta(seconds=STALE_CONNECTION_S)
+    try:
+        async with lean.LoopConnection() as database:
+            rows = await database.locked_rows(_LOCK_SQL, (channel,), _CLOSE_SQL, (channel, cutoff, channel))
+    except Exception:  # noqa: BLE001 - PostgreSQL away or the pool closed: the general path decides
+        log.warning("the loop's close of socket %s failed; closing it in a thread", channel, exc_info=True)
+        return await in_thread(disconnect)(channel)
+    if not rows:  # not registered, or a racing disconnect already handled it
+        return
+    game_id, seat, present, status, absent_seat, bot_seat, host_id, guest_id = rows[0]
+    game = Game(pk=game_id, status=status, absent_seat=absent_seat, bot_seat=bot_seat, host_id=host_id,
+                guest_id=guest_id)
+    if _starts_absence(game, seat, present):
+        await in_thread(away_if_gone)(game_id, seat)
+    if not seat or status == Game.Status.WAITING:
+        await in_thread(_after_disconnect)(game_id, seat, status)
+
+
+def _close_statements() -> tuple[str, str]:
+    game, conn = Game._meta.db_table, Connection._meta.db_table
+    lock_sql = (f'SELECT 1 FROM "{game}" WHERE "id" = (SELECT "game_id" FROM "{conn}" WHERE "channel" = %s) '
+                f'FOR UPDATE')
+    close_sql = (
+        f'WITH gone AS (DELETE FROM "{conn}" WHERE "channel" = %s RETURNING "game_id", "seat") '
+        f'SELECT gone."game_id", gone."seat", EXISTS (SELECT 1 FROM "{conn}" other '
+        f'WHERE other."game_id" = gone."game_id" AND other."seat" = gone."seat" AND other."seen_at" >= %s '
+        f'AND other."channel" <> %s), '
+        f'g."status", g."absent_seat", g."bot_seat", g."host_id", g."guest_id" '
+        f'FROM gone JOIN "{game}" g ON g."id" = gone."game_id"')
+    return lock_sql, close_sql
+
+
+#: The loop's close (`disconnect_on_loop`): the row lock, then the delete and what decides the rest.
+_LOCK_SQL, _CLOSE_SQL = _close_statements()
 
 
 def touch(channel: str) -> None:

@@ -7,7 +7,7 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from caro.games import state
@@ -23,6 +23,8 @@ SWEEP_LIMIT = 500
 #: timers (one per worker process) share a burst of deadlines and each batch's game-over events go
 #: out early; large enough that a burst costs few commits.
 DUE_BATCH = 50
+#: The most games one statement of `advance_wakeups` moves on (the next call takes the rest).
+WAKE_BATCH = 500
 #: A game without a clock (against the computer, on one device, or a friend room with no clock) in
 #: which nobody has played for this long is ended as abandoned (h): nobody is coming back to it.
 ABANDON_AFTER_H = 6
@@ -71,6 +73,21 @@ def enforce_due_deadlines(now=None, limit: int = DUE_BATCH) -> list[int]:
         except Exception:
             log.exception("could not end game %s on time", game_id)
     return ended
+
+
+def advance_wakeups(now=None, limit: int = WAKE_BATCH) -> int:
+    """Move `wake_at` up to the deadline for up to `limit` active games whose `wake_at` passed by
+    `now` but whose deadline has not (or that have none): moves made since the timer last looked
+    pushed their deadline later without touching `wake_at` (so that their UPDATE stayed HOT), and
+    the timer's next look at them is now their deadline. Returns how many it moved.
+
+    One statement, rows another transaction holds skipped (`FOR UPDATE SKIP LOCKED`: a move or a
+    batch of endings in progress; the next round takes them). A deadline that came earlier
+    meanwhile is safe: the row's trigger keeps `wake_at` never after the deadline, whoever writes."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        ids = Game.objects.to_wake(now).select_for_update(skip_locked=True).values("pk")[:limit]
+        return Game.objects.filter(pk__in=ids).update(wake_at=F("deadline"))
 
 
 def expired_game_ids(now=None, limit: int = SWEEP_LIMIT) -> list[int]:

@@ -192,3 +192,17 @@ def test_reversi_moves_and_flips_agree_with_naive_rules(choices):
         other = "white" if mover == "black" else "black"
         if result.outcome is None:
             assert board.turn == (mover if result.passed else other)
+
+
+@PROPERTY_SETTINGS
+@given(positions())
+def test_run_through_is_the_win_of_a_board_without_blocking_or_exact_rule(position):
+    """`Board.run_through` (what `explain.refused_five` asks on every move) against what it
+    replaced: the same stones on a second board whose rules block nothing and allow longer runs,
+    asked for its winning line through the square."""
+    rules, x, o, mover, move = position
+    board = Board.from_stones(rules, x=x + ([move] if mover == "X" else []), o=o + ([move] if mover == "O" else []))
+    relaxed = Board.from_stones(Rules(size=rules.size, win_length=rules.win_length, blocked="none"),
+                                x=x + ([move] if mover == "X" else []), o=o + ([move] if mover == "O" else []))
+    for square in [move, *x[:3], *o[:3]]:
+        assert board.run_through(square, rules.win_length) == relaxed.winning_line(square)
