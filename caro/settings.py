@@ -162,9 +162,16 @@ DATABASES = {
 # connection instead of opening one (a password handshake costs milliseconds per frame otherwise).
 # DB_POOL_MAX_SIZE bounds the connections of one process (web, worker); 0 turns the pool off.
 _pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "20"))
+#: Seconds psycopg_pool keeps retrying one failed connection attempt (see below).
+DB_POOL_RECONNECT_S = 3
 if _pool_max > 0:
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1, "max_size": _pool_max, "timeout": 10,
+        # psycopg_pool retries a failed connection with a doubling delay (1, 2, 4 ... 64 s) for
+        # reconnect_timeout (default 300 s), and grows no further meanwhile: after PostgreSQL
+        # restarts a pool could stay at one connection for a minute and lend none in 10 s. Given
+        # up after a few seconds instead, the next borrower starts a fresh attempt at once.
+        "reconnect_timeout": DB_POOL_RECONNECT_S,
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"

@@ -32,3 +32,5 @@ urlpatterns = [
     path("", include("caro.offline.urls")),
     path("", include("lobby.urls")),
 ]
+
+handler500 = "caro.views.server_error"

@@ -1,11 +1,16 @@
 """Site-wide pages: the health check (the home page is the rooms app's: it is where rooms start)."""
 
 import logging
+import sys
 
-from django.db import connection
-from django.http import HttpRequest, HttpResponse
+import psycopg
 from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from psycopg_pool import PoolTimeout
 
 log = logging.getLogger(__name__)
 
@@ -26,3 +31,33 @@ def healthz(request: HttpRequest) -> HttpResponse:
         log.warning("healthz: unavailable", exc_info=True)
         return HttpResponse("unavailable", status=503, content_type="text/plain")
     return HttpResponse("ok", content_type="text/plain")
+
+
+#: Seconds a client is asked to wait (Retry-After) when the database is briefly away: dev.py run
+#: and compose start a dead PostgreSQL again within a few seconds.
+DATABASE_AWAY_RETRY_S = 5
+#: What "the database is away" looks like from a request: no pooled connection within the pool's
+#: timeout, or a connection that fails (the server restarting).
+DATABASE_AWAY = (PoolTimeout, OperationalError, InterfaceError, psycopg.OperationalError)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500. A request that failed because PostgreSQL is away (restarting, or no pooled
+    connection came within the pool's timeout) answers 503 with Retry-After: the visitor did
+    nothing wrong and a retry in a few seconds works; anything else is the site's 500 page.
+    Under /api/ the answer is JSON `{"error", "message"}` as the API's other refusals.
+    Rendered without a request context (context processors would read the database)."""
+    away = isinstance(sys.exc_info()[1], DATABASE_AWAY)
+    status = 503 if away else 500
+    if request.path.startswith("/api/"):
+        if away:
+            body = {"error": "unavailable", "message": _("The server is restarting. Try again in a few seconds.")}
+        else:
+            body = {"error": "server_error", "message": _("Our server had a problem; nothing you did caused it.")}
+        response = JsonResponse(body, status=status)
+    else:
+        template = loader.get_template("503.html" if away else "500.html")
+        response = HttpResponse(template.render(), status=status)
+    if away:
+        response["Retry-After"] = str(DATABASE_AWAY_RETRY_S)
+    return response
