@@ -57,6 +57,9 @@ def _friend_room(squares=(), preset="caro-vn"):
 
 # ------------------------------------------------------------------ rough edge 1: the record
 
+REPORT_SENT = {"vi": "Cảm ơn bạn: báo cáo đã được gửi tới người điều hành.",
+               "en": "Thank you: your report was sent to the moderators."}
+
 @pytest.mark.parametrize("lang, width", BOTH)
 def test_a_finished_game_s_room_links_to_its_record_replay_download_and_report(browser, live_server_url, lang, width):
     room, x, o = _friend_room(X_FIVE[:-1])
@@ -93,6 +96,12 @@ def test_a_finished_game_s_room_links_to_its_record_replay_download_and_report(b
         page.wait_for_url(re.compile(re.escape(record) + "#report$"))
         page.wait_for_selector('#report details[data-testid="report"][open]')
         assert page.locator('#report select[name="reason"]').is_visible()
+        page.evaluate("window.sameDocument = true")  # gone if the page reloads
+        page.click('#report button[type="submit"]')  # htmx sends it and swaps in the answer
+        page.wait_for_selector('#report [data-testid="report-answer"]')
+        assert page.evaluate("window.sameDocument === true"), "the report was answered without a reload"
+        assert page.inner_text('#report [data-testid="report-answer"]') == REPORT_SENT[lang]
+        assert page.locator("#report form").count() == 0
     finally:
         ctx.close()
 

@@ -102,3 +102,24 @@ def test_the_report_form_is_answered_in_place_with_htmx():
     assert "form-error" in again and "<form" in again and 'role="alert"' in again
     plain = client.post(url, {"reason": "insults"})
     assert plain.status_code == 302 and plain["Location"] == game.get_absolute_url()
+
+
+@pytest.mark.parametrize("lang, words", [("vi", "Hãy chọn một lý do trong danh sách."),
+                                         ("en", "Choose a reason from the list.")])
+def test_a_refused_report_comes_back_in_place_with_its_reason_in_the_viewer_s_language(lang, words):
+    from django.conf import settings
+    from moderation.models import Report
+    winner, loser = account(), account()
+    game = won_by(winner, loser)
+    client = _client(winner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    url = reverse("moderation:report", args=[game.pk])
+    refused = client.post(url, {"reason": "no-such-reason"}, HTTP_HX_REQUEST="true")
+    html = refused.content.decode()
+    assert refused.status_code == 200, "htmx swaps only 2xx answers"
+    assert "<html" not in html and html.lstrip().startswith("<details"), "the report box alone"
+    answer = html[html.index('data-testid="report-answer"'):].split("</p>")[0]
+    assert words in answer and 'role="alert"' in html and "form-error" in html
+    assert " open" in html[html.index("<details"):].split(">")[0], "the box stays open"
+    assert '<select name="reason"' in html and 'hx-post="' + url + '"' in html, "the form again, to try once more"
+    assert not Report.objects.exists(), "a refused report changes nothing"
