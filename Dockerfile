@@ -4,8 +4,7 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    NUMBA_CACHE_DIR=/app/.numba-cache
+    PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # gettext: compilemessages at build time.
 RUN apt-get update \
@@ -22,15 +21,12 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 
 COPY . .
 # The project itself, editable: settings find templates/, static/ and locale/ beside the code in /app.
-# The bots' compiled search functions are built into the image (NUMBA_CACHE_DIR, owned by the
-# runtime user so a different CPU can recompile there), so no worker compiles on its first move.
+# Nothing is compiled: the computer plays in the browser (issue 26); the site never imports bench/.
 RUN pip install --no-deps -e . \
     && SECRET_KEY=build-only-not-secret python manage.py collectstatic --noinput \
     && if find . -name '*.po' -not -path './.venv/*' | grep -q .; then \
          SECRET_KEY=build-only-not-secret python manage.py compilemessages --ignore '.venv' ; fi \
-    && useradd --system --uid 10001 --no-create-home caro \
-    && python -c "import caro.bots; caro.bots.warm_up()" \
-    && chown -R caro /app/.numba-cache
+    && useradd --system --uid 10001 --no-create-home caro
 
 USER caro
 EXPOSE 8000

@@ -5,9 +5,9 @@ Usage (from the repository root; run again when the games below change, and comm
 
     .venv/bin/python bench/analysis_reversi_cases.py
 
-The values come from the Python reference solver (caro.bots.reversi_nb, compiled by numba: the
+The values come from the Python reference solver (bench.pybots.reversi_nb, compiled by numba: the
 first run compiles it, about a minute), never from the JavaScript being tested. Games: GAMES
-whole games of Reversi Easy against itself (caro.bots.reversi_bots.ReversiEasy, fixed seeds: the
+whole games of Reversi Easy against itself (bench.pybots.reversi_bots.ReversiEasy, fixed seeds: the
 file is the same on every run). For every position of a game with at most EXACT_EMPTIES empty
 squares where the side to move has a legal move: the exact final disc difference after each
 legal move, from the side to move's view, empty squares to the winner (the solver's own
@@ -24,8 +24,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots import reversi_nb as nb  # noqa: E402
-from caro.bots.reversi_bots import ReversiEasy, _state  # noqa: E402
+from bench.pybots import reversi_nb as nb  # noqa: E402
+from bench.pybots.reversi_bots import ReversiEasy, _state  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -1,8 +1,8 @@
-"""Grow caro positions with longer shortest VCFs by local search (for tests/unit/bots/vcf_positions.json).
+"""Grow caro positions with longer shortest VCFs by local search (for bench/pybots/tests/vcf_positions.json).
 
 Start from random stones; mutate (add, remove or move one stone); keep the mutation when the
 shortest VCF found by the bots' searcher is at least as long as before. Every new depth is
-checked with the engine against every defence (:func:`caro.bots.enginecheck.forced_vcf`) and
+checked with the engine against every defence (:func:`bench.pybots.enginecheck.forced_vcf`) and
 against one four fewer, then printed as a JSON line on stdout.
 
     python bench/bot_climb_vcf.py --preset caro-vn --seconds 300 --target 11
@@ -19,9 +19,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots.enginecheck import forced_vcf, winning_cells  # noqa: E402
-from caro.bots.fastboard import FastBoard  # noqa: E402
-from caro.bots.threats import ThreatSearch  # noqa: E402
+from bench.pybots.enginecheck import forced_vcf, winning_cells  # noqa: E402
+from bench.pybots.fastboard import FastBoard  # noqa: E402
+from bench.pybots.threats import ThreatSearch  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 
 

@@ -1,8 +1,8 @@
-"""Find caro positions with a shortest VCF of a given depth, for tests/unit/bots/vcf_positions.json.
+"""Find caro positions with a shortest VCF of a given depth, for bench/pybots/tests/vcf_positions.json.
 
 Random positions are searched with the bots' own VCF searcher (shortest depth by iterative
 deepening); each hit is then checked on the engine against every defence
-(:func:`caro.bots.enginecheck.forced_vcf`), and not winnable with one four fewer. Prints JSON.
+(:func:`bench.pybots.enginecheck.forced_vcf`), and not winnable with one four fewer. Prints JSON.
 
     python bench/bot_make_vcf.py --preset caro-vn --per-depth 2 > /tmp/vcf.json
 """
@@ -18,9 +18,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots.fastboard import FastBoard  # noqa: E402
-from caro.bots.threats import ThreatSearch  # noqa: E402
-from caro.bots.enginecheck import forced_vcf, winning_cells  # noqa: E402
+from bench.pybots.fastboard import FastBoard  # noqa: E402
+from bench.pybots.threats import ThreatSearch  # noqa: E402
+from bench.pybots.enginecheck import forced_vcf, winning_cells  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 
 
@@ -35,7 +35,7 @@ def propose(board: Board) -> str:
 
 def selfplay_position(rules, rnd: random.Random) -> Board | None:
     """A position from a random Easy-vs-Medium game, a few plies before its end."""
-    from caro.bots import choose_move
+    from bench.pybots import choose_move
 
     board = Board(rules)
     board.play("H8")

@@ -15,8 +15,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots.fastboard import FastBoard  # noqa: E402
-from caro.bots.threats import ThreatSearch  # noqa: E402
+from bench.pybots.fastboard import FastBoard  # noqa: E402
+from bench.pybots.threats import ThreatSearch  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""Self-play tuning of caro Hard's evaluation (:class:`caro.bots.caro_bots.HardSearch`): two
+"""Self-play tuning of caro Hard's evaluation (:class:`bench.pybots.caro_bots.HardSearch`): two
 weight sets play each other over the match openings, both colours, at a FIXED search depth, so
 the games do not depend on the machine's speed or load (the same command gives the same games).
 
@@ -10,7 +10,7 @@ Usage (from the repository root)::
 ``--a`` / ``--b``: comma-separated ``NAME=VALUE`` overrides of HardSearch's class attributes
 (``attack``, ``defence``, ``MY_OPEN3``, ``MY_FOUR_THREE``, ``MY_THREE_THREE``, ``OPP_DOUBLE``,
 ``OPP_OPEN3``); an empty string is Hard's current evaluation and ``plain`` the evaluation of the
-other levels (:class:`caro.bots.caro_bots.AlphaBeta`: potential only, no threat terms). Each move:
+other levels (:class:`bench.pybots.caro_bots.AlphaBeta`: potential only, no threat terms). Each move:
 a five or a block (the bots' prelude), a short VCF (node-limited), else a ``--depth``-ply
 HardSearch over 14 root candidates. Prints every game and the score of ``--a`` with a 95 %
 interval (as bench/match.py). Our own data from our own code; not part of the test suite.
@@ -27,9 +27,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from caro.bots import caro_bots as cb  # noqa: E402
-from caro.bots.fastboard import FastBoard  # noqa: E402
-from caro.bots.threats import ThreatSearch  # noqa: E402
+from bench.pybots import caro_bots as cb  # noqa: E402
+from bench.pybots.fastboard import FastBoard  # noqa: E402
+from bench.pybots.threats import ThreatSearch  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 from match import CARO_OPENINGS, CARO_OPENINGS_4, summarize  # noqa: E402
 

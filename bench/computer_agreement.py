@@ -51,8 +51,8 @@ def games(args) -> list[tuple[str, list[str]]]:
 
 def deep_win(board: Board, seconds: float) -> bool:
     """Whether the side to move has a VCF or a VCT (threes anywhere) the deep search finds."""
-    from caro.bots.caro_bots import _root
-    from caro.bots.threats import ThreatSearch
+    from bench.pybots.caro_bots import _root
+    from bench.pybots.threats import ThreatSearch
 
     fb = _root(board)
     ts = ThreatSearch(fb, time.process_time() + seconds, max_nodes=DEEP_NODES, compiled=True, zone=False,
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     parser.add_argument("--deep-s", type=float, default=6.0, help="CPU seconds of each deep threat search")
     args = parser.parse_args(argv)
     args.presets = [p for p in args.preset.split(",") if p]
-    from caro.bots import choose_move, warm_up
+    from bench.pybots import choose_move, warm_up
 
     time.perf_counter = time.process_time  # the Python Hard thinks in CPU time, as in the gate
     warm_up()

@@ -10,7 +10,7 @@ On the positions of ``../shared/cases/gomoku-puzzles.json`` (freestyle and exact
 blocked ends (``caro-vn``), in process CPU time (load-robust), with fresh tables for each search:
 
 1. Hard's alpha-beta, iterative deepening from depth 1 to ``--depth`` over its 14 root candidates:
-   the Python compiled search (:class:`caro.bots.caro_bots.CompiledSearch`, numba) and the JS one
+   the Python compiled search (:class:`bench.pybots.caro_bots.CompiledSearch`, numba) and the JS one
    (``static/js/computer/caro/search.js`` under Node, ``bench/js/computer_speed.mjs``, measured on
    a second pass over the positions: V8 reaches its fastest code only after a warm-up, numba's is
    compiled before): nodes, CPU seconds, nodes per second, and how often both ranked the same best
@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from caro.bots import choose_move, warm_up  # noqa: E402
-from caro.bots.caro_bots import CompiledSearch, _root  # noqa: E402
-from caro.bots.threats import ThreatSearch  # noqa: E402
+from bench.pybots import choose_move, warm_up  # noqa: E402
+from bench.pybots.caro_bots import CompiledSearch, _root  # noqa: E402
+from bench.pybots.threats import ThreatSearch  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 from devstack.cli import brain_argv  # noqa: E402
 from hard_search_speed import in_budget, to_depth  # noqa: E402

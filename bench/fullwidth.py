@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import time
 
-from caro.bots.fastboard import FastBoard
-from caro.bots.threats import ThreatSearch
+from bench.pybots.fastboard import FastBoard
+from bench.pybots.threats import ThreatSearch
 from caro.engine.caro import Board
 
 SUGGEST_NODES = 500_000  # node cap of one df-pn suggestion of the attacker's next move

@@ -3,8 +3,8 @@
 On the positions of ``../shared/cases/gomoku-puzzles.json``, alternating per position so a busy
 machine slows both alike, with fresh tables for each search:
 
-1. the Python :class:`caro.bots.caro_bots.HardSearch` and the compiled
-   :class:`caro.bots.caro_bots.CompiledSearch` (:mod:`caro.bots.nbsearch`), iterative deepening
+1. the Python :class:`bench.pybots.caro_bots.HardSearch` and the compiled
+   :class:`bench.pybots.caro_bots.CompiledSearch` (:mod:`bench.pybots.nbsearch`), iterative deepening
    from depth 1 to ``--depth`` over Hard's 14 root candidates: nodes per second of each, in
    process CPU time (load-robust), and whether both ranked the same best move;
 2. iterative deepening within ``--budget`` ms of CPU time each: the depth each completes.
@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from caro.bots import warm_up  # noqa: E402
-from caro.bots.caro_bots import CompiledSearch, HardSearch, _root  # noqa: E402
-from caro.bots.threats import Timeout  # noqa: E402
+from bench.pybots import warm_up  # noqa: E402
+from bench.pybots.caro_bots import CompiledSearch, HardSearch, _root  # noqa: E402
+from bench.pybots.threats import Timeout  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from puzzles import load_puzzles, puzzle_board  # noqa: E402

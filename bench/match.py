@@ -13,7 +13,7 @@ With ``--procedure`` the games follow an opening procedure (Swap2 on the "swap2"
 "renju-rif"): each opening's first three stones are given (as tournaments give openings) and are
 placed for the first seat; every later step (Swap2: choose a colour or place two more and hand the
 choice back; RIF: swap or keep, move 4, offering two 5th moves, selecting one) is the bots' own
-(``caro.bots.choose_opening_action``). Each opening is played twice, ``--a`` in each seat; the
+(``bench.pybots.choose_opening_action``). Each opening is played twice, ``--a`` in each seat; the
 score counts the colour each level ended up with.
 
 ``hard_v1`` is the caro Hard of before issue 16, kept as a benchmark level (not offered to
@@ -34,7 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots import choose_move, choose_opening_action, warm_up  # noqa: E402
+from bench.pybots import choose_move, choose_opening_action, warm_up  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 from caro.engine.coords import parse_square, square_name  # noqa: E402

@@ -21,7 +21,7 @@ in a second line, never in the file's score.
 
 Then (unless ``--no-speed``) the search speed on the same positions: nodes per second of the
 alpha-beta (3 plies, width 10, pattern evaluation) and of the threat searches (the old VCT,
-``hard_v1``, and the current df-pn, in Python and compiled (:mod:`caro.bots.nbthreats`); both
+``hard_v1``, and the current df-pn, in Python and compiled (:mod:`bench.pybots.nbthreats`); both
 search the same tree), each given a fixed node budget per position. Not part of the test suite.
 """
 
@@ -39,13 +39,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from caro.bots import get_bot, warm_up  # noqa: E402
-from caro.bots.caro_bots import AlphaBeta  # noqa: E402
-from caro.bots.fastboard import FastBoard  # noqa: E402
-from caro.bots.hard_v1 import ThreatSearchV1  # noqa: E402
-from caro.bots import threats  # noqa: E402
-from caro.bots.caro_bots import CaroHard  # noqa: E402
-from caro.bots.threats import ThreatSearch, Timeout  # noqa: E402
+from bench.pybots import get_bot, warm_up  # noqa: E402
+from bench.pybots.caro_bots import AlphaBeta  # noqa: E402
+from bench.pybots.fastboard import FastBoard  # noqa: E402
+from bench.pybots.hard_v1 import ThreatSearchV1  # noqa: E402
+from bench.pybots import threats  # noqa: E402
+from bench.pybots.caro_bots import CaroHard  # noqa: E402
+from bench.pybots.threats import ThreatSearch, Timeout  # noqa: E402
 from caro.engine.caro import Board, Rules  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))

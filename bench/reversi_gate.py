@@ -1,5 +1,5 @@
 """Strength gate of the browser computer, Reversi: the JavaScript Hard (static/js/computer/reversi/cli.js
-under Node) against today's Python Hard (caro.bots ReversiHard), each on its own CPU clock at the
+under Node) against today's Python Hard (bench.pybots ReversiHard), each on its own CPU clock at the
 same budget per move. Target (issue 26): the JavaScript Hard scores at least 45 % over 48 games.
 
 Usage (from the repository root)::
@@ -12,7 +12,7 @@ The openings are bench/match.py's REVERSI_OPENINGS (short balanced move strings)
 twice, the JavaScript Hard once with each colour. The Python engine referees every move (a move it
 refuses loses the game for the side that made it, and is printed). The Python Hard's clock is this
 process's CPU time (``time.perf_counter`` replaced by ``time.process_time``, as ``bench/match.py
---cpu-clock`` does; its compiled search reads the clock through ``caro.bots.nbclock``); the
+--cpu-clock`` does; its compiled search reads the clock through ``bench.pybots.nbclock``); the
 JavaScript Hard's is its Node process's CPU time (``cpu-clock on``). With ``--jobs N`` N games run
 at once, each in its own pair of processes.
 
@@ -131,8 +131,8 @@ def _python_bot():
     global _PY_BOT
     if _PY_BOT is None:
         time.perf_counter = time.process_time  # the bot's clock is this process's CPU time
-        from caro.bots import warm_up
-        from caro.bots.reversi_bots import ReversiHard
+        from bench.pybots import warm_up
+        from bench.pybots.reversi_bots import ReversiHard
 
         warm_up()
         _PY_BOT = ReversiHard()
@@ -278,7 +278,7 @@ def main(argv=None):
         report(load_results(args.results), expected)
         return
     jobs = pending_jobs(openings, args.budget, load_results(args.results))
-    print(f"reversi gate: {JS} (cli.js, CPU clock) vs {PY} (caro.bots ReversiHard, CPU clock), "
+    print(f"reversi gate: {JS} (cli.js, CPU clock) vs {PY} (bench.pybots ReversiHard, CPU clock), "
           f"{len(openings)} openings x 2 colours, budget {args.budget} ms, {args.jobs} at once; "
           f"{expected - len(jobs)} games already in {args.results}, {len(jobs)} to play; commit {_commit()[:10]}; "
           f"load {os.getloadavg()[0]:.2f}", flush=True)

@@ -1,14 +1,14 @@
 """Write the Python reference values the JavaScript Reversi computer's tests compare with:
 tests/js/computer/reversi/python_cases.json.
 
-Usage (from the repository root; run again after a change to caro/bots/reversi_search.py or
+Usage (from the repository root; run again after a change to bench/pybots/reversi_search.py or
 reversi_nb.py, and commit the file)::
 
     python bench/reversi_js_cases.py
 
 Positions come from seeded random games (fixed seeds: the file is the same on every run). For each:
 
-* ``evaluation``: the features and the evaluation (caro.bots.reversi_search.features / evaluate);
+* ``evaluation``: the features and the evaluation (bench.pybots.reversi_search.features / evaluate);
 * ``midgame``: the value and move of the compiled search (reversi_nb.root) after iterative deepening
   to ``depth`` with fresh tables, as Hard's first iterations do;
 * ``solves``: the exact final disc difference (reversi_nb.solve_root, window -64..64) of positions of
@@ -28,9 +28,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots import reversi_nb as nb  # noqa: E402
-from caro.bots import reversi_search as rs  # noqa: E402
-from caro.bots.reversi_bots import _state  # noqa: E402
+from bench.pybots import reversi_nb as nb  # noqa: E402
+from bench.pybots import reversi_search as rs  # noqa: E402
+from bench.pybots.reversi_bots import _state  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -125,7 +125,7 @@ def main() -> None:
             assert max(moves.values()) == int(value), (me, opp)
             solves.append({**hexes(me, opp), "empties": empties, "value": int(value), "moves": moves,
                            "pass_in_tree": has_pass(me, opp) if empties <= 10 else None})
-    data = {"source": "bench/reversi_js_cases.py (caro/bots/reversi_search.py, reversi_nb.py)",
+    data = {"source": "bench/reversi_js_cases.py (bench/pybots/reversi_search.py, reversi_nb.py)",
             "evaluation": evaluation, "midgame": midgame, "solves": solves}
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:

@@ -1,5 +1,5 @@
 """Reversi Hard's search in JavaScript (static/js/computer/reversi/) beside the compiled Python one
-(caro/bots/reversi_nb.py) in one run: nodes per second, time to a fixed depth and exact solves by
+(bench/pybots/reversi_nb.py) in one run: nodes per second, time to a fixed depth and exact solves by
 empty squares, in CPU time, on the same positions; and the JavaScript move generation on two
 bitboard representations (two 32-bit halves, which the computer uses, and one BigInt); and how often
 the two Hards choose the same move under the same node limit (the same algorithm must give the same
@@ -34,9 +34,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.reversi_speed import positions  # noqa: E402
-from caro.bots import reversi_nb as nb  # noqa: E402
-from caro.bots import reversi_search as rs  # noqa: E402
-from caro.bots.reversi_bots import _state  # noqa: E402
+from bench.pybots import reversi_nb as nb  # noqa: E402
+from bench.pybots import reversi_search as rs  # noqa: E402
+from bench.pybots.reversi_bots import _state  # noqa: E402
 from caro.engine.reversi import NAMES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -30,10 +30,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots import choose_move  # noqa: E402
-from caro.bots import reversi_hard_v1 as v1  # noqa: E402
-from caro.bots import reversi_nb as nb  # noqa: E402
-from caro.bots import reversi_search as rs  # noqa: E402
+from bench.pybots import choose_move  # noqa: E402
+from bench.pybots import reversi_hard_v1 as v1  # noqa: E402
+from bench.pybots import reversi_nb as nb  # noqa: E402
+from bench.pybots import reversi_search as rs  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 
 

@@ -8,10 +8,10 @@ Plays ``--games`` games of the Hard evaluation against itself at a fixed search 
 (``--depth`` plies, node-limited, so the games do not depend on the machine's speed), the first
 ``--random-plies`` plies chosen at random so games differ. Every position of a game (side to
 move's view) is labelled with the game's final disc difference (empty squares to the winner) from
-that side's view. Per game phase (:data:`caro.bots.reversi_search.PHASE_BOUNDS`), a ridge
-least-squares fit of the label on :func:`caro.bots.reversi_search.features` gives one weight per
+that side's view. Per game phase (:data:`bench.pybots.reversi_search.PHASE_BOUNDS`), a ridge
+least-squares fit of the label on :func:`bench.pybots.reversi_search.features` gives one weight per
 feature; the script prints them as the ``WEIGHTS`` table to paste into
-``caro/bots/reversi_search.py``, with each phase's position count and R². Pure Python (no
+``bench/pybots/reversi_search.py``, with each phase's position count and R². Pure Python (no
 numpy): the normal equations are solved by Gaussian elimination. Not part of the test suite.
 """
 
@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from caro.bots import reversi_search as rs  # noqa: E402
+from bench.pybots import reversi_search as rs  # noqa: E402
 
 START_ME, START_OPP = 0x0000000810000000, 0x0000001008000000  # Black: d5 e4; White: d4 e5
 RIDGE = 1.0  # added to the diagonal of the normal equations (keeps rare features bounded)

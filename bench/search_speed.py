@@ -1,15 +1,15 @@
 """Search speed before and after the compiled board (issue 16): ``python bench/search_speed.py``.
 
-The same searches (the current VCF/VCT of :mod:`caro.bots.threats`, and the alpha-beta of
-:mod:`caro.bots.caro_bots` at 3 plies, width 10) run on the positions of
+The same searches (the current VCF/VCT of :mod:`bench.pybots.threats`, and the alpha-beta of
+:mod:`bench.pybots.caro_bots` at 3 plies, width 10) run on the positions of
 ``../shared/cases/gomoku-puzzles.json`` twice per round: once on the frozen pure-Python board
-(:mod:`caro.bots.fastboard_v1`, "before") and once on the compiled one
-(:mod:`caro.bots.fastboard`, "after"), alternating, so a busy machine slows both alike. Both
+(:mod:`bench.pybots.fastboard_v1`, "before") and once on the compiled one
+(:mod:`bench.pybots.fastboard`, "after"), alternating, so a busy machine slows both alike. Both
 boards compute the same classes, so both searches visit the same nodes; the bench checks that
 and prints nodes per second for each, their ratio, and the load average. The first round only
 warms the pattern tables (and loads or compiles the numba functions) and is not counted.
 The threat search (it reads the compiled board's state) is timed in Python and compiled
-(:mod:`caro.bots.nbthreats`, df-pn VCF and VCT) on the same positions and budgets. Not part of
+(:mod:`bench.pybots.nbthreats`, df-pn VCF and VCT) on the same positions and budgets. Not part of
 the test suite.
 """
 
@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from caro.bots import fastboard, fastboard_v1, nbthreats, threats  # noqa: E402
-from caro.bots.caro_bots import AlphaBeta  # noqa: E402
-from caro.bots.threats import ThreatSearch, Timeout  # noqa: E402
+from bench.pybots import fastboard, fastboard_v1, nbthreats, threats  # noqa: E402
+from bench.pybots.caro_bots import AlphaBeta  # noqa: E402
+from bench.pybots.threats import ThreatSearch, Timeout  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from puzzles import load_puzzles, puzzle_board  # noqa: E402
@@ -60,7 +60,7 @@ def main(argv=None) -> None:
     boards = [puzzle_board(p) for p in load_puzzles()]
     # (board class, search) per label: the alpha-beta on the pure-Python board and on the
     # compiled one; the threat search (which needs the compiled board's state) in Python and
-    # compiled (caro.bots.nbthreats; its VCF is a df-pn, so its node count differs)
+    # compiled (bench.pybots.nbthreats; its VCF is a df-pn, so its node count differs)
     kinds = {
         "alpha-beta": {"before (pure Python)": (fastboard_v1.FastBoard, alphabeta),
                        "after (compiled)": (fastboard.FastBoard, alphabeta)},

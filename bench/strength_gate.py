@@ -24,7 +24,7 @@ set, 1000 ms a move (Gomocup ``timeout_turn``), CPU clock on both sides.
 Caro: the JS Hard runs as the Gomocup brain under Node, the command of ``python3 dev.py brain``
 (``static/js/computer/brain.js --level hard --cpu-clock --preset SLUG``; one process a rule set,
 kept across its games as a Gomocup manager keeps a brain), told ``INFO timeout_turn`` = the move
-time. The Python Hard (``caro.bots``) runs in this process with this process's CPU time as its
+time. The Python Hard (``bench.pybots``) runs in this process with this process's CPU time as its
 clock (``time.perf_counter`` replaced by ``time.process_time``, as ``bench/match.py --cpu-clock``)
 and the budget its own brain gives for that ``timeout_turn`` (80 %: each side plans to use 64 % of
 the move time). So both think in CPU time and a loaded machine changes neither.
@@ -74,7 +74,7 @@ from match import CARO_OPENINGS, CARO_OPENINGS_4, REVERSI_OPENINGS, elo  # noqa:
 from caro.engine import reversi  # noqa: E402
 
 CARO_PRESETS = ("freestyle", "exact-five", "caro-vn")
-BRAIN_SHARE = 0.8  # caro/bots/brain.py and brain.js: the budget is 80 % of timeout_turn
+BRAIN_SHARE = 0.8  # bench/pybots/brain.py and brain.js: the budget is 80 % of timeout_turn
 REVERSI_CLI = ROOT / "static" / "js" / "computer" / "reversi" / "cli.js"
 TARGET = 0.45  # the gate: the JS Hard scores at least this much in each rule set
 GAMES_PER_RULE_SET = 48  # the issue's gate: 48 games in each rule set
@@ -197,7 +197,7 @@ def play(js: JsProcess, board, js_to_move, budget_ms: int, max_ply: int) -> dict
     ``{"illegal": "JS" | "Python" | None, "why": text, "js_ms": [CPU ms], "py_ms": [CPU ms],
     "depths": [plies], "nodes": [int]}`` (the JS side's per move; depth and nodes as its search
     reports them). Raises RuntimeError when the JS process stops or answers nonsense."""
-    from caro.bots import choose_move
+    from bench.pybots import choose_move
 
     js.new_game(board)
     out = {"illegal": None, "why": "", "js_ms": [], "py_ms": [], "depths": [], "nodes": []}
@@ -463,7 +463,7 @@ class Match:
 def run(args, game: str, presets: list[str | None]) -> int:
     """Play every game not yet in the results files, one at a time: opening by opening, each rule
     set in turn, the JS side first as X then as O; then print the report."""
-    from caro.bots import warm_up
+    from bench.pybots import warm_up
 
     matches = [Match(args, game, preset) for preset in presets]
     locks = []

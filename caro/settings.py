@@ -227,7 +227,6 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "caro.games.tasks.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5.0}},
     "purge-idle-guests": {"task": "accounts.tasks.purge_idle_guests", "schedule": 24 * 3600.0},
     "unlist-inactive-ratings": {"task": "ranking.tasks.unlist_inactive", "schedule": 3600.0},
-    "sweep-bot-turns": {"task": "caro.games.tasks.sweep_bot_turns", "schedule": 5.0},
     "sweep-presence": {"task": "caro.games.tasks.sweep_presence", "schedule": 5.0},
     # Matchmaking: a pairing pass over every choice, arrival checks, computer offers, waiting counts.
     "pairing-beat": {"task": "ranking.tasks.pairing_beat", "schedule": 1.0, "options": {"expires": 3.0}},
@@ -238,9 +237,7 @@ CELERY_BEAT_SCHEDULE = {
     # Who is here (online, playing, waiting) for the home page: counted here, read from the cache.
     "lobby-counts": {"task": "lobby.tasks.recount", "schedule": 2.0, "options": {"expires": 4.0}},
 }
-# The computer's moves (up to CARO_BOT_BUDGET_MS of thinking each) have their own queue, so they
-# never delay the clock tasks; a worker consumes both (`-Q celery,bots`), or run one per queue.
-CELERY_TASK_ROUTES = {"caro.games.tasks.play_bot_move": {"queue": "bots"}}
+# One queue, `celery`: the computer plays in the player's browser (issue 26), no task thinks.
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -371,7 +368,6 @@ ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
 CARO_SERVICE_WORKER = _env_bool("CARO_SERVICE_WORKER", True)
 
 CARO_FRIEND_MOVE_TIME_MS = int(os.environ.get("CARO_FRIEND_MOVE_TIME_MS", 60_000))
-CARO_BOT_BUDGET_MS = int(os.environ.get("CARO_BOT_BUDGET_MS", 1_000))
 
 # Limits per address and per session (caro/rooms/limits.py); 0 turns a limit off. Many people can
 # share one address (a school, a café, a mobile operator's NAT): the address limits are generous.

@@ -75,9 +75,10 @@ def daphne_argv(host: str, port: int, python: str = sys.executable, fds: tuple[i
 
 
 def worker_argv(python: str = sys.executable) -> list[str]:
-    """One worker for both queues. No mingle/gossip: nothing here uses them, and mingle would add
-    a second to every reconnect after a broker restart."""
-    return [python, "-m", "celery", "-A", "caro", "worker", "-Q", "celery,bots", "-l", "warning",
+    """One worker for the `celery` queue (clocks, absences, sweeps; the computer plays in the
+    browser). No mingle/gossip: nothing here uses them, and mingle would add a second to every
+    reconnect after a broker restart."""
+    return [python, "-m", "celery", "-A", "caro", "worker", "-Q", "celery", "-l", "warning",
             "--without-mingle", "--without-gossip"]
 
 

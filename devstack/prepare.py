@@ -4,10 +4,8 @@ Options:
   --migrate   apply migrations (`migrate --noinput`)
 Always: compile translations when GNU gettext's `msgfmt` is installed (skipped with a note
 otherwise: compiled .mo files are committed), and `collectstatic --noinput` when settings.DEBUG
-is off and STATIC_ROOT is set (the manifest storage needs it); and build the bots' compiled search
-functions (`manage.py warm_bots`: numba, cached on disk), so that on a fresh checkout the compiling
-(a minute or more) happens once here and not in every Celery worker that starts (a test's worker
-must answer a ping within 120 s). Exit status non-zero on failure.
+is off and STATIC_ROOT is set (the manifest storage needs it). Nothing is compiled: the computer
+plays in the browser (issue 26). Exit status non-zero on failure.
 """
 
 from __future__ import annotations
@@ -50,7 +48,6 @@ def main(argv: list[str] | None = None) -> int:
         call_command("compilemessages", ignore_patterns=IGNORED_DIRS, verbosity=0)
     if not settings.DEBUG and getattr(settings, "STATIC_ROOT", None):
         call_command("collectstatic", interactive=False, verbosity=0)
-    call_command("warm_bots", verbosity=1)
     return 0
 
 

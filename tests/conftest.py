@@ -250,7 +250,7 @@ def _wait_healthy(proc: subprocess.Popen, url: str, timeout: float = 120.0) -> b
     return False
 
 
-def start_workers(env: dict, folder: Path, queues=("celery", "bots"), extra: tuple = ()) -> dict:
+def start_workers(env: dict, folder: Path, queues=("celery",), extra: tuple = ()) -> dict:
     """Real Celery workers (solo pool), one per queue, with `env`; returns {queue: (Popen, log, node)}
     once each answers a ping (pytest.fail otherwise). Stop them with `stop_workers`."""
     from caro.celery import app
@@ -290,9 +290,8 @@ def stop_workers(procs: dict) -> None:
 
 @pytest.fixture
 def celery_worker_process(transactional_db, django_db_blocker, tmp_path):
-    """Real Celery workers (solo pool) on the test database and the test Redis broker: one for the
-    clock tasks (`celery` queue) and one for the computer's moves (`bots`), so a long think never
-    delays a deadline in a test. Yields the clock worker's process.
+    """A real Celery worker (solo pool) on the test database and the test Redis broker, on the
+    `celery` queue (clocks, absences, sweeps; the computer plays in the browser). Yields its process.
 
     Per test, and stopped before the test database is flushed (this fixture depends on
     `transactional_db`, so it is torn down first): a worker still running a task during the flush

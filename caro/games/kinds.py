@@ -96,8 +96,6 @@ class Caro:
     #: Who moves first in a room's first game, unless the host chooses.
     first_mover = "host"
     _TERMINATIONS = {"five": "five", "draw": "full_board", "no_legal_move": "no_legal_move"}
-    #: Computer levels against which a player may take back moves (Hard plays for keeps).
-    UNDO_LEVELS = ("easy", "medium")
 
     def rules_for(self, choice: str, size: int | None = None, win_length: int | None = None) -> dict:
         """`Game.rules` for the preset `choice` with an optional other size or win length.
@@ -171,9 +169,6 @@ class Caro:
         if note is not None:
             extra["note"] = note
         return extra
-
-    def undo_allowed(self, bot_level: str) -> bool:
-        return bot_level in self.UNDO_LEVELS
 
     def stone_colors(self, stones: dict[str, str], marks: dict[str, str] | None = None) -> dict[str, str]:
         """`stones` ({square: side}) in the words of diagrams and records: each side's mark
@@ -324,10 +319,6 @@ class Reversi:
         the side to move now would flip (`legal_flips`)."""
         return {"legal_flips": self.legal_flips(board)}
 
-    def undo_allowed(self, bot_level: str) -> bool:
-        """Take back is allowed at every level: Reversi positions are hard to read for beginners."""
-        return True
-
     def stone_colors(self, stones: dict[str, str], marks: dict[str, str] | None = None) -> dict[str, str]:
         """`stones` ({square: "X"/"O"}) in the words of diagrams and records: "black" / "white"."""
         return {square: COLOR_OF_SIDE[side] for square, side in stones.items()}
@@ -389,3 +380,19 @@ def kind_of(game) -> Caro | Reversi:
 def kind_for_choice(choice: str) -> Caro | Reversi:
     """The kind a rule choice (a caro preset slug, or "reversi") belongs to."""
     return KINDS[REVERSI] if choice == REVERSI else KINDS["caro"]
+
+
+def choice_of(game) -> str:
+    """The first rule choice of RULE_CHOICES whose rules, board size and win length aside, are
+    `game`'s ("renju" for a RIF game: a position taken from it goes on without an opening), or
+    the site's default "caro-vn" when none is."""
+    for choice in RULE_CHOICES:
+        kind = kind_for_choice(choice)
+        if kind.name != game.kind:
+            continue
+        if not kind.has_options:
+            return choice
+        ignored = {"size": 0, "win_length": 0}
+        if {**kind.rules_for(choice), **ignored} == {**game.rules, **ignored}:
+            return choice
+    return "caro-vn"

@@ -1,6 +1,5 @@
-"""After-commit side effects of a game change: broadcast its events and ask the computer for its
-move. Nothing leaves the process before the transaction commits, so nobody ever
-sees a state that was rolled back.
+"""After-commit side effects of a game change: broadcast its events. Nothing leaves the process
+before the transaction commits, so nobody ever sees a state that was rolled back.
 
 Tasks are sent by name (`caro.games.tasks` registers them), so the service layer never imports the
 task module: services <- tasks, never the other way round.
@@ -28,7 +27,6 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import transaction
 
-from caro.games import state
 from caro.games.models import Game
 
 log = logging.getLogger(__name__)
@@ -36,7 +34,6 @@ log = logging.getLogger(__name__)
 #: Celery task names (defined in `caro.games.tasks`).
 DEADLINE_TASK = "caro.games.tasks.enforce_move_deadline"
 ABSENCE_TASK = "caro.games.tasks.enforce_absence_deadline"
-BOT_MOVE_TASK = "caro.games.tasks.play_bot_move"
 CROWD_TASK = "caro.games.tasks.broadcast_crowd"
 #: The spectator count of a game is broadcast at most once per this many ms (a trailing update).
 CROWD_UPDATE_MS = 1000
@@ -48,8 +45,7 @@ _local = threading.local()
 
 
 def publish(game: Game, events: list[dict]) -> None:
-    """Queue, for after the current transaction commits: `events` to the game's group, and the
-    computer's move when it is the computer's turn.
+    """Queue, for after the current transaction commits: `events` to the game's group.
 
     Call inside the transaction, right after the game row was saved. `events` are dicts with
     `type` and `version`; each is sent with the game's id added. Deadlines need nothing here: they
@@ -67,10 +63,8 @@ def publish_committed(game: Game, events: list[dict]) -> None:
 
 
 def _sender(game: Game, events: list[dict]):
-    """The after-commit job of `publish`: broadcast `events`, then ask for the computer's move."""
+    """The after-commit job of `publish`: broadcast `events`."""
     game_id, group = game.pk, game.group_name
-    version = game.event_version
-    bots_turn = state.bot_to_move(game)
 
     def run() -> None:
         if len(events) == 1:
@@ -79,8 +73,6 @@ def _sender(game: Game, events: list[dict]):
             with collected():
                 for event in events:
                     broadcast(group, {**event, "game_id": game_id})
-        if bots_turn:
-            schedule_bot_move(game_id, version)
 
     return run
 
@@ -481,7 +473,3 @@ def schedule_deadline(game_id: int, ply: int, deadline: datetime) -> None:
     """
     _send(DEADLINE_TASK, (game_id, ply), eta=deadline)
 
-
-def schedule_bot_move(game_id: int, version: int) -> None:
-    """Queue the computer's move in `game_id`, asked for at event version `version`."""
-    _send(BOT_MOVE_TASK, (game_id, version))

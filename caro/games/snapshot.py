@@ -106,7 +106,6 @@ def public_state(game: Game) -> dict:
         "players": {side: seat_info(game, game.seat_playing(side)) for side in (Side.X, Side.O)},
         "bot": {"side": game.bot_side, "level": game.bot_level} if game.bot_seat else None,
         "local": game.is_local,
-        "can_undo": state.may_undo(game),
         "move_time_ms": game.move_time_ms,
         "bank_ms": game.bank_ms,
         "increment_ms": game.increment_ms,
@@ -182,7 +181,7 @@ def _side_or_none(game: Game, seat: str) -> str | None:
 
 def move_event(game: Game, move: Move, played: Played, board, now) -> dict:
     """The `move` event of `move` (already applied to `game` and `board`). A move that did not end
-    the game also carries the new turn, clock, undo right, legal squares and kind-specific hints."""
+    the game also carries the new turn, clock, legal squares and kind-specific hints."""
     event = {
         "type": "move",
         "version": game.event_version,
@@ -199,7 +198,6 @@ def move_event(game: Game, move: Move, played: Played, board, now) -> dict:
         event["banks"] = clock.banks_now(game, now)
         event["draw_offer"] = _side_or_none(game, game.draw_offer)
         event["undo_request"] = _side_or_none(game, game.undo_request)
-        event["can_undo"] = state.may_undo(game)
         event["legal"] = kind_of(game).legal_hints(board)
         event.update(kind_of(game).after_move(board, played.square))
         event = with_choices(game, event)

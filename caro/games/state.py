@@ -118,49 +118,6 @@ def first_seat_of_next(game: Game) -> str:
     return loser_of(game) or second
 
 
-def bot_to_move(game: Game) -> bool:
-    """The computer holds a seat and it is its turn in an active game."""
-    return bool(game.bot_seat) and is_active(game) and game.turn == game.bot_side
-
-
-def bot_may_move(game: Game, version: int) -> bool:
-    """A computer move asked for at `event_version` `version` is still wanted: nothing happened since."""
-    return bot_to_move(game) and game.event_version == version
-
-
-def human_has_moved(game: Game) -> bool:
-    """In a game against the computer: the person has a move on the board to take back.
-
-    X always plays ply 1 and O ply 2 (Reversi's first reply is never a pass), so the ply count says it
-    (counted from the end of the opening procedure, if any).
-    """
-    return has_move_after_opening(game, Side.other(game.bot_side))
-
-
-def may_undo(game: Game) -> bool:
-    """The person may take back a move now: a game against the computer in progress, at a level
-    whose kind allows it (caro: Easy and Medium; Reversi: every level), with a move of their own."""
-    return (
-        bool(game.bot_seat)
-        and is_active(game)
-        and kind_of(game).undo_allowed(game.bot_level)
-        and human_has_moved(game)
-    )
-
-
-def undo_refusal(game: Game) -> str | None:
-    """Why the person may not take back a move now (a `GameError` code), or None when they may:
-    `undo_opening` in a computer game with an opening procedure whose person has no ordinary move
-    yet (the opening's stones are never taken back, during the opening or after it);
-    `undo_nothing` in any other computer game at a level with undo, before the person's first
-    move; `undo_refused` otherwise (not a computer game, a level without undo, a game not on)."""
-    if may_undo(game):
-        return None
-    if bool(game.bot_seat) and is_active(game) and kind_of(game).undo_allowed(game.bot_level):
-        return "undo_opening" if game.opening else "undo_nothing"
-    return "undo_refused"
-
-
 def open_seat(game: Game) -> str | None:
     """The seat (host first, then guest) that nobody, person or computer, holds yet, or None."""
     for seat in (Seat.HOST, Seat.GUEST):

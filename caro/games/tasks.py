@@ -1,5 +1,5 @@
-"""Celery tasks that enforce move clocks and play the computer's moves (docs/architecture.md,
-"Where time and endings live").
+"""Celery tasks that enforce move clocks, absences and the sweeps (docs/architecture.md, "Where
+time and endings live"). The computer plays in the player's browser (issue 26): no task here thinks.
 
 Deadlines live in PostgreSQL; these tasks only ask the service to enforce them, under the row lock,
 so running one late, twice, or after the player already moved changes nothing. The service layer
@@ -11,10 +11,9 @@ import logging
 from celery import shared_task, signals
 from django.conf import settings
 
-from caro.bots import choose_move, choose_opening_action, warm_up
 from caro.games import outbox, services, timer
 from caro.games.models import Game
-from caro.games.outbox import ABSENCE_TASK, BOT_MOVE_TASK, CROWD_TASK, DEADLINE_TASK
+from caro.games.outbox import ABSENCE_TASK, CROWD_TASK, DEADLINE_TASK
 from caro.games.services import presence
 from caro.games.snapshot import spectators
 
@@ -22,7 +21,6 @@ log = logging.getLogger(__name__)
 
 # Scheduling helpers live in the outbox; re-exported for callers that think in tasks.
 schedule_deadline = outbox.schedule_deadline
-schedule_bot_move = outbox.schedule_bot_move
 
 
 @shared_task(name=DEADLINE_TASK, ignore_result=True)
@@ -46,13 +44,6 @@ def start_deadline_timer(**_kwargs) -> None:
     timer.start()
 
 
-@signals.worker_process_init.connect
-def warm_bots(**_kwargs) -> None:
-    """Load the bots' compiled search functions (cached on disk) before the first bot move, so
-    a fresh worker process's first Hard move keeps its time budget."""
-    log.info("bots warmed up in %.1f s", warm_up())
-
-
 @signals.worker_process_shutdown.connect
 def stop_deadline_timer(**_kwargs) -> None:
     timer.stop()
@@ -66,36 +57,6 @@ def sweep_deadlines() -> int:
     if ended:
         log.info("sweep ended %d game(s) on time", ended)
     return ended
-
-
-@shared_task(name=BOT_MOVE_TASK, ignore_result=True)
-def play_bot_move(game_id: int, version: int) -> str | None:
-    """The computer's move in game `game_id`, if the game is still at `version` (see
-    `services.bot_turn`). Runs on the `bots` queue of the Celery worker, never in the web process.
-    Returns the square played, or None when the request was stale."""
-    decision = services.bot_opening_turn(game_id, version)
-    if decision is not None:  # RIF / Swap2: an opening step (caro.bots.openings)
-        machine, level = decision
-        action = choose_opening_action(machine, level, budget_ms=settings.CARO_BOT_BUDGET_MS, rng=game_id)
-        event = services.apply_bot_step(game_id, version, action)
-        return action.get("kind") if event is not None else None
-    request = services.bot_turn(game_id, version)
-    if request is None:
-        return None
-    board, level = request
-    square = choose_move(board, level, budget_ms=settings.CARO_BOT_BUDGET_MS)
-    result = services.apply_bot_move(game_id, version, square)
-    return square if result is not None else None
-
-
-@shared_task(name="caro.games.tasks.sweep_bot_turns", ignore_result=True)
-def sweep_bot_turns() -> int:
-    """Beat job: re-queue the computer's move in games where it has been waiting too long
-    (a lost task or a restarted worker). Idempotent: a stale request does nothing."""
-    stalled = services.stalled_bot_turns()
-    for game_id, version in stalled:
-        schedule_bot_move(game_id, version)
-    return len(stalled)
 
 
 @shared_task(name=ABSENCE_TASK, ignore_result=True)
@@ -123,5 +84,6 @@ def broadcast_crowd(game_id: int) -> int:
 
 @shared_task(name="caro.games.tasks.abandon_idle_games", ignore_result=True)
 def abandon_idle_games() -> int:
-    """Beat job (every 10 min): end games without a clock that nobody has touched for hours."""
+    """Beat job (every 10 min): end games without a clock that nobody has touched for hours, and
+    the server's games against the computer of before issue 26 still on (nobody plays its moves now)."""
     return services.time.abandon_idle()

@@ -1,9 +1,9 @@
 """Game record pages: the replay of any game (live or finished, played here or imported), its
 downloads and position image, importing a record, a guest's recent games, and continuing a
-position against the computer.
+position against the computer (in the page).
 
 Thin views: the replay and the formats are `caro.games.records`, every write goes through
-`caro.games.services` (imports) or `caro.rooms.services` (a computer room from a position).
+`caro.games.services` (imports); continuing a position opens the on-device page (issue 26).
 """
 
 from __future__ import annotations
@@ -19,20 +19,18 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.guests import ensure_player
 from caro.games import records
 from caro.games.display import game_summary, opening_lines
 from caro.games.errors import GameError
-from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
+from caro.games.kinds import choice_of, kind_of
 from caro.games.models import Game, Move, Seat, Side
 from caro.games.services.records import store_imported
 from caro.records import html, limits
 from caro.records.forms import ContinueForm, ImportForm
 from caro.records.image import position_svg
 from caro.records.links import record_url, url_language
-from caro.rooms import services as rooms
-from caro.rooms.limits import http_limited
 from caro.rooms.models import Room
+from caro.rooms.device import SEE_OTHER, device_page_url
 
 #: Imported games remembered in a visitor's session, for "my games".
 SESSION_IMPORTS = "records_imported"
@@ -386,46 +384,38 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
 
 def continue_query(game: Game, squares: list[str]) -> dict:
     """The address fields of "Continue from here against the computer": the on-device computer page
-    (`play_computer`, CONTRACTS.md section 3) with the game's rule choice, board and win length and
-    `moves`, the squares played so far (record.js keeps them in step with the replay). The rule
-    choice is the first whose rules, board and win length aside, are the game's: a game that began
-    with an opening procedure continues under the same rules without one (its stones are on the
-    board)."""
-    query = {"moves": ",".join(squares)}
-    for choice in RULE_CHOICES:
-        kind = kind_for_choice(choice)
-        if kind.name != game.kind:
-            continue
-        if not kind.has_options:
-            return {**query, "preset": choice}
-        numbers = {"size": 0, "win_length": 0}
-        if {**kind.rules_for(choice), **numbers} == {**game.rules, **numbers}:
-            return {**query, "preset": choice, "size": game.rules["size"], "win_length": game.rules["win_length"]}
-    return {**query, "preset": "caro-vn", "size": game.rules.get("size", 15), "win_length": game.rules.get("win_length", 5)}
+    (`play_computer`, CONTRACTS.md section 3) with the game's rule choice (`kinds.choice_of`: a game
+    that began with an opening procedure continues under the same rules without one, its stones on
+    the board), its board and win length (caro) and `moves`, the squares played so far (record.js
+    keeps them in step with the replay)."""
+    query = {"moves": ",".join(squares), "preset": choice_of(game)}
+    if game.kind == Game.Kind.CARO:
+        query |= {"size": game.rules.get("size", 15), "win_length": game.rules.get("win_length", 5)}
+    return query
 
 
 @require_POST
 @in_page_language
 def continue_game(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
-    """Open a computer room from the game's position at the posted ply, same rules; the visitor
-    (a guest if not signed in) plays the side to move there."""
+    """"Continue from here against the computer": the game's position at the posted ply, same
+    rules, on the on-device page (played in the browser: the position's moves and the level go in
+    its query string, 303 See Other); the visitor plays the side to move there."""
     game = _game(game_id)
     form = ContinueForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Some choices were not valid: pick them from the lists."))
         return redirect(record_url(game.pk, url_language()))
     ply = min(form.cleaned_data["ply"], game.ply)
-    if http_limited(request, "room") or (not request.user.is_authenticated and http_limited(request, "guest")):
-        # A new room (and maybe a new guest) per request: the same limits as creating a room.
-        messages.error(request, _("Too many new rooms from here in the last minute. Wait a minute, then try again."))
+    if ply == game.ply and game.is_over and game.termination:
+        messages.error(request, GameError("game_over").message)
         return redirect(record_url(game.pk, url_language(), ply))
-    user = ensure_player(request)
-    try:
-        room = rooms.continue_against_computer(user, game, ply, form.cleaned_data["level"])
-    except GameError as exc:
-        messages.error(request, exc.message)
-        return redirect(record_url(game.pk, url_language(), ply))
-    return redirect("room", code=room.code)
+    squares = list(game.moves.order_by("ply").values_list("square", flat=True)[:ply])
+    size = game.rules.get("size") if game.kind == Game.Kind.CARO else None
+    win_length = game.rules.get("win_length") if game.kind == Game.Kind.CARO else None
+    response = redirect(device_page_url("computer", choice_of(game), size, win_length,
+                                        level=form.cleaned_data["level"], moves=",".join(squares)))
+    response.status_code = SEE_OTHER
+    return response
 
 
 __all__ = ["continue_game", "export", "image", "import_record", "my_games", "record"]

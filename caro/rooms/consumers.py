@@ -276,13 +276,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await db(games.resign)(self.game_id, self.user)
 
     async def on_play_again(self, frame: dict) -> None:
-        level = frame.get("level")
-        if level is not None and level not in Game.BotLevel.values:
-            raise GameError("malformed")
         game_id = frame.get("game_id")
         if game_id is not None and (not isinstance(game_id, int) or isinstance(game_id, bool)):
             raise GameError("malformed")
-        game = await db(rooms.play_again)(self.code, self.user, level, game_id)
+        game = await db(rooms.play_again)(self.code, self.user, game_id)
         if game_id is not None and game is not None and game.pk != game_id:
             await self.send_state()  # the room had moved on: the current game is the answer
 
@@ -296,10 +293,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if game_id is not None and game_id != self.game_id:
             raise GameError("no_offer")
         await db(games.decline_rematch)(self.game_id, self.user)
-
-    async def on_undo(self, frame: dict) -> None:
-        self._require_seat()
-        await db(games.undo)(self.game_id, self.user)
 
     async def on_game_action(self, frame: dict) -> None:
         """Offers, answers, leaving and absence choices: one service call each (GAME_ACTIONS)."""
@@ -496,7 +489,6 @@ FRAME_HANDLERS = {
     "resign": "on_resign",
     "play_again": "on_play_again",
     "decline_rematch": "on_decline_rematch",
-    "undo": "on_undo",
     "ping": "on_ping",
     "opening": "on_opening",
     "chat": "on_chat",

@@ -12,12 +12,11 @@ from django.utils import timezone
 from caro.games import outbox
 from caro.games import services as games
 from caro.games.errors import GameError
-from caro.games.kinds import RULE_CHOICES, kind_for_choice, kind_of
+from caro.games.kinds import kind_for_choice
 from caro.games.openings import procedure_of
-from caro.games.models import AbsenceRule, FirstMover, Game, Seat, Side, Takeback
+from caro.games.models import AbsenceRule, FirstMover, Game, Takeback
 from caro.games.services import moderation as game_moderation
 from caro.games.services.locking import refuse_banned
-from caro.games.services.records import create_from_position
 from caro.games.services.seating import create_games
 from caro.rooms import signals
 from caro.rooms.models import CODE_ALPHABET, CODE_LENGTH, LOBBY_GROUP, Room
@@ -37,21 +36,19 @@ def normalize_code(text: str) -> str | None:
 
 def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_length: int | None = None,
                 move_time_ms: int | None = None, bank_ms: int = 0, increment_ms: int = 0,
-                first: str = FirstMover.HOST, takeback: bool = False, kind: str = Room.Kind.FRIEND,
-                bot_level: str = "", side: str = Side.X, listed: bool = False, accounts_only: bool = False,
-                watchable: bool = False) -> Room:
-    """Create a room and its first game, with `user` in the host seat, and return it.
+                first: str = FirstMover.HOST, takeback: bool = False, listed: bool = False,
+                accounts_only: bool = False, watchable: bool = False) -> Room:
+    """Create a friend room and its first game, with `user` in the host seat, and return it.
 
-    - friend (default): the game waits for a second player. The host's options, kept for every
-      game of the room: the clock (`move_time_ms` per move, default settings.CARO_FRIEND_MOVE_TIME_MS;
-      or a total of `bank_ms` per player plus `increment_ms` per move), who moves first in game 1
-      (`first`: "host", "guest" or "rps"; Reversi colours are random in game 1), and taking back by
-      agreement (`takeback`). When a player does not come back, the opponent chooses. `listed`:
-      the room waits in the public lobby for anyone to take the free seat ("Chờ người vào từ
-      sảnh"); `accounts_only`: only players with an account may take it; `watchable`: its games
-      are listed on the watch page.
-    - computer: `user` plays `side` ("X" or "O") against the computer at `bot_level`; no clock.
-    - local: `user` plays both sides on one device; no clock.
+    The game waits for a second player. The host's options, kept for every game of the room: the
+    clock (`move_time_ms` per move, default settings.CARO_FRIEND_MOVE_TIME_MS; or a total of
+    `bank_ms` per player plus `increment_ms` per move), who moves first in game 1 (`first`:
+    "host", "guest" or "rps"; Reversi colours are random in game 1), and taking back by agreement
+    (`takeback`). When a player does not come back, the opponent chooses. `listed`: the room waits
+    in the public lobby for anyone to take the free seat ("Chờ người vào từ sảnh"); `accounts_only`:
+    only players with an account may take it; `watchable`: its games are listed on the watch page.
+    Games against the computer and on one device are played in the page (issue 26): the server
+    makes no room for them (rooms of those kinds stored before stay readable).
     `preset` is a rule choice of `caro.games.kinds.RULE_CHOICES` (KeyError if unknown); for caro,
     `size` / `win_length` override it (ValueError when the result is not a valid rule set).
     Raises GameError `banned` when a ban is in force on `user`.
@@ -60,20 +57,14 @@ def create_room(user, preset: str = "caro-vn", *, size: int | None = None, win_l
     game_kind = kind_for_choice(preset)
     rules = game_kind.rules_for(preset, size, win_length)
     if move_time_ms is None:
-        move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS if kind == Room.Kind.FRIEND else 0
-    if kind == Room.Kind.FRIEND:
-        first = first if game_kind.first_mover == FirstMover.HOST else game_kind.first_mover
-        seats = {"host": user, "first_mover": first, "bank_ms": bank_ms, "increment_ms": increment_ms,
-                 "takeback": Takeback.AGREEMENT if takeback else Takeback.NONE,
-                 "absence_rule": AbsenceRule.OPPONENT_CHOOSES}
-    elif kind == Room.Kind.COMPUTER:
-        first = FirstMover.HOST if side == Side.X else FirstMover.GUEST
-        seats = {"host": user, "first_mover": first, "bot_seat": Seat.GUEST, "bot_level": bot_level}
-    else:
-        seats = {"host": user, "guest": user}
-    friend = kind == Room.Kind.FRIEND
-    options = {"listed": friend and listed, "accounts_only": friend and accounts_only,
-               "watchable": friend and watchable, "lobby_since": timezone.now() if friend and listed else None}
+        move_time_ms = settings.CARO_FRIEND_MOVE_TIME_MS
+    first = first if game_kind.first_mover == FirstMover.HOST else game_kind.first_mover
+    seats = {"host": user, "first_mover": first, "bank_ms": bank_ms, "increment_ms": increment_ms,
+             "takeback": Takeback.AGREEMENT if takeback else Takeback.NONE,
+             "absence_rule": AbsenceRule.OPPONENT_CHOOSES}
+    kind = Room.Kind.FRIEND
+    options = {"listed": listed, "accounts_only": accounts_only, "watchable": watchable,
+               "lobby_since": timezone.now() if listed else None}
     for _attempt in range(20):
         code = new_code()
         try:
@@ -152,50 +143,6 @@ def create_match_rooms(specs: list[dict]) -> list[Room]:
     raise RuntimeError("could not allocate room codes")
 
 
-def continue_against_computer(user, game: Game, ply: int, bot_level: str) -> Room:
-    """A computer room whose first game starts from `game`'s position after `ply` moves, under
-    the same rules and without a clock: `user` plays the side to move there, the computer (at
-    `bot_level`) the other. Later games in the room start from the empty board.
-
-    Raises GameError `game_over` when that position is already over, `banned` when a ban is in
-    force on `user`, ValueError for a bad level or a ply outside 0..game.ply.
-    """
-    refuse_banned(user)
-    if not 0 <= ply <= game.ply:
-        raise ValueError(f"ply {ply} is not in 0..{game.ply}")
-    squares = list(game.moves.order_by("ply").values_list("square", flat=True)[:ply])
-    kind = kind_of(game)
-    side = kind.turn(kind.board(game.rules, squares))
-    preset = _preset_of(game)
-    for _attempt in range(20):
-        code = new_code()
-        try:
-            with transaction.atomic():
-                room = Room.objects.create(code=code, created_by=user, preset=preset, move_time_ms=0,
-                                           kind=Room.Kind.COMPUTER)
-                room.current_game = create_from_position(
-                    kind=game.kind, rules=game.rules, squares=squares, host=user, host_side=side,
-                    bot_seat=Seat.GUEST, bot_level=bot_level,
-                )
-                room.save(update_fields=["current_game"])
-                return room
-        except IntegrityError:  # pragma: no cover - a code collision: try another; anything else is a bug
-            if not Room.objects.filter(code=code).exists():
-                raise
-            continue
-    raise RuntimeError("could not allocate a room code")
-
-
-def _preset_of(game: Game) -> str:
-    """The rule choice whose rules (size aside) are `game`'s, for the room's record; "caro-vn" if none."""
-    for choice in RULE_CHOICES:
-        kind = kind_for_choice(choice)
-        if kind.name == game.kind and (not kind.has_options or {**kind.rules_for(choice), "size": 0}
-                                       == {**game.rules, "size": 0}):
-            return choice
-    return "caro-vn"
-
-
 def join(room: Room, user) -> str:
     """Seat `user` in the room's current game if a seat is open; return the seat or raise GameError.
 
@@ -223,16 +170,16 @@ def join(room: Room, user) -> str:
     return seat
 
 
-def play_again(room_code: str, user, bot_level: str | None = None, game_id: int | None = None) -> Game | None:
-    """Ask for the next game in the room; between two people it starts when both have asked.
+def play_again(room_code: str, user, game_id: int | None = None) -> Game | None:
+    """Ask for the next game in the room; it starts when both players have asked.
 
     Returns the new game (the loser of the last game moves first), or None while the request is
-    an offer waiting for the opponent. Against the computer it starts at once, at `bot_level` if
-    given (the level can change between games). `game_id`, when given, is the game the request is
+    an offer waiting for the opponent. `game_id`, when given, is the game the request is
     about: if the room has already moved on (any other integer), a player of the current game is
     answered with the current game and changes nothing; anyone else gets `not_a_player`.
-    Raises GameError `not_a_player` / `not_over`, `room_closed` (a moderator closed the room).
-    Two players pressing at once get one new game.
+    Raises GameError `not_a_player` / `not_over`, `room_closed` (a moderator closed the room),
+    `on_device` (a computer or one-device room of before issue 26: those games are played in the
+    page now). Two players pressing at once get one new game.
     """
     with transaction.atomic():
         room = Room.objects.select_for_update().get(code=room_code)
@@ -244,7 +191,7 @@ def play_again(room_code: str, user, bot_level: str | None = None, game_id: int 
             if room.current_game.seat_of(user) is None:
                 raise GameError("not_a_player")
             return room.current_game
-        game = games.create_rematch(room.current_game_id, user, bot_level=bot_level)
+        game = games.create_rematch(room.current_game_id, user)
         if game is not None and room.current_game_id != game.pk:
             room.current_game = game
             room.save(update_fields=["current_game"])
@@ -285,4 +232,5 @@ def _announce_new_game(group: str, game_id: int) -> None:
     outbox.broadcast(group, {"type": "new_game", "game_id": game_id, "version": 0})
 
 
-__all__ = ["GameError", "close", "lobby_changed", "continue_against_computer", "create_match_room", "create_match_rooms", "create_room", "join", "normalize_code", "play_again"]
+__all__ = ["GameError", "close", "create_match_room", "create_match_rooms", "create_room", "join", "lobby_changed",
+           "normalize_code", "play_again"]

@@ -4,8 +4,9 @@ from caro.rooms import views
 
 urlpatterns = [
     path("rooms/new", views.create_room, name="room_create"),
-    path("rooms/computer", views.create_room, {"kind": "computer"}, name="room_create_computer"),
-    path("rooms/local", views.create_room, {"kind": "local"}, name="room_create_local"),
+    # Forms of pages made before issue 26: to the on-device pages (nothing is created here).
+    path("rooms/computer", views.device_game, {"mode": "computer"}, name="room_create_computer"),
+    path("rooms/local", views.device_game, {"mode": "local"}, name="room_create_local"),
     path("rooms/join", views.join_by_code, name="room_join_code"),
     # Played in the page (static/js/play/device.js); the names and paths are the offline cache's too.
     path("choi-may/", views.play_on_device, {"mode": "computer"}, name="play_computer"),

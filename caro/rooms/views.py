@@ -22,39 +22,55 @@ from caro.games.models import FirstMover, Game
 from caro.games.openings import procedure_of
 from caro.rooms import services as rooms
 from caro.rooms.forms import DEFAULT_TIME, TIME_CONTROLS, ComputerRoomForm, FriendRoomForm, JoinByCodeForm, NewRoomForm
+from caro.rooms.device import SEE_OTHER, device_page_url
 from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, TOO_MANY_REQUESTS, http_limited
 from caro.rooms.models import Room
 
 
 @require_POST
-def create_room(request: HttpRequest, kind: str = Room.Kind.FRIEND) -> HttpResponse:
-    """Create a room (friend, computer or local) with the visitor (a guest if not signed in) seated."""
-    form = {Room.Kind.COMPUTER: ComputerRoomForm, Room.Kind.FRIEND: FriendRoomForm}.get(kind, NewRoomForm)(request.POST)
+def create_room(request: HttpRequest) -> HttpResponse:
+    """Create a friend room with the visitor (a guest if not signed in) seated."""
+    form = FriendRoomForm(request.POST)
     if not form.is_valid():
-        for error in form.non_field_errors() or [_("Some choices were not valid: pick them from the lists.")]:
-            messages.error(request, error)
-        # Back to the home page with the choices kept and the rules panel open.
-        kept = {k: v for k in ("preset", "size", "win_length") if (v := request.POST.get(k, "")[:20])}
-        return redirect(f"{reverse('home')}?{urlencode({**kept, 'rules': 'open'})}")
+        return _invalid_choices(request, form)
     refused = _over_limit(request, "room")
     if refused is not None:
         return refused
     user = ensure_player(request)
     data = form.cleaned_data
-    extra = {}
-    if kind == Room.Kind.COMPUTER:
-        extra = {"bot_level": data["level"], "side": data["side"]}
-    elif kind == Room.Kind.FRIEND:
-        extra = {key: data[key] for key in ("move_time_ms", "bank_ms", "increment_ms", "takeback", "listed",
-                                            "accounts_only", "watchable")}
-        extra["first"] = data["first"]
+    extra = {key: data[key] for key in ("move_time_ms", "bank_ms", "increment_ms", "takeback", "listed",
+                                        "accounts_only", "watchable")}
     try:
         room = rooms.create_room(user, data["preset"], size=data["size"], win_length=data["win_length"],
-                                 kind=kind, **extra)
+                                 first=data["first"], **extra)
     except GameError as exc:  # a ban in force
         messages.error(request, exc.message)
         return redirect("home")
     return redirect("room", code=room.code)
+
+
+def _invalid_choices(request: HttpRequest, form) -> HttpResponse:
+    """Back to the home page with the form's errors, the choices kept and the rules panel open."""
+    for error in form.non_field_errors() or [_("Some choices were not valid: pick them from the lists.")]:
+        messages.error(request, error)
+    kept = {k: v for k in ("preset", "size", "win_length") if (v := request.POST.get(k, "")[:20])}
+    return redirect(f"{reverse('home')}?{urlencode({**kept, 'rules': 'open'})}")
+
+
+@require_POST
+def device_game(request: HttpRequest, mode: str) -> HttpResponse:
+    """The forms "Play the computer" and "Two players on one device" of pages made before issue 26
+    (a copy cached in a browser, the match page's offer) post here: such games are played in the
+    page now, so their choices go to the on-device page (303 See Other). The server creates
+    nothing."""
+    form = (ComputerRoomForm if mode == "computer" else NewRoomForm)(request.POST)
+    if not form.is_valid():
+        return _invalid_choices(request, form)
+    data = form.cleaned_data
+    choices = {"level": data["level"], "side": data["side"]} if mode == "computer" else {}
+    response = redirect(device_page_url(mode, data["preset"], data["size"], data["win_length"], **choices))
+    response.status_code = SEE_OTHER
+    return response
 
 
 def join_by_code(request: HttpRequest) -> HttpResponse:
@@ -91,8 +107,6 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "game": game,
             "you": you,
             "can_join": you is None and not game.is_over and state.open_seat(game) is not None,
-            "level_choices": Game.BotLevel.choices,
-            "computer": room.kind == Room.Kind.COMPUTER,
             "size": size,
             "rows": [{"number": r, "squares": [f"{c}{r}" for c in letters]} for r in range(1, size + 1)],
             "columns": letters,

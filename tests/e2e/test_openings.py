@@ -1,5 +1,5 @@
 """Real Chromium: the RIF opening between two browsers (through the swap and the 5th-move offer, to
-a five) and a Swap2 game against the computer in which the computer gets the choice back."""
+a five). Against the computer the opening is played in the page (static/js/computer)."""
 
 import re
 

@@ -13,11 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from accounts.guests import create_guest
 from caro.engine.reversi import Board
 from caro.games import services as games
 from caro.games.models import Game
-from caro.rooms import services as rooms
 from tests.e2e.helpers import _context, _off_loop, _open
 from tests.e2e.test_reversi_ui import _reversi_room
 
@@ -153,31 +151,5 @@ def test_on_one_device_the_preview_is_the_side_to_move_s(browser, live_server_ur
         page.tap('.sq[data-sq="d6"]')
         page.wait_for_selector('.sq[data-sq="d6"][data-stone="O"]')
         assert _off_loop(lambda: Game.objects.get(pk=room.current_game_id).ply) == 2
-    finally:
-        ctx.close()
-
-
-def test_against_the_computer_the_preview_follows_its_replies(browser, live_server_url, celery_worker_process):
-    """The computer's moves carry `legal_flips` too: after its reply the preview marks what the
-    player's next move would flip in the new position."""
-    def make():
-        user = create_guest()
-        return rooms.create_room(user, "reversi", kind="computer", bot_level="easy", side="X"), user
-    room, user = _off_loop(make)
-    ctx = _context(browser, "en", 360)
-    try:
-        page = _open(ctx, live_server_url, user, room, one_tap=False)
-        page.locator('[data-role="confirm-toggle"]').set_checked(True)
-        page.wait_for_selector(".board .sq.legal")
-        page.tap('.sq[data-sq="d3"]')
-        _check_preview(page, "d3", "X", ["d4"], "en")
-        page.tap('.sq[data-sq="d3"]')
-        page.wait_for_function("document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length === 6")
-        page.wait_for_selector(".room.my-turn .board .sq.legal")
-        moves = _off_loop(lambda: [m.square for m in Game.objects.get(pk=room.current_game_id).moves.order_by("ply")])
-        board = Board.from_moves("".join(moves))
-        square = sorted(board.legal_moves())[0]
-        page.tap(f'.sq[data-sq="{square}"]')
-        _check_preview(page, square, "X", board.flips(square), "en")
     finally:
         ctx.close()

@@ -20,6 +20,7 @@ from caro.games.models import Game
 from caro.games.services import presence
 from caro.rooms import services as rooms
 from caro.rooms.models import Room
+from tests.integration.helpers import legacy_room
 from tests.e2e.helpers import HEIGHTS, _context, _long_game, _off_loop, _open
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -54,7 +55,7 @@ def _friend_room(squares=(), **options):
 def _local_room(preset="caro-vn", squares=()):
     def make():
         user = create_guest()
-        room = rooms.create_room(user, preset, kind="local")
+        room = legacy_room(user, "local", preset)
         _play_now(room.current_game_id, squares, user, user)
         return room, user
 

@@ -8,7 +8,30 @@ from django.test import Client
 
 from accounts.guests import create_guest
 from caro.games import services
-from caro.games.models import Game
+from caro.games.kinds import kind_for_choice
+from caro.games.models import FirstMover, Game, Seat, Side
+from caro.games.openings import procedure_of
+from caro.games.services.seating import build_game
+from caro.rooms.models import Room
+from caro.rooms.services import new_code
+
+
+def legacy_room(user, kind: str, preset: str = "caro-vn", *, level: str = "easy", side: str = Side.X,
+                size: int | None = None, win_length: int | None = None) -> Room:
+    """A computer room (`kind` "computer": `user` plays `side` against the computer at `level`) or a
+    one-device room ("local": `user` holds both seats) with its first game started, no clock, as
+    the server made them before issue 26. Such games are played in the page now and the server
+    makes no such room; rooms and games of those kinds stay in the database, and the room page
+    and the game service still serve them."""
+    rules = kind_for_choice(preset).rules_for(preset, size, win_length)
+    seats = ({"guest": user} if kind == Room.Kind.LOCAL else
+             {"first_mover": FirstMover.HOST if side == Side.X else FirstMover.GUEST,
+              "bot_seat": Seat.GUEST, "bot_level": level})
+    game = build_game(kind=kind_for_choice(preset).name, rules=rules, host=user, move_time_ms=0,
+                      opening=procedure_of(preset), **seats)
+    game.save(force_insert=True)
+    return Room.objects.create(code=new_code(), created_by=user, preset=preset, move_time_ms=0, kind=kind,
+                               current_game=game)
 
 
 def two_players():

@@ -119,7 +119,7 @@ async def test_a_spectators_moves_are_refused_while_the_game_row_is_locked():
         async with RowLock(room.current_game_id):
             for comm in (watcher, anon):
                 for action in ({"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4()), "seat": "X"},
-                               {"type": "resign"}, {"type": "undo"}):
+                               {"type": "resign"}, {"type": "request_undo"}):
                     await comm.send_json_to(action)
                     await _expect_error(comm, "not_a_player")  # answered while the lock is held
         assert await _snapshot(room) == before

@@ -72,12 +72,12 @@ async def _play(mover: RoomSocket, others: list[RoomSocket], ply: int, timeout: 
 
 
 def _start_worker(env: dict, folder: Path) -> subprocess.Popen:
-    """A Celery worker (solo pool, both queues) with `env`, once it answers a ping on its broker."""
+    """A Celery worker (solo pool, the one queue `celery`) with `env`, once it answers a ping on its broker."""
     from celery import Celery
 
     node = f"faults-{os.getpid()}-{time.monotonic_ns()}@%h"
     log = open(folder / "worker.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "caro", "worker", "-Q", "celery,bots",
+    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "caro", "worker", "-Q", "celery",
                              "--pool=solo", "--without-gossip", "--without-mingle", "--without-heartbeat",
                              "-l", "info", "-n", node], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     app = Celery(broker=env["REDIS_URL"])

@@ -15,7 +15,7 @@ from caro.games.errors import GameError
 from caro.games.models import Connection, Game
 from caro.games.services import presence
 from caro.rooms import services as rooms
-from tests.integration.helpers import play, play_sequence
+from tests.integration.helpers import legacy_room, play, play_sequence
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -251,7 +251,7 @@ def test_home_tells_a_player_who_left_the_table_what_it_did_and_nobody_else():
 
 def test_leaving_is_for_games_between_people():
     host = create_guest()
-    room = rooms.create_room(host, kind="computer", bot_level="easy")
+    room = legacy_room(host, "computer")  # one stored from before issue 26
     expect("leave_refused", services.leave, room.current_game_id, host)
 
 
@@ -507,25 +507,29 @@ def test_spectators_are_counted_and_limited():
     assert snapshot.spectators(game) == 2
 
 
-def test_computer_and_one_device_games_left_alone_end_as_abandoned_and_never_count_as_live():
+def test_one_device_games_left_alone_end_as_abandoned_and_computer_games_at_once():
+    """Games without a clock nobody touched for hours end as abandoned; a game against the
+    computer that the server started before issue 26 ends at once (nobody plays its moves now)."""
     from caro.games.services import time as game_time
     from caro.games.models import Move
 
     user = create_guest()
-    idle = Game.objects.get(pk=rooms.create_room(user, kind="local").current_game_id)
+    idle = Game.objects.get(pk=legacy_room(user, "local").current_game_id)
     play(idle, user, "H8")
-    fresh = Game.objects.get(pk=rooms.create_room(user, kind="computer", bot_level="easy").current_game_id)
+    fresh_local = Game.objects.get(pk=legacy_room(user, "local").current_game_id)
+    computer = Game.objects.get(pk=legacy_room(user, "computer").current_game_id)
     clocked, *_ = friend_game()
     old = timezone.now() - timedelta(hours=game_time.ABANDON_AFTER_H, minutes=1)
     Move.objects.filter(game=idle).update(created_at=old)
     Game.objects.filter(pk__in=[idle.pk, clocked.pk]).update(started_at=old)
-    assert game_time.abandon_idle() == 1
+    assert game_time.abandon_idle() == 2
     assert game_time.abandon_idle() == 0
-    for g in (idle, fresh, clocked):
+    for g in (idle, fresh_local, computer, clocked):
         g.refresh_from_db()
     assert (idle.status, idle.termination, idle.winner) == ("aborted", "abandoned", "")
-    assert fresh.status == clocked.status == "active"  # recent; and a clock ends its own game
-    assert not Game.objects.live().filter(pk=idle.pk).exists()
+    assert (computer.status, computer.termination) == ("aborted", "abandoned")
+    assert fresh_local.status == clocked.status == "active"  # recent; and a clock ends its own game
+    assert not Game.objects.live().filter(pk__in=[idle.pk, computer.pk]).exists()
 
 
 def test_coming_back_after_the_grace_ran_out_and_leaving_again_gives_no_new_grace():

@@ -15,7 +15,9 @@ from accounts.guests import create_guest
 from accounts.models import User
 from accounts.restrictions import ban_of, mute_of, queue_ban_of
 from caro.games import services as games
+from caro.games import uploads
 from caro.games.models import AbsenceRule, Game, Move
+from caro.games.services.records import store_played
 from caro.games.signals import game_annulled
 from caro.rooms import chat
 from caro.rooms import services as rooms
@@ -23,6 +25,7 @@ from caro.rooms.models import ChatMessage, Room
 from moderation import fairplay, services
 from moderation.models import AuditEntry, Report
 from moderation.reports import ReportError, file_report
+from tests.integration.records.device import CARO_FIVE, record
 from tests.integration.helpers import play_sequence, started_game
 from tests.integration.moderation_helpers import GROUP_MIGRATION, moderator, moderators_group, staff_with
 
@@ -222,8 +225,8 @@ def test_bad_reports_are_refused(case):
         reason = "<b>"
     elif case == "long_note":
         note = "x" * 501
-    else:
-        game = games.create_game(host=x, bot_seat="guest", bot_level="easy")
+    else:  # a game against the computer, played on the device and stored
+        game = store_played(uploads.read(record(CARO_FIVE), timezone.now()), x)[0]
     with pytest.raises(ReportError) as exc:
         file_report(reporter, game, reason=reason, note=note)
     assert exc.value.message

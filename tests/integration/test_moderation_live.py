@@ -14,12 +14,15 @@ from django.utils import timezone
 from accounts.guests import create_guest
 from accounts.models import User
 from caro.asgi import application
+from caro.games import uploads
 from caro.games.models import Game
+from caro.games.services.records import store_played
 from caro.rooms import services as rooms
 from caro.rooms.chat import CHAT_BURST
 from caro.rooms.models import ChatMessage, Room
 from moderation import services
 from moderation.models import AuditEntry
+from tests.integration.records.device import CARO_FIVE, record
 from tests.integration.helpers import session_cookie
 from tests.integration.moderation_helpers import moderator
 
@@ -113,7 +116,7 @@ async def test_a_banned_player_cannot_move_take_a_seat_create_a_room_or_chat():
         refused = []
         for call in (lambda: games.play_move(room.current_game_id, x, "H8", 1, uuid.uuid4()),
                      lambda: rooms.create_room(x),
-                     lambda: rooms.continue_against_computer(x, Game.objects.get(pk=room.current_game_id), 0, "easy"),
+                     lambda: store_played(uploads.read(record(CARO_FIVE), timezone.now()), x),
                      lambda: games.take_seat(games.create_game(host=create_guest()).pk, x)):
             with pytest.raises(GameError) as exc:
                 call()

@@ -1,23 +1,22 @@
 """The RIF and Swap2 opening procedures through the game service: every step, the swaps, both
-Swap2 branches, refused steps, clocks and timeouts during a decision, undo, and the computer."""
+Swap2 branches, refused steps, clocks and timeouts during a decision, and one device (the computer
+takes its steps in the browser now: static/js/computer)."""
 
 import html as html_lib
 import re
-import time
 import uuid
 from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from accounts.guests import create_guest
 from caro.games import services, snapshot, tasks
 from caro.games.errors import GameError
-from caro.games.kinds import kind_of
-from caro.games.models import Game, Move
+from caro.games.models import Game
 from caro.rooms import services as rooms
-from tests.integration.helpers import play
+from tests.integration.helpers import legacy_room, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -205,101 +204,6 @@ def test_a_rematch_keeps_the_opening_procedure():
     assert nxt.opening["kind"] == "swap2" and nxt.opening["first"] == nxt.seat_playing("X")
 
 
-def _bot_game(preset, level, human):
-    user = create_guest()
-    room = rooms.create_room(user, preset, kind="computer", bot_level=level, side=human)
-    return Game.objects.get(pk=room.current_game_id), user
-
-
-def _bot_acts(game):
-    """Run the computer's task in-process until it is no longer the computer's turn."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        game.refresh_from_db()
-        if game.turn != game.bot_side or game.is_over:
-            return
-        tasks.play_bot_move(game.pk, game.event_version)
-    raise AssertionError("the computer did not act")
-
-
-def _human_step(game, user):
-    """A simple legal answer for the person in the opening step they must take now."""
-    view = snapshot.public_state(game)["opening"]
-    board = kind_of(game).board(game.rules, list(game.moves.order_by("ply").values_list("square", flat=True)))
-    near = [sq for sq in board.legal_moves() if sq[0] in "EFGHIJK" and 5 <= int(sq[1:]) <= 11]
-    if view["area"]:
-        play(game, user, next(sq for sq in view["area"] if board.stone_at(sq) is None))
-    elif "swap" in view["allowed"]:
-        _step(game, user, kind="keep")
-    elif "place" in view["allowed"]:  # also Swap2's second choice: the longer branch
-        play(game, user, near[0])
-    elif "choose" in view["allowed"]:
-        _step(game, user, kind="choose", color="X")
-    elif "select" in view["allowed"]:
-        _step(game, user, kind="select", square=view["offers"][0])
-    else:  # offer: the first point and the next one that is not its mirror image
-        for other in near[1:]:
-            try:
-                _step(game, user, kind="offer", squares=[near[0], other])
-                return
-            except GameError as exc:
-                assert exc.code == "equivalent_fifth"
-        raise AssertionError("no offer accepted")
-
-
-def _finish_opening(game, user):
-    for _ in range(12):
-        game.refresh_from_db()
-        view = snapshot.public_state(game)["opening"]
-        if view["done"]:
-            return view
-        if view["actor"] == game.bot_side:
-            _bot_acts(game)
-        else:
-            _human_step(game, user)
-    raise AssertionError("the opening did not end")
-
-
-def test_undo_is_refused_during_the_opening_and_never_reaches_into_it():
-    game, user = _bot_game("swap2", "easy", "X")
-    for sq in ("H8", "J10", "G10"):
-        play(game, user, sq)
-    refusal = _refused("undo_opening", services.undo, game.pk, user)
-    with translation.override("vi"):  # not "only against the computer at Easy": it is one
-        assert "khai cuộc" in str(refusal.message) and "máy" not in str(refusal.message)
-    _finish_opening(game, user)
-    game.refresh_from_db()
-    plies = game.opening["plies"]
-    if game.turn == game.bot_side:
-        _refused("undo_opening", services.undo, game.pk, user)  # no ordinary move of the person yet
-        _bot_acts(game)
-    board = kind_of(game).board(game.rules, list(game.moves.order_by("ply").values_list("square", flat=True)))
-    play(game, user, next(sq for sq in ("A1", "O15", "A15", "O1") if board.stone_at(sq) is None))
-    _bot_acts(game)
-    game.refresh_from_db()
-    before = game.ply
-    assert services.undo(game.pk, user) == 2
-    game.refresh_from_db()
-    assert game.ply == before - 2 >= plies and Move.objects.filter(game=game).count() == game.ply
-
-
-@pytest.mark.parametrize("preset", ["renju-rif", "swap2"])
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-@pytest.mark.parametrize("human", ["X", "O"])
-def test_the_computer_plays_every_opening_step_at_every_level(preset, level, human, settings):
-    settings.CARO_BOT_BUDGET_MS = 200
-    game, user = _bot_game(preset, level, human)
-    _finish_opening(game, user)
-    game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE and game.opening["plies"] >= 3
-    bot_seat = game.bot_seat
-    assert any(entry["seat"] == bot_seat for entry in game.opening["log"])
-    if game.turn == game.bot_side:
-        _bot_acts(game)  # and then an ordinary move
-        game.refresh_from_db()
-        assert game.ply == game.opening["plies"] + 1
-
-
 def test_a_repeated_opening_stone_is_answered_not_placed_again():
     game, host, _guest = _game("swap2")
     play(game, host, "H8")
@@ -313,7 +217,7 @@ def test_a_repeated_opening_stone_is_answered_not_placed_again():
 
 def test_two_players_on_one_device_play_every_step():
     user = create_guest()
-    room = rooms.create_room(user, "renju-rif", kind="local")
+    room = legacy_room(user, "local", "renju-rif")
     game = Game.objects.get(pk=room.current_game_id)
     for sq in ("H8", "H7", "H9"):
         play(game, user, sq)
@@ -376,7 +280,7 @@ def test_the_opponents_opening_stone_id_is_not_answered_as_a_repeat():
 
 def test_a_repeat_on_one_device_is_answered_whichever_side_is_to_move():
     user = create_guest()
-    room = rooms.create_room(user, kind="local")
+    room = legacy_room(user, "local")
     game = Game.objects.get(pk=room.current_game_id)
     client_id = uuid.uuid4()
     services.play_move(game.pk, user, "H8", 1, client_id)  # X's move; O is to move now

@@ -1,17 +1,16 @@
-"""Reversi on the site: seats (X = Black), automatic passes, disc counts, the computer and undo."""
+"""Reversi on the site: seats (X = Black), automatic passes, disc counts."""
 
 import json
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
 from accounts.guests import create_guest
-from caro.games import services, snapshot, tasks
+from caro.games import services, snapshot
 from caro.games.errors import GameError
 from caro.games.models import Game
-from caro.rooms import services as rooms
+from tests.integration.helpers import legacy_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CASES = Path(__file__).resolve().parents[3] / "shared" / "cases" / "reversi.json"
@@ -19,7 +18,7 @@ CASES = Path(__file__).resolve().parents[3] / "shared" / "cases" / "reversi.json
 
 def _local_reversi():
     user = create_guest()
-    room = rooms.create_room(user, "reversi", kind="local")
+    room = legacy_room(user, "local", "reversi")
     return Game.objects.get(pk=room.current_game_id), user
 
 
@@ -72,25 +71,3 @@ def test_the_championship_game_ends_with_the_right_count():
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.termination == "discs" and game.winner == "X"
     assert result.events[0]["count"] == {"X": data["full_game"]["result"]["black"], "O": data["full_game"]["result"]["white"]}
-
-
-def test_the_computer_plays_reversi_and_undo_works_at_every_level():
-    user = create_guest()
-    room = rooms.create_room(user, "reversi", kind="computer", bot_level="hard", side="X")
-    game = Game.objects.get(pk=room.current_game_id)
-    _play(game, user, "f5")
-    game.refresh_from_db()
-    if game.turn == "O":
-        tasks.play_bot_move(game.pk, game.event_version)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        game.refresh_from_db()
-        if game.turn == "X":
-            break
-        time.sleep(0.05)
-    assert game.ply == 2 and game.turn == "X"
-    assert snapshot.public_state(game)["can_undo"] is True  # Hard, but Reversi allows undo
-    assert services.undo(game.pk, user) == 2
-    game.refresh_from_db()
-    assert game.ply == 0 and game.turn == "X"
-    assert snapshot.public_state(game)["stones"] == {"d4": "O", "e5": "O", "d5": "X", "e4": "X"}

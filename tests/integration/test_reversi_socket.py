@@ -11,8 +11,7 @@ from asgiref.sync import sync_to_async
 
 from accounts.guests import create_guest
 from caro.engine.reversi import Board
-from caro.rooms import services as rooms
-from tests.integration.helpers import session_cookie
+from tests.integration.helpers import legacy_room, session_cookie
 from tests.integration.test_room_consumer import _connect, _expect_error, _snapshot
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -26,7 +25,7 @@ def _cleanup(close_db_connections):
 @sync_to_async
 def _local_reversi():
     user = create_guest()
-    return rooms.create_room(user, "reversi", kind="local"), session_cookie(user)
+    return legacy_room(user, "local", "reversi"), session_cookie(user)
 
 
 async def test_the_legal_squares_come_with_the_state_and_each_move_and_a_forged_one_is_refused():

@@ -2,16 +2,16 @@
 take-back it is the board a replay of the stored moves gives, so a move can play on it."""
 
 import json
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
 from accounts.guests import create_guest
-from caro.games import services, snapshot, tasks
+from caro.games import services, snapshot
 from caro.games.models import Game
 from caro.rooms import services as rooms
+from tests.integration.helpers import legacy_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CASES = Path(__file__).resolve().parents[3] / "shared" / "cases" / "reversi.json"
@@ -100,47 +100,11 @@ def test_after_a_take_back_by_agreement():
     assert board.stones()["K8"] == "X" and "J8" not in board.stones()
 
 
-def test_after_an_undo_against_the_computer():
-    user = create_guest()
-    room = rooms.create_room(user, "caro-vn", kind="computer", bot_level="easy", side="X")
-    game = Game.objects.get(pk=room.current_game_id)
-    _play(game, user, "H8")
-    _bot_replies(game)
-    _play(game, user, _free(game))
-    _bot_replies(game)
-    assert services.undo(game.pk, user) == 2
-    board = _assert_stored_matches_replay(game)
-    assert board.ply == 2 and board.turn == "X"
-    _play(game, user, _free(game))
-    _assert_stored_matches_replay(game)
-
-
-def _free(game):
-    game.refresh_from_db()
-    board = snapshot.board_for(game)
-    return next(sq for sq in ("A1", "O15", "A15", "O1", "B2") if board.stone_at(sq) is None)
-
-
-def _bot_replies(game):
-    """The computer's reply, run in-process as the worker would (a real worker started by another
-    test may answer first: then its move is the one that counts)."""
-    game.refresh_from_db()
-    if game.turn == game.bot_side:
-        tasks.play_bot_move(game.pk, game.event_version)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        game.refresh_from_db()
-        if game.turn != game.bot_side:
-            return
-        time.sleep(0.05)
-    raise AssertionError("the computer did not move")
-
-
 def test_reversi_through_a_forced_pass_and_to_the_end():
     data = json.loads(CASES.read_text())
     case = data["forced_pass"][0]
     user = create_guest()
-    room = rooms.create_room(user, "reversi", kind="local")
+    room = legacy_room(user, "local", "reversi")
     game = Game.objects.get(pk=room.current_game_id)
     squares = [case["moves"][i:i + 2] for i in range(0, len(case["moves"]), 2)]
     for square in squares:
@@ -152,7 +116,7 @@ def test_reversi_through_a_forced_pass_and_to_the_end():
     assert sorted(snapshot.board_now(game).legal_moves()) == case["white_legal_after_pass"]
 
     moves = data["full_game"]["moves"].lower()
-    room = rooms.create_room(user, "reversi", kind="local")
+    room = legacy_room(user, "local", "reversi")
     game = Game.objects.get(pk=room.current_game_id)
     for i in range(0, len(moves), 2):
         result = _play(game, user, moves[i:i + 2])

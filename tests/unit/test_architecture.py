@@ -18,9 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #: libraries are not listed here, except that the pure layers may not use Django, Celery or Channels.
 ALLOWED = {
     "caro.engine": set(),
-    "caro.bots": {"caro.engine"},
     "accounts": set(),
-    "caro.games": {"caro.engine", "caro.bots", "accounts"},
+    "caro.games": {"caro.engine", "accounts"},
     "caro.tutorials": {"caro.engine"},
     # Pairing reuses rooms for the games it makes (rematches, the room page); rooms never import ranking.
     "ranking": {"caro.engine", "caro.games", "caro.rooms", "accounts"},
@@ -41,7 +40,11 @@ ALLOWED = {
                    "ranking"},
     "devstack": set(),
 }
-PURE = {"caro.engine", "caro.bots"}
+PURE = {"caro.engine"}
+#: The Python computer players of before issue 26, kept as the benchmarks' reference opponent
+#: (bench/pybots, numba in the `bench` extra): the computer plays in the browser now, and no
+#: process of the site imports them or numba (docs/architecture.md).
+BENCH_ONLY = ("bench", "caro.bots", "numba", "llvmlite")
 FRAMEWORKS = ("django", "celery", "channels", "daphne")
 SITE_ROOTS = ("caro", "accounts", "ranking", "moderation", "lobby", "devstack")
 
@@ -106,6 +109,36 @@ def test_each_package_imports_only_what_it_may(package):
         if bad:
             offenders[module] = sorted(bad)
     assert offenders == {}
+
+
+def test_no_site_module_imports_the_python_bots_or_numba():
+    offenders = {}
+    for module, path in _site_modules().items():
+        bad = sorted(name for name in _imports(path, module)
+                     if any(name == root or name.startswith(root + ".") for root in BENCH_ONLY))
+        if bad:
+            offenders[module] = bad
+    assert offenders == {}
+    assert not (ROOT / "caro" / "bots").exists()
+
+
+def test_the_sites_processes_load_no_bot():
+    """What a web process and a Celery worker import (the ASGI app with every URL and consumer,
+    the Celery app with every task) holds no bot and no numba."""
+    code = (
+        "import os, sys\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'caro.settings'); os.environ['DEBUG'] = '1'\n"
+        "import django; django.setup()\n"
+        "from caro.asgi import application\n"
+        "from django.urls import get_resolver; get_resolver().url_patterns\n"
+        "from caro.celery import app; app.loader.import_default_modules(); app.autodiscover_tasks(force=True)\n"
+        "import caro.games.tasks, caro.rooms.consumers, ranking.consumers\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('bench', 'numba', 'llvmlite') or m.startswith('caro.bots'))\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
+                   env={"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgres://unused@127.0.0.1:1/unused",
+                        "REDIS_URL": "redis://127.0.0.1:1/0"})
 
 
 def test_the_site_modules_have_no_import_cycle():

@@ -8,13 +8,10 @@ after commit (`caro.games.outbox`). Errors are `GameError` with a machine code a
 message. Times are in milliseconds unless a name says otherwise.
 
 Entry points, by job: `seating` (create a game, take a seat, who moves first), `play` (moves,
-resigning, leaving the table), `computer` (the computer's moves, taking back), `time` (enforcing move
-deadlines), `opening` (the steps of the RIF and Swap2 opening procedures), `offers` (draws, take-backs by agreement, rematch and its refusal), `presence` (sockets, absence and its
+resigning, leaving the table), `time` (enforcing move deadlines), `opening` (the steps of the RIF and Swap2 opening procedures), `offers` (draws, take-backs by agreement, rematch and its refusal), `presence` (sockets, absence and its
 grace period).
 """
 
-from caro.games.services.computer import apply_bot_move, bot_turn, stalled_bot_turns, undo
-from caro.games.services.opening import apply_bot_step, bot_opening_turn
 from caro.games.services.opening import step as opening_step
 from caro.games.services.offers import (
     answer_draw, answer_undo, create_rematch, decline_rematch, offer_draw, request_undo,
@@ -25,7 +22,7 @@ from caro.games.services.seating import create_game, take_seat
 from caro.games.services.time import enforce_deadline, expired_game_ids
 
 __all__ = [
-    "MoveResult", "answer_draw", "apply_bot_step", "bot_opening_turn", "opening_step", "answer_undo", "apply_bot_move", "bot_turn", "create_game",
-    "create_rematch", "decide_absence", "decline_rematch", "enforce_deadline", "expired_game_ids", "leave", "offer_draw",
-    "play_move", "play_move_on_loop", "request_undo", "resign", "stalled_bot_turns", "take_seat", "undo",
+    "MoveResult", "answer_draw", "opening_step", "answer_undo", "create_game", "create_rematch", "decide_absence",
+    "decline_rematch", "enforce_deadline", "expired_game_ids", "leave", "offer_draw", "play_move",
+    "play_move_on_loop", "request_undo", "resign", "take_seat",
 ]

@@ -128,15 +128,16 @@ def take_back_from(game: Game, side: str) -> int:
     return removed
 
 
-def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game | None:
+def create_rematch(game_id: int, user) -> Game | None:
     """Ask for the next game between the same two players; both must ask (offer, then accept).
 
     The first request records an offer (event `rematch_offer`) and returns None; the opponent's
     request starts the new game and returns it, with the first mover of `state.first_seat_of_next`;
     the opponent may decline instead (`decline_rematch`).
     Each person keeps their seat and, in caro, their mark. Repeats are idempotent (the same offer,
-    the same new game). Against the computer, or on one device, the new game starts at once;
-    `bot_level` then changes the computer's level. Raises `GameError` `not_a_player` or `not_over`.
+    the same new game). Raises `GameError` `not_a_player`, `not_over`, or `on_device` for a game
+    against the computer or on one device stored from before issue 26 (such games are played in
+    the page now, and the server starts none).
     """
     with transaction.atomic():
         game = lock(game_id)
@@ -144,8 +145,8 @@ def create_rematch(game_id: int, user, *, bot_level: str | None = None) -> Game 
         existing = game.rematches.order_by("pk").first()
         if existing is not None:
             return existing
-        if game.bot_seat or game.is_local:  # nobody else to ask
-            return _next_game(game, bot_level)
+        if game.bot_seat or game.is_local:
+            raise GameError("on_device")
         if game.rematch_offer in ("", seat):
             if game.rematch_offer == "":
                 _set_rematch_offer(game, seat, "rematch_offer", by=seat)
@@ -186,7 +187,7 @@ def _set_rematch_offer(game: Game, offer: str, type_: str, *, by: str) -> None:
     outbox.publish(game, [{"type": type_, "version": game.event_version, "by": game.side_of(by)}])
 
 
-def _next_game(game: Game, bot_level: str | None = None) -> Game:
+def _next_game(game: Game) -> Game:
     """The rematch of a finished `game`: the same seats, marks, clocks and policies (a rated game
     between two people gives a rated rematch, as on Lichess); the first mover from the lifecycle rule."""
     rematch = create_game(
@@ -196,8 +197,6 @@ def _next_game(game: Game, bot_level: str | None = None) -> Game:
         guest=game.guest,
         first_mover=state.first_seat_of_next(game),
         host_mark=game.host_mark,
-        bot_seat=game.bot_seat,
-        bot_level=(bot_level or game.bot_level) if game.bot_seat else "",
         move_time_ms=game.move_time_ms,
         bank_ms=game.bank_ms,
         increment_ms=game.increment_ms,
@@ -206,7 +205,7 @@ def _next_game(game: Game, bot_level: str | None = None) -> Game:
         rematch_of=game,
         opening=game.opening.get("kind", "") if game.opening else "",
     )
-    if game.rated and not game.bot_seat and not game.is_local:
+    if game.rated:
         rematch.rated = True
         rematch.save(update_fields=["rated"])
     return rematch

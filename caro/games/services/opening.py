@@ -1,11 +1,11 @@
 """Opening steps (RIF, Swap2): placing the opening stones, swapping, choosing a colour, offering
-and selecting the 5th move, by a person or the computer (docs/protocol.md, frame `opening`).
+and selecting the 5th move (docs/protocol.md, frame `opening`).
 
 Every step goes through the engine's machine (`caro.games.openings.machine_for`), which refuses
 a bad step with a reason; the step is then stored: the stones it placed as `Move` rows, the step
 itself in `Game.opening["log"]`, the colours in `host_side`, and the seat that acts next as the
-side to move (`Game.to_move` is the side the acting seat holds, so clocks, the computer's turn
-and one-device play follow the acting person). When the opening ends, the side to move is the
+side to move (`Game.to_move` is the side the acting seat holds, so clocks and one-device play
+follow the acting person). When the opening ends, the side to move is the
 board's. A refused step changes nothing.
 """
 
@@ -22,7 +22,7 @@ from caro.games import clock, outbox, state
 from caro.games.errors import GameError
 from caro.games.models import Game, Move, Side
 from caro.games.openings import actor_seat, host_side_of, machine_for, machine_seat, new_opening
-from caro.games.services.locking import lock, player_action
+from caro.games.services.locking import player_action
 from caro.games.snapshot import keep_position
 
 #: Engine reason codes of a refused opening step, mapped to the service's error codes.
@@ -123,22 +123,3 @@ def apply_step(game: Game, seat: str, action: dict, client_id: uuid.UUID | None 
     outbox.publish(game, [event])
     return last, [event]
 
-
-def bot_opening_turn(game_id: int, version: int):
-    """What the computer must decide in the opening: `(machine, level)`, or None when the request
-    is stale or the game is not in its opening. Reads without locking (checked again by
-    `apply_bot_step`)."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or not state.opening_running(game) or not state.bot_may_move(game, version):
-        return None
-    return machine_for(game), game.bot_level
-
-
-def apply_bot_step(game_id: int, version: int, action: dict) -> dict | None:
-    """Apply the computer's opening `action` if the game is still at `version`; returns the event,
-    or None for a stale request. A refused action raises `GameError` (a bot bug; nothing changes)."""
-    with transaction.atomic():
-        game = lock(game_id)
-        if not state.opening_running(game) or not state.bot_may_move(game, version):
-            return None
-        return apply_step(game, game.bot_seat, action)[1][0]

@@ -1,25 +1,21 @@
-"""Games made from a list of moves: an imported record, and a game that continues a position.
+"""Games made from a list of moves: an imported record, and a game played on the player's device.
 
-Both replay the moves through the kind adapter (the engine validates every one) before anything is
-written, so a refused record stores nothing.
+Both replay the moves through the engine (the kind adapter, or `caro.games.uploads`) before anything
+is written, so a refused record stores nothing.
 """
 
 from __future__ import annotations
-
-import uuid
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from caro.engine.errors import IllegalMove
-from caro.games import outbox
 from caro.games.display import printable
 from caro.games.errors import GameError
 from caro.games.kinds import KINDS, Played
 from caro.games.models import FirstMover, Game, Move, Side
 from caro.games.services.play import ENGINE_CODES
 from caro.games.services.locking import refuse_banned
-from caro.games.services.seating import create_game
 from caro.games.uploads import DeviceGame, UploadError, same_game
 
 #: Longest name kept from a record's header (GGF PB/PW).
@@ -78,33 +74,6 @@ def store_imported(kind: str, rules: dict, squares: list[str], times: list[int],
             Move(game=game, ply=ply, side=side, square=square, think_ms=min(MAX_THINK_MS, max(0, int(ms))))
             for ply, ((side, square), ms) in enumerate(zip(played, times), start=1)
         )
-    return game
-
-
-def create_from_position(*, kind: str, rules: dict, squares: list[str], host, host_side: str,
-                         bot_seat: str = "", bot_level: str = "", guest=None, move_time_ms: int = 0) -> Game:
-    """A new game that starts from the position after `squares` (X first), seats as in
-    `create_game`; the side to move plays next (the computer at once if it is its turn).
-
-    Call inside the caller's transaction when the game belongs to a room. Raises GameError
-    `game_over` when the position is already over, or the engine's code for an illegal move.
-    """
-    played, last, to_move = _replay(kind, rules, squares)
-    if last is not None and last.finished:
-        raise GameError("game_over")
-    with transaction.atomic():
-        first = FirstMover.HOST if host_side == Side.X else FirstMover.GUEST
-        game = create_game(kind=kind, rules=rules, host=host, guest=guest, first_mover=first,
-                           bot_seat=bot_seat, bot_level=bot_level, move_time_ms=move_time_ms)
-        Move.objects.bulk_create(
-            Move(game=game, ply=ply, side=side, square=square, client_id=uuid.uuid4())
-            for ply, (side, square) in enumerate(played, start=1)
-        )
-        game.ply = len(played)
-        game.to_move = to_move
-        game.event_version += 1  # any computer move asked for at creation is now stale
-        game.save(update_fields=["ply", "to_move", "event_version"])
-        outbox.publish(game, [])
     return game
 
 

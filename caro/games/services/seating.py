@@ -31,8 +31,6 @@ def build_game(
     guest=None,
     first_mover: str = FirstMover.HOST,
     host_mark: str | None = None,
-    bot_seat: str = "",
-    bot_level: str = "",
     move_time_ms: int = 60_000,
     bank_ms: int = 0,
     increment_ms: int = 0,
@@ -54,19 +52,13 @@ def build_game(
         raise ValueError(f"bad first mover {first_mover!r} or mark {host_mark!r}")
     if absence_rule not in AbsenceRule.values or takeback not in Takeback.values:
         raise ValueError(f"bad context: absence={absence_rule!r} takeback={takeback!r}")
-    if bool(bot_seat) != bool(bot_level) or bot_seat not in ("", *Seat.values) or (
-        bot_level and bot_level not in Game.BotLevel.values
-    ):
-        raise ValueError(f"bad computer seat: seat={bot_seat!r} level={bot_level!r}")
-    if {Seat.HOST: host, Seat.GUEST: guest}.get(bot_seat) is not None:
-        raise ValueError("the computer's seat already has a player")
     host_side = Side.O if first_mover == FirstMover.GUEST else Side.X
     procedure = new_opening(opening) if kind == "caro" else {}
     seats = {name: user for name, user in (("host", host), ("guest", guest)) if user is not None}
     game = Game(
         kind=kind, rules=rules_dict, **seats, first_mover=first_mover,
-        host_side=host_side, host_mark=host_mark or host_side, bot_seat=bot_seat,
-        bot_level=bot_level, move_time_ms=move_time_ms if not bank_ms else 0, bank_ms=bank_ms,
+        host_side=host_side, host_mark=host_mark or host_side,
+        move_time_ms=move_time_ms if not bank_ms else 0, bank_ms=bank_ms,
         increment_ms=increment_ms, absence_rule=absence_rule, takeback=takeback,
         rematch_of=rematch_of, opening=procedure, **extra,
     )
@@ -83,8 +75,6 @@ def create_game(
     guest=None,
     first_mover: str = FirstMover.HOST,
     host_mark: str | None = None,
-    bot_seat: str = "",
-    bot_level: str = "",
     move_time_ms: int = 60_000,
     bank_ms: int = 0,
     increment_ms: int = 0,
@@ -98,19 +88,19 @@ def create_game(
     Who plays which side is decided before play: `first_mover` is the seat that moves first
     ("host"/"guest"), or "rps" (rock-paper-scissors thrown by the site when the game starts) or
     "random". The first mover plays X; in caro `host_mark` is the mark the host draws (default:
-    X for the first mover; a room keeps each person's mark across games). `bot_seat`
-    ("host"/"guest") and `bot_level` seat the computer, whose moves the Celery worker plays. The
-    same user in both seats makes a local game. `kind` is "caro" (with `rules`, a `Rules` or its
+    X for the first mover; a room keeps each person's mark across games). The computer plays in
+    the player's browser (issue 26), never here: games against it are stored when they end
+    (`services.records.store_played`). `kind` is "caro" (with `rules`, a `Rules` or its
     dict; default the site's rules) or "reversi". Clock: `move_time_ms` per move (0 = none), or a
     total-time bank of `bank_ms` per player plus `increment_ms` per move. `absence_rule` and
     `takeback` are the game's context (what a vanished player risks; taking back by agreement).
     `opening` is caro's opening procedure: "" (free), "rif" or "swap2" (the first mover is then
     tentative Black; caro.games.services.opening).
-    Raises ValueError for an unknown kind, an inconsistent computer seat or a bad option.
+    Raises ValueError for an unknown kind or a bad option.
     """
     game = build_game(
         kind=kind, rules=rules, host=host, guest=guest, first_mover=first_mover, host_mark=host_mark,
-        bot_seat=bot_seat, bot_level=bot_level, move_time_ms=move_time_ms, bank_ms=bank_ms,
+        move_time_ms=move_time_ms, bank_ms=bank_ms,
         increment_ms=increment_ms, absence_rule=absence_rule, takeback=takeback, rematch_of=rematch_of,
         opening=opening,
     )

@@ -97,12 +97,14 @@ def expired_game_ids(now=None, limit: int = SWEEP_LIMIT) -> list[int]:
 
 def abandon_idle(now=None, limit: int = SWEEP_LIMIT) -> int:
     """End as abandoned every active game without a clock whose last move (or start) is older than
-    ABANDON_AFTER_H hours; such a game never counts as live again. Returns how many it ended."""
+    ABANDON_AFTER_H hours, and at once every active game against the computer (one the server
+    started before issue 26: nobody plays the computer's moves on the server any more); such a
+    game never counts as live again. Returns how many it ended."""
     cutoff = (now or timezone.now()) - timedelta(hours=ABANDON_AFTER_H)
     idle = (
         Game.objects.active().filter(deadline__isnull=True)
         .annotate(last_move_at=Max("moves__created_at"))
-        .filter(Q(last_move_at__lt=cutoff) | Q(last_move_at__isnull=True, started_at__lt=cutoff))
+        .filter(Q(last_move_at__lt=cutoff) | Q(last_move_at__isnull=True, started_at__lt=cutoff) | ~Q(bot_seat=""))
         .values_list("pk", flat=True)[:limit]
     )
     ended = 0

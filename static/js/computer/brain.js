@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Gomocup / Piskvork protocol brain for the caro computer, under Node (caro/bots/brain.py's
+// Gomocup / Piskvork protocol brain for the caro computer, under Node (bench/pybots/brain.py's
 // protocol, exactly):
 //
 //     node static/js/computer/brain.js --level hard [--preset freestyle] [--cpu-clock] [--stats]

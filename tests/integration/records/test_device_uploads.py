@@ -26,7 +26,6 @@ from accounts.models import User
 from caro.games import records, uploads
 from caro.games.models import Game, Move
 from caro.games.services.records import store_played
-from caro.rooms.models import Room
 
 from .device import (
     CARO_FIVE, EXACT_FIVE, EXACT_FIVE_LINE, RENJU_BEFORE_FOUL, RENJU_FOUL, RENJU_WON, RENJU_WON_LINE,
@@ -123,12 +122,12 @@ def test_the_record_page_of_an_uploaded_game_replays_exports_and_continues():
     again = records.read(psq.content.decode(), "caro-vn")
     assert again.record.squares == CARO_FIVE
     assert client.get(f"/en/game/{game.pk}/image.svg?ply=4").status_code == 200
-    # "Continue from here against the computer" from move 4, as for any other record.
+    # "Continue from here against the computer" from move 4, as for any other record: the
+    # on-device page with the position.
     token = client.cookies["csrftoken"].value
     response = client.post(f"/en/game/{game.pk}/continue", {"ply": "4", "level": "easy"}, HTTP_X_CSRFTOKEN=token)
-    assert response.status_code == 302 and response["Location"].startswith("/r/")
-    room = Room.objects.get(code=response["Location"].split("/")[2])
-    assert _squares(room.current_game) == CARO_FIVE[:4]
+    assert response.status_code == 303
+    assert response["Location"] == "/choi-may/?preset=caro-vn&size=15&win_length=5&level=easy&moves=H8%2CA1%2CI8%2CA2"
 
 
 def test_exact_five_on_one_device_a_six_does_not_win_and_the_five_does():

@@ -1,7 +1,7 @@
 // The Reversi analysis (static/js/analysis/reversi.js) against exact values it did not compute:
 // reversi_endgames.json holds, for three whole games, the exact final disc difference of every
 // legal move in every position with at most 20 empty squares, from the Python reference solver
-// (caro.bots.reversi_nb; bench/analysis_reversi_cases.py writes the file). Games 7 and 101 are
+// (bench.pybots.reversi_nb; bench/analysis_reversi_cases.py writes the file). Games 7 and 101 are
 // checked here (about 15 s of CPU together); game 29's endgame costs about 30 s of CPU alone, so
 // the browser bench (bench/analysis_browser.py) analyses it and this suite does not.
 

@@ -69,7 +69,7 @@ test("Renju over the protocol: the brain blocks the only square it may", async (
   assert.equal(await brain.close(), 0);
 });
 
-test("INFO rule maps to the rules as caro/bots/brain.py does", () => {
+test("INFO rule maps to the rules as bench/pybots/brain.py does", () => {
   assert.equal(rulesFromInfo(0, 15).blocked, "none");
   assert.equal(rulesFromInfo(0, 15).exact, false);
   assert.equal(rulesFromInfo(1, 15).exact, true);

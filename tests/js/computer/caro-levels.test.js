@@ -1,7 +1,7 @@
 // The caro computer's characters, judged by the browser rules engine: every level takes a five;
 // Medium and Hard block every four under every rule set (Medium also in 122 positions of played
 // games, where Easy misses about a third of the blocks); Hard blocks open threes and wins the
-// VCFs of tests/unit/bots/vcf_positions.json against every defence; Easy sometimes misses a block.
+// VCFs of bench/pybots/tests/vcf_positions.json against every defence; Easy sometimes misses a block.
 // Deterministic: seeded rngs and a counting clock (a budget is a node budget).
 
 import test from "node:test";
@@ -117,7 +117,7 @@ test("Hard (and Medium) blocks an open three", { skip: needsEngine }, () => {
 });
 
 test("Hard wins the VCF positions against every defence", { skip: needsEngine }, () => {
-  const positions = readJson("tests/unit/bots/vcf_positions.json");
+  const positions = readJson("bench/pybots/tests/vcf_positions.json");
   assert.ok(positions.length >= 20);
   for (const pos of positions) {
     const board = boardOf(engine.PRESETS[pos.preset].rules, pos.x, pos.o, pos.to_move);

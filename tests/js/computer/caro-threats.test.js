@@ -33,7 +33,7 @@ function puzzleBoards(kind) {
 }
 
 test("VCF lines of the VCF positions end in a five, move for move legal", { skip: needsEngine }, () => {
-  for (const pos of readJson("tests/unit/bots/vcf_positions.json")) {
+  for (const pos of readJson("bench/pybots/tests/vcf_positions.json")) {
     const rules = engine.PRESETS[pos.preset].rules;
     const fb = SearchBoard.fromNames(rules, { x: pos.x, o: pos.o, toMove: pos.to_move });
     const { line, timedOut } = findThreatWin(fb, { maxNodes: 100000 });
@@ -137,7 +137,7 @@ test("the search board's fives and blocks agree with the engine on random positi
   });
 
 test("threatWin (the analysis entry point): square names from an engine board or a position", { skip: needsEngine }, () => {
-  for (const pos of readJson("tests/unit/bots/vcf_positions.json").slice(0, 6)) {
+  for (const pos of readJson("bench/pybots/tests/vcf_positions.json").slice(0, 6)) {
     const board = boardOf(engine.PRESETS[pos.preset].rules, pos.x, pos.o, pos.to_move);
     const { line } = threatWin(board, { vct: true, maxNodes: 50000 });
     assert.ok(line, `${pos.preset} depth ${pos.depth}`);

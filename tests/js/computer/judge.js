@@ -1,6 +1,6 @@
 // Helpers of the computer's tests: the browser rules engine as the judge (never the computer's own
 // pattern tables, so a claim of the computer is checked independently), a deterministic clock,
-// and the rule sets. Mirrors caro/bots/enginecheck.py.
+// and the rule sets. Mirrors bench/pybots/enginecheck.py.
 //
 // The engine (static/js/engine/, the js-engine branch) is loaded when it is there; until it is,
 // `engine` is null and the test files that need it skip with that reason.

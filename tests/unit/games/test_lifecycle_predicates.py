@@ -54,39 +54,11 @@ def test_a_deadline_passes_at_its_instant_and_only_in_an_active_game():
     assert not state.deadline_passed(game(deadline=NOW, status=Game.Status.FINISHED), NOW)
 
 
-@pytest.mark.parametrize(
-    "kind, level, bot_seat, host_side, ply, allowed",
-    [
-        ("caro", "easy", "guest", "X", 1, True),     # the person (X) has moved
-        ("caro", "easy", "guest", "X", 0, False),    # nothing to take back yet
-        ("caro", "medium", "host", "X", 1, False),   # the computer plays X: only it has moved
-        ("caro", "medium", "host", "X", 2, True),
-        ("caro", "hard", "guest", "X", 5, False),    # Hard plays for keeps
-        ("reversi", "hard", "guest", "X", 5, True),  # Reversi: every level
-    ],
-)
-def test_undo_is_for_computer_games_at_levels_that_allow_it_with_a_move_of_ones_own(
-    kind, level, bot_seat, host_side, ply, allowed
-):
-    g = game(kind=kind, bot_level=level, bot_seat=bot_seat, host_side=host_side, ply=ply)
-    assert state.may_undo(g) is allowed
-    assert state.may_undo(game(ply=4)) is False  # no computer
-    assert state.may_undo(game(kind=kind, bot_level=level, bot_seat=bot_seat, host_side=host_side, ply=ply,
-                                status=Game.Status.FINISHED)) is False
-
-
 def test_the_open_seat_is_the_hosts_first_and_the_computers_seat_is_never_open():
     assert state.open_seat(game(status=Game.Status.WAITING)) == Seat.HOST
     assert state.open_seat(game(host_id=1)) == Seat.GUEST
     assert state.open_seat(game(host_id=1, bot_seat="guest", bot_level="easy")) is None
     assert state.open_seat(game(host_id=1, guest_id=2)) is None
-
-
-def test_the_computer_may_move_only_on_its_turn_at_the_version_it_was_asked_at():
-    g = game(host_side="X", bot_seat="host", bot_level="easy", to_move="X", event_version=3)
-    assert g.bot_side == "X" and state.bot_to_move(g)
-    assert state.bot_may_move(g, 3) and not state.bot_may_move(g, 2)
-    assert not state.bot_to_move(game(host_side="X", bot_seat="host", bot_level="easy", to_move="O"))
 
 
 def test_seats_and_sides_are_kept_apart():
@@ -122,12 +94,9 @@ def test_with_an_opening_procedure_both_have_acted_when_each_seat_took_a_step():
 
 
 def test_take_backs_count_only_ordinary_moves_after_the_opening():
-    running = game(ply=3, opening=_opening(["host"] * 3), bot_seat="guest", bot_level="easy")
-    assert not state.may_undo(running)
     # Swap2 ended after 3 stones: O plays ply 4 first, X ply 5
     done = {"opening": _opening(["host"] * 3 + ["guest"], plies=3)}
     assert not state.has_move_after_opening(game(ply=3, **done), "O")
     assert state.has_move_after_opening(game(ply=4, **done), "O")
     assert not state.has_move_after_opening(game(ply=4, **done), "X")
     assert state.has_move_after_opening(game(ply=5, **done), "X")
-    assert state.may_undo(game(ply=5, host_side="X", bot_seat="guest", bot_level="easy", **done))

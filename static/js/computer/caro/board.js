@@ -1,5 +1,5 @@
 // The caro computer's search board: flat padded cells, incremental line-window classes, per-side
-// cell scores, threat sets and a Zobrist hash (caro/bots/fastboard.py + nbcore.py, ported once).
+// cell scores, threat sets and a Zobrist hash (bench/pybots/fastboard.py + nbcore.py, ported once).
 //
 // Cells are indices into a padded array: real square (col, row) is (row + 1) * W + col with
 // W = size + 1; the extra column and the top and bottom rows hold EDGE. Sides are 1 (X, moves

@@ -13,7 +13,7 @@ export class Timeout extends Error {
 }
 
 /** Nodes between two looks at the clock in the searches, for a clock that does not say
- * (`checkEvery` below): about 3 ms of search, as caro/bots/nbclock.py's (the CPU clock's read is a
+ * (`checkEvery` below): about 3 ms of search, as bench/pybots/nbclock.py's (the CPU clock's read is a
  * system call, far dearer than a node). */
 export const CHECK_EVERY = 1024;
 /** Nodes between two looks at the wall clock: performance.now() costs a few tens of nanoseconds,

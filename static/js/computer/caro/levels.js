@@ -1,4 +1,4 @@
-// Caro Easy, Medium and Hard (caro/bots/caro_bots.py CaroEasy / CaroMedium / CaroHard, ported).
+// Caro Easy, Medium and Hard (bench/pybots/caro_bots.py CaroEasy / CaroMedium / CaroHard, ported).
 //
 // All three read the room's rules from the search board, so blocked ends, exact five and Renju
 // fouls are obeyed exactly.
@@ -33,7 +33,7 @@ export const EASY_MISS = 0.35;
 export const MEDIUM_DEPTH = 2;
 export const MEDIUM_MAX_MS = 400;
 
-/** Hard's settings (caro/bots/caro_bots.py CaroHard): parts of the planned time, depths in
+/** Hard's settings (bench/pybots/caro_bots.py CaroHard): parts of the planned time, depths in
  * attacker moves, node caps. */
 export const HARD = Object.freeze({
   share: 0.8, // part of the budget it plans to use
@@ -180,7 +180,7 @@ export function fewestThreats(ranked, counts, penalty) {
 }
 
 /** Whether Hard, under a threat with several safe replies, runs the wide VCT check and ranks them
- * by threatMoves: in freestyle and exact five only (caro/bots/caro_bots.py counts_threats: it was
+ * by threatMoves: in freestyle and exact five only (bench/pybots/caro_bots.py counts_threats: it was
  * measured to help there and to cost strength in caro with blocked ends; never measured in Renju). */
 export function countsThreats(rules) {
   return rules.blocked === "none" && !rules.renju;

@@ -1,5 +1,5 @@
 // The computer's steps in the opening procedures (RIF, Swap2), at every level
-// (caro/bots/openings.py, ported).
+// (bench/pybots/openings.py, ported).
 //
 // chooseCaroOpeningAction(machine, level, opts) takes an engine opening machine
 // (static/js/engine/openings.js RifOpening / Swap2Opening: `state`, `actor`, `board`, `offers`;

@@ -1,5 +1,5 @@
 // Line-window classes of one rule set: what a stone of each side on an empty cell would make on
-// one line (caro/bots/fastboard.py _Patterns, ported once).
+// one line (bench/pybots/fastboard.py _Patterns, ported once).
 //
 // A window is the n = 2H + 1 cells of one line centred on an empty cell (H = win_length + 1),
 // two bits a cell (0 empty, 1 X, 2 O, 3 off the board) packed into one integer key: the cell at

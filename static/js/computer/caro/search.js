@@ -1,4 +1,4 @@
-// The caro computer's alpha-beta (caro/bots/caro_bots.py AlphaBeta / HardSearch and nbsearch.py,
+// The caro computer's alpha-beta (bench/pybots/caro_bots.py AlphaBeta / HardSearch and nbsearch.py,
 // ported once): negamax over restricted candidates with a transposition table.
 //
 // Medium uses it plain (pattern totals as the evaluation, full-window children, a table of its

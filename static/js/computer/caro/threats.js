@@ -1,5 +1,5 @@
 // Threat-space search on the search board: VCF and VCT by df-pn, and the quiet win one level above
-// (caro/bots/threats.py + nbthreats.py, ported once: the compiled search's nodes, with the Renju
+// (bench/pybots/threats.py + nbthreats.py, ported once: the compiled search's nodes, with the Renju
 // legality of the Python one).
 //
 // VCF (victory by continuous fours): the attacker plays only fours; the defender must block each,

@@ -1,7 +1,7 @@
 // Reversi bitboards in two 32-bit halves, for the computer's search.
 //
 // Bit `row * 8 + col` is a square (a1 = bit 0, h1 = bit 7, a8 = bit 56), as in caro/engine/reversi.py
-// and caro/bots/reversi_nb.py. A board of one side is the pair (lo, hi): `lo` holds bits 0-31
+// and bench/pybots/reversi_nb.py. A board of one side is the pair (lo, hi): `lo` holds bits 0-31
 // (rows 1-4), `hi` bits 32-63 (rows 5-8), both as signed 32-bit integers (what JavaScript's bitwise
 // operators give). Two 32-bit halves instead of one BigInt: bench/reversi_js_speed.mjs measures both
 // representations side by side (the halves are many times faster in V8; BigInt allocates).

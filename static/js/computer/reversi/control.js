@@ -1,5 +1,5 @@
 // What stops a search: a node limit and a deadline on a clock, looked at every CHECK_EVERY nodes
-// (as caro/bots/nbclock.py). One Control is shared by the searches of one move.
+// (as bench/pybots/nbclock.py). One Control is shared by the searches of one move.
 
 export const CHECK_EVERY = 4096; // nodes between two looks at the clock (about 1 ms of the midgame search in Node, 0.3 ms
 // of the solver; a look at Node's CPU clock costs about 5 us)

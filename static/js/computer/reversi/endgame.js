@@ -1,6 +1,6 @@
 // Exact endgame solver of Reversi Hard: the final disc difference (side to move's view; empty squares
 // go to the winner) by alpha-beta with a table of bounds, fewest-replies-first ordering and, near the
-// leaves, quadrant parity ordering: the algorithm of caro/bots/reversi_nb.py (`solve`, `solve_root`),
+// leaves, quadrant parity ordering: the algorithm of bench/pybots/reversi_nb.py (`solve`, `solve_root`),
 // on 32-bit-half bitboards. `moveValues` gives the exact value of every legal move (post-game
 // analysis, issue 29).
 

@@ -1,4 +1,4 @@
-// The evaluation of Reversi Hard: the features and tuned weights of caro/bots/reversi_search.py
+// The evaluation of Reversi Hard: the features and tuned weights of bench/pybots/reversi_search.py
 // (`features`, `WEIGHTS`, `evaluate`), on 32-bit-half bitboards (see bitboard.js). Every score is
 // from the side to move's view, in SCALE units per disc of expected final disc difference.
 
@@ -15,7 +15,7 @@ export const PHASE_BOUNDS = Object.freeze([24, 36, 48, 64]);
 export const PHASE_OF = Int32Array.from({ length: 65 }, (_, n) => PHASE_BOUNDS.findIndex((top) => n <= top));
 
 // Weights per phase, in FEATURES order, in discs of final difference per unit of a feature: those of
-// caro/bots/reversi_search.py, fitted by `python bench/reversi_tune.py --games 500 --depth 3 --seed 2`
+// bench/pybots/reversi_search.py, fitted by `python bench/reversi_tune.py --games 500 --depth 3 --seed 2`
 // (ridge least squares on 29,704 positions of our own self-play games; R² per phase 0.18, 0.42,
 // 0.60, 0.84).
 export const WEIGHTS = Object.freeze([
@@ -90,7 +90,7 @@ function stableEdges(mlo, mhi, olo, ohi) {
 
 /**
  * The features of the evaluation (side to move's view, in FEATURES order), as features() of
- * caro/bots/reversi_search.py. `my` / `their` moves are the two sides' legal-move boards.
+ * bench/pybots/reversi_search.py. `my` / `their` moves are the two sides' legal-move boards.
  * @returns {number[]} nine integers
  */
 export function features(mlo, mhi, olo, ohi, mylo, myhi, thlo, thhi) {

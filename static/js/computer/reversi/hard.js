@@ -1,4 +1,4 @@
-// Reversi Hard's move choice: the time plan of caro/bots/reversi_search.py (`choose`). From
+// Reversi Hard's move choice: the time plan of bench/pybots/reversi_search.py (`choose`). From
 // EXACT_EMPTIES empties an exact solve, from WLD_EMPTIES a win/draw/loss solve, each after a short
 // midgame search that orders it; a solve not finished by SOLVE_SHARE_END of the planned time gives
 // way to the midgame search again (same table) for the rest of the time.

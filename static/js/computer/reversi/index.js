@@ -1,6 +1,6 @@
 // The Reversi computer: `chooseReversiMove(board, level, {budgetMs, rng, clock})` (CONTRACTS.md,
 // section 2). Plain ES module with no dependencies: runs in the page, in a module Web Worker and in
-// Node. Levels (the characters of caro/bots/reversi_bots.py):
+// Node. Levels (the characters of bench/pybots/reversi_bots.py):
 //
 // * "easy": greedy with noise, a random legal move a quarter of the time (levels.js).
 // * "medium": 3-ply alpha-beta on mobility and corners (levels.js).

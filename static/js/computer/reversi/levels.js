@@ -1,4 +1,4 @@
-// Reversi Easy and Medium: the characters of caro/bots/reversi_bots.py (ReversiEasy, ReversiMedium).
+// Reversi Easy and Medium: the characters of bench/pybots/reversi_bots.py (ReversiEasy, ReversiMedium).
 //
 // * Easy: greedy (most discs flipped plus a fifth of the square value, plus noise), and a random legal
 //   move RANDOM_SHARE of the time.

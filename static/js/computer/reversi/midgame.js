@@ -1,7 +1,7 @@
 // Midgame search of Reversi Hard: iterative-deepening negascout (principal variation search) with a
 // transposition table, move ordering by the table's move, killer moves, a history table and, from
 // MOBILITY_ORDER_DEPTH, the opponent's mobility after the move: the algorithm of
-// caro/bots/reversi_nb.py (`search`, `root`), on 32-bit-half bitboards, but for the table's use
+// bench/pybots/reversi_nb.py (`search`, `root`), on 32-bit-half bitboards, but for the table's use
 // (TT_MIN_DEPTH, buckets of two). Scores are from the side to move's view in evaluation units
 // (evaluation.js: SCALE per disc, a finished game ±WIN). Values are negated as `0 - x`, never `-x`:
 // -0 is not a small integer in V8 (and fails deepEqual).

@@ -1,4 +1,4 @@
-// The three levels keep their characters (caro/bots/reversi_bots.py): every level always plays a
+// The three levels keep their characters (bench/pybots/reversi_bots.py): every level always plays a
 // legal move; Easy is greedy with noise and plays at random a quarter of the time; Medium takes
 // corners and beats Easy; Hard takes corners, does not give them away, plays exact endgames and
 // stops at its node limit. Hard runs under node limits only (a budget far above what the nodes
@@ -80,7 +80,7 @@ test("Medium and Hard take a corner", () => {
 });
 
 // (moves from the start, moves that give the opponent a corner at once): the cases of
-// tests/unit/bots/test_bots_reversi_hard.py.
+// bench/pybots/tests/test_bots_reversi_hard.py.
 const CORNER_GIFTS = [
   ["d3e3f2c2f6e6f3g6c3b2f5e2h7g3d2c4b4g4h3a4a5a6a1g2f1e1f4a2d1c1b1g5c6", ["g1", "h2", "g7"]],
   ["c4c5f6b3b5a6b4f5f4c3c6e3a2a5c2c7d2g4c8d3g5f2a3b6h4d1e2d6e7d7", ["a7", "b7"]],
