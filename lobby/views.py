@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -38,9 +39,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
     current (lobby.consumers)."""
     kind = live.kind_filter(request.GET.get("kind"))
     context = {"rooms": live.open_rooms(kind), "kind": kind, "kinds": _kinds()}
-    if request.htmx:
-        return render(request, "lobby/open_rooms.html", context)
-    return render(request, "lobby/lobby.html", context)
+    if request.htmx and not request.htmx.history_restore_request:
+        response = render(request, "lobby/open_rooms.html", context)
+    else:
+        response = render(request, "lobby/lobby.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 #: What the second of two people pressing the same room is told.
@@ -82,12 +86,21 @@ def take_seat(request: HttpRequest, code: str) -> HttpResponse:
 @never_cache
 def watch(request: HttpRequest) -> HttpResponse:
     """Live games between people, highest-rated first, `?kind=` caro or reversi; each opens its
-    room as a spectator. An htmx request (the filter, the list's polling) gets the list alone."""
+    room as a spectator. An htmx request gets a part: the list's polling (target `live-games`) the
+    list alone, a filter (the kind tabs) the tabs and the list (`lobby/watch_body.html`, with the
+    page's title); htmx restoring the page from history, and a visit without JavaScript, the page."""
     kind = live.kind_filter(request.GET.get("kind"))
-    context = {"games": live.live_games(kind), "kind": kind, "kinds": _kinds()}
-    if request.htmx:
-        return render(request, "lobby/live_games.html", context)
-    return render(request, "lobby/watch.html", context)
+    partial = bool(request.htmx) and not request.htmx.history_restore_request
+    context = {"games": live.live_games(kind), "kind": kind, "kinds": _kinds(), "partial": partial}
+    if not partial:
+        template = "lobby/watch.html"
+    elif request.htmx.target == "live-games":
+        template = "lobby/live_games.html"
+    else:
+        template = "lobby/watch_body.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request", "HX-Target"])
+    return response
 
 
 @never_cache

@@ -123,19 +123,25 @@ def revert_game(game: Game) -> list[RatingChange]:
 
 def game_over_ratings(game: Game) -> dict | None:
     """The rating changes of a game that is over, per side, for the `game_over` event and the
-    `state` frame: `{"X": {"before", "after", "delta", "k"}, "O": {...}}` (points), or None for a
-    game that changed no rating (unrated, aborted, or annulled)."""
+    `state` frame: `{"X": {"before", "after", "delta", "k", "games", "provisional"}, "O": {...}}`
+    (points; `games` the player's rated games in that category now, `provisional` True while fewer
+    than `elo.PROVISIONAL_GAMES`, so the room keeps the "?" on a new player's new rating), or None
+    for a game that changed no rating (unrated, aborted, or annulled). Two queries."""
     if not game.rated or game.status != Game.Status.FINISHED:
         return None
     changes = list(RatingChange.objects.filter(game=game, reverted_at__isnull=True))
     if not changes:
         return None
+    games = dict(Rating.objects.filter(user_id__in=[c.user_id for c in changes], category=changes[0].category)
+                 .values_list("user_id", "games"))
     host_side = game.side_of(Seat.HOST)
     guest_side = game.side_of(Seat.GUEST)
     result = {}
     for change in changes:
         side = host_side if change.user_id == game.host_id else guest_side
-        result[side] = {"before": change.before, "after": change.after, "delta": change.delta, "k": change.k}
+        played = games.get(change.user_id, 0)
+        result[side] = {"before": change.before, "after": change.after, "delta": change.delta, "k": change.k,
+                        "games": played, "provisional": elo.is_provisional(played)}
     return result
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.core.cache import cache
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -22,8 +23,10 @@ from ranking.models import Rating
 def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> HttpResponse:
     """Page `?page=N` (`pages.LEADERBOARD_SIZE` players each) of `category` (404 for an unknown
     one): established players first, then provisional ones marked "?", with the viewer's own row
-    highlighted, and their place shown also when they are not on this page. An htmx request (the
-    category tabs, the page links) gets the table alone."""
+    highlighted, and their place shown also when they are not on this page. An htmx request gets a
+    part: a page link (target `leaderboard-table`) the table alone, a category tab the tabs and the
+    table (`ranking/leaderboard_body.html`, with the page's title); htmx restoring the page from
+    history, and a visit without JavaScript, the whole page."""
     try:
         chosen = categories.get(category)
     except KeyError:
@@ -67,9 +70,17 @@ def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> H
         "next": page + 1 if more else None, "first_place": first + 1, "last_place": first + shown,
         "my_before": rank is not None and not on_page and rank <= first,
     }
-    if request.htmx:
-        return render(request, "ranking/leaderboard_table.html", context)
-    return render(request, "ranking/leaderboard.html", context)
+    partial = bool(request.htmx) and not request.htmx.history_restore_request
+    context["partial"] = partial
+    if not partial:
+        template = "ranking/leaderboard.html"
+    elif request.htmx.target == "leaderboard-table":
+        template = "ranking/leaderboard_table.html"
+    else:
+        template = "ranking/leaderboard_body.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request", "HX-Target"])
+    return response
 
 
 def _chart(history: pages.History, category: categories.Category) -> str:

@@ -272,3 +272,52 @@ def test_the_waiting_counts_on_the_match_page_update_while_it_is_open(browser, l
         assert "1 người đang chờ" in count.inner_text()
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------ parts swapped by htmx
+
+WATCH_TITLE = {"vi": "Xem ván đang chơi", "en": "Watch live games"}
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_watch_filter_and_the_leaderboard_tabs_swap_their_part_in_place(browser, live_server_url, lang, width):
+    from ranking.models import Rating
+    from tests.integration.ranking.builders import account
+
+    def world():
+        room, game = _quick_game()
+        reversi = rooms.create_match_room(create_guest(), create_guest(), kind="reversi", rules={},
+                                          first_mover="host", move_time_ms=600_000, preset="reversi")
+        player = account(display_name="Cờ_Lật_Giỏi")
+        Rating.objects.create(user=player, category="reversi", value=1650, games=30, listed=True, established=True,
+                              last_played_at=timezone.now())
+        return game, reversi.current_game_id, player
+
+    caro_game, reversi_game, player = _off_loop(world)
+    context = _context(browser, lang, width)
+    try:
+        page = context.new_page()
+        page.goto(live_server_url + "/xem/")
+        page.wait_for_selector(f'[data-testid="live-game"][data-game="{caro_game.pk}"]')
+        page.evaluate("window.sameDocument = true")  # gone if the page reloads
+        page.click('[data-testid="kind-reversi"]')
+        page.wait_for_selector('[data-testid="kind-reversi"][aria-current="page"]')
+        page.wait_for_url(re.compile(r"/xem/\?kind=reversi$"))
+        assert page.locator(f'[data-testid="live-game"][data-game="{reversi_game}"]').count() == 1
+        assert page.locator(f'[data-testid="live-game"][data-game="{caro_game.pk}"]').count() == 0
+        assert page.locator('.kind-tabs [aria-current="page"]').count() == 1
+        assert page.get_attribute("#live-games", "hx-get") == "/xem/?kind=reversi", "the list polls the chosen kind"
+        assert page.title().startswith(WATCH_TITLE[lang]) and page.locator("h1").count() == 1
+        assert page.evaluate("window.sameDocument === true"), "the filter swapped in place"
+
+        page.goto(live_server_url + "/bang-xep-hang/")
+        page.evaluate("window.sameDocument = true")
+        page.click('.category-tabs [data-category="reversi"]')
+        page.wait_for_selector('.category-tabs [data-category="reversi"][aria-current="page"]')
+        page.wait_for_selector(f'[data-testid="leaderboard-table"] :text("{player.public_name}")')
+        assert page.locator('.category-tabs [aria-current="page"]').count() == 1
+        assert "/reversi/" in page.url and page.evaluate("window.sameDocument === true")
+        assert page.locator("h1").count() == 1 and page.locator("#leaderboard-body").count() == 1
+        assert page.evaluate(NO_OVERFLOW) <= 0
+    finally:
+        context.close()

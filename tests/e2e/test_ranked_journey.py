@@ -65,11 +65,12 @@ def _shot(page, name):
     page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
-def _shown(change: RatingChange) -> str:
-    """What the room shows beside a player's name: "1220 (+20)", "1180 (−20)"."""
+def _shown(change: RatingChange, provisional: bool = True) -> str:
+    """What the room shows beside a player's name: "1220? (+20)" while the player is provisional
+    (fewer than ten rated games, as both new players here are), "1180 (−20)" once established."""
     delta = change.delta
     sign = f"+{delta}" if delta > 0 else f"\u2212{-delta}" if delta < 0 else "\u00b10"
-    return f"{change.after} ({sign})"
+    return f"{change.after}{'?' if provisional else ''} ({sign})"
 
 
 def _a_listed_player():

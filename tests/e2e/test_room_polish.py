@@ -57,6 +57,9 @@ def _friend_room(squares=(), preset="caro-vn"):
 
 # ------------------------------------------------------------------ rough edge 1: the record
 
+REPORT_SENT = {"vi": "Cảm ơn bạn: báo cáo đã được gửi tới người điều hành.",
+               "en": "Thank you: your report was sent to the moderators."}
+
 @pytest.mark.parametrize("lang, width", BOTH)
 def test_a_finished_game_s_room_links_to_its_record_replay_download_and_report(browser, live_server_url, lang, width):
     room, x, o = _friend_room(X_FIVE[:-1])
@@ -86,6 +89,19 @@ def test_a_finished_game_s_room_links_to_its_record_replay_download_and_report(b
         page.wait_for_url(re.compile(re.escape(record) + "$"))
         assert page.locator('[data-testid="result"]').is_visible()
         assert page.locator('#report [data-testid="report"]').count() == 1
+        assert page.locator('#report details[open]').count() == 0, "the report box is closed on a plain visit"
+        page.go_back()
+        page.wait_for_selector('[data-testid="record-links"]:not([hidden])')
+        page.click('[data-testid="record-report"]')  # the link to #report opens the report box
+        page.wait_for_url(re.compile(re.escape(record) + "#report$"))
+        page.wait_for_selector('#report details[data-testid="report"][open]')
+        assert page.locator('#report select[name="reason"]').is_visible()
+        page.evaluate("window.sameDocument = true")  # gone if the page reloads
+        page.click('#report button[type="submit"]')  # htmx sends it and swaps in the answer
+        page.wait_for_selector('#report [data-testid="report-answer"]')
+        assert page.evaluate("window.sameDocument === true"), "the report was answered without a reload"
+        assert page.inner_text('#report [data-testid="report-answer"]') == REPORT_SENT[lang]
+        assert page.locator("#report form").count() == 0
     finally:
         ctx.close()
 
@@ -385,8 +401,9 @@ def test_a_ranked_room_shows_both_ratings_and_the_stakes_before_the_first_move_a
             page.wait_for_selector('[data-role="status"][data-result="finished"]')
             page.wait_for_selector('[data-testid="stakes-X"]', state="hidden")
             assert page.locator('[data-testid="stakes-O"]').is_hidden()
-            assert page.inner_text('[data-testid="rating-X"]') == f"{x_change.after} ({_signed(x_change.delta)})"
-            assert page.inner_text('[data-testid="rating-O"]') == f"{o_change.after} ({_signed(o_change.delta)})"
+            for side, change in (("X", x_change), ("O", o_change)):  # the new player is still provisional: "?" stays
+                mark = "?" if side == new_side else ""
+                assert page.inner_text(f'[data-testid="rating-{side}"]') == f"{change.after}{mark} ({_signed(change.delta)})"
         _shot(pages[0], f"ranked-room-over-{lang}-{width}")
     finally:
         for ctx in contexts:

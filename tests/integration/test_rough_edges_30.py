@@ -44,9 +44,14 @@ def test_a_rated_game_in_play_shows_both_ratings_and_what_each_result_would_chan
     assert "stakes" not in state
 
 
-def test_an_unrated_game_has_no_stakes_and_costs_no_rating_query(django_assert_num_queries):
+def test_an_unrated_game_has_no_stakes_and_costs_no_rating_query():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
     game = rated_game(account(), account(), rated=False, moves=0)
-    assert "stakes" not in public_state(game)
+    with CaptureQueriesContext(connection) as queries:
+        state = public_state(game)
+    assert "stakes" not in state
+    assert not [q["sql"] for q in queries.captured_queries if Rating._meta.db_table in q["sql"]]
 
 
 def test_an_annulled_game_is_marked_on_its_record_in_my_games_and_on_the_profile():
@@ -77,8 +82,12 @@ def test_a_psq_record_keeps_the_players_names_and_the_export_writes_them():
 
 
 def test_my_games_does_not_promise_an_account_to_a_signed_in_player():
+    from accounts.guests import create_guest
+    promise = "Đăng ký để giữ chúng mãi mãi"  # "Sign up to keep them for good", told to guests only
     html = _client(account()).get(reverse("records:mine_vi")).content.decode()
-    assert "Các ván của bạn, ván mới nhất ở trên cùng." in html and "Đăng ký" not in html.split("my-games")[0][-400:]
+    assert "Các ván của bạn, ván mới nhất ở trên cùng." in html and promise not in html
+    guest = _client(create_guest()).get(reverse("records:mine_vi")).content.decode()
+    assert promise in guest and "Các ván của bạn, ván mới nhất ở trên cùng." not in guest
 
 
 def test_the_admin_game_page_shows_the_position_as_a_board_and_the_rules_in_words():
@@ -102,3 +111,24 @@ def test_the_report_form_is_answered_in_place_with_htmx():
     assert "form-error" in again and "<form" in again and 'role="alert"' in again
     plain = client.post(url, {"reason": "insults"})
     assert plain.status_code == 302 and plain["Location"] == game.get_absolute_url()
+
+
+@pytest.mark.parametrize("lang, words", [("vi", "Hãy chọn một lý do trong danh sách."),
+                                         ("en", "Choose a reason from the list.")])
+def test_a_refused_report_comes_back_in_place_with_its_reason_in_the_viewer_s_language(lang, words):
+    from django.conf import settings
+    from moderation.models import Report
+    winner, loser = account(), account()
+    game = won_by(winner, loser)
+    client = _client(winner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    url = reverse("moderation:report", args=[game.pk])
+    refused = client.post(url, {"reason": "no-such-reason"}, HTTP_HX_REQUEST="true")
+    html = refused.content.decode()
+    assert refused.status_code == 200, "htmx swaps only 2xx answers"
+    assert "<html" not in html and html.lstrip().startswith("<details"), "the report box alone"
+    answer = html[html.index('data-testid="report-answer"'):].split("</p>")[0]
+    assert words in answer and 'role="alert"' in html and "form-error" in html
+    assert " open" in html[html.index("<details"):].split(">")[0], "the box stays open"
+    assert '<select name="reason"' in html and 'hx-post="' + url + '"' in html, "the form again, to try once more"
+    assert not Report.objects.exists(), "a refused report changes nothing"

@@ -11,6 +11,13 @@ export function stakeRating(stake) {
   return `${stake.rating}${stake.provisional ? "?" : ""}`;
 }
 
+// A side's entry of a finished rated game's `ratings` ({before, after, delta, k, games,
+// provisional}): the new rating and its change, "1220? (+20)" while the player is still
+// provisional (fewer than ten rated games: the mark stays after the game, as on the leaderboard).
+export function changeRating(change) {
+  return `${change.after}${change.provisional ? "?" : ""} (${signedDelta(change.delta)})`;
+}
+
 export function stakeWords(stake) {
   return fmt(gettext("win %(win)s · draw %(draw)s · loss %(loss)s"),
     { win: signedDelta(stake.win), draw: signedDelta(stake.draw), loss: signedDelta(stake.loss) });
@@ -77,10 +84,12 @@ export class Players {
       const st = !over && state.stakes ? state.stakes[side] : null;
       el.hidden = !r && !st;
       el.dataset.trend = !r ? "" : r.delta > 0 ? "up" : r.delta < 0 ? "down" : "";
-      el.dataset.provisional = st && st.provisional ? "1" : "";
+      el.dataset.provisional = (r ? r.provisional : st && st.provisional) ? "1" : "";
       if (r) {
-        el.textContent = `${r.after} (${signedDelta(r.delta)})`;
-        el.title = fmt(gettext("Rating %(before)s → %(after)s"), { before: r.before, after: r.after });
+        el.textContent = changeRating(r);
+        el.title = r.provisional
+          ? fmt(gettext("Provisional rating %(before)s → %(after)s: few rated games yet"), { before: r.before, after: r.after })
+          : fmt(gettext("Rating %(before)s → %(after)s"), { before: r.before, after: r.after });
       } else if (st) {
         el.textContent = stakeRating(st);
         el.title = st.provisional ? fmt(gettext("Provisional rating %(rating)s: few rated games yet"), { rating: st.rating })

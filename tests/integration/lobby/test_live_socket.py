@@ -87,3 +87,34 @@ async def test_without_a_live_game_the_featured_frame_is_empty_then_the_first_ga
     found = await _next(comm, "featured", timeout=15)
     assert found["game"]["game_id"] == room.current_game_id
     await comm.disconnect()
+
+
+async def test_when_the_featured_game_ends_the_next_highest_rated_game_replaces_it(close_db_connections):
+    from lobby.consumers import FEATURED_NEXT_S
+    from ranking.models import Rating
+    from tests.integration.ranking.builders import account
+
+    def rated(value):
+        user = account()
+        Rating.objects.create(user=user, category="caro", value=value, games=20, listed=True, established=True)
+        return user
+
+    def rooms_now():
+        best = live_room(rated(1900), rated(1900))
+        next_best = live_room(rated(1500), rated(1500))
+        live_room()  # two new guests: below both
+        game = type(best.current_game).objects.select_related("host", "guest").get(pk=best.current_game_id)
+        return best, next_best, game
+
+    best, next_best, game = await sync_to_async(rooms_now)()
+    comm = WebsocketCommunicator(application, "/ws/live/?featured=1&lang=en", headers=HEADERS)
+    assert (await comm.connect())[0]
+    assert (await _next(comm, "featured"))["game"]["game_id"] == best.current_game_id
+    await sync_to_async(games.play_move)(game.pk, game.host, "H8", 1, uuid.uuid4())
+    await sync_to_async(games.play_move)(game.pk, game.guest, "H9", 2, uuid.uuid4())
+    await sync_to_async(games.resign)(game.pk, game.host)
+    assert (await _next(comm, "over"))["game_id"] == best.current_game_id
+    following = await _next(comm, "featured", timeout=FEATURED_NEXT_S + 20)  # sent FEATURED_NEXT_S after the end
+    assert following["game"] is not None and following["game"]["game_id"] == next_best.current_game_id
+    assert following["game"]["players"]["X"]["rating"] == "1500"
+    await comm.disconnect()

@@ -43,7 +43,9 @@ def test_a_listed_room_waits_in_the_lobby_newest_first_with_its_rules_clock_firs
     assert [r.code for r in rows] == [newer.code, older.code]
     first = rows[0]
     assert first.host_name == "Lan" and first.host_rating == "1310?"  # provisional: marked
-    assert "5" in first.line and "2" in first.line  # 5 min + 2 s
+    from caro.games.display import bank_label, clock_label
+    assert first.line.endswith(bank_label(300_000, 2_000)) and bank_label(300_000, 2_000) == "5 phút + 2 giây"
+    assert rows[1].line.endswith(clock_label(120_000)) and "15×15" in first.line
     assert "Oẳn tù tì" in first.first or "ock" in first.first
     assert rows[1].host_rating == "1200?"  # no rating yet: the starting one, provisional
 

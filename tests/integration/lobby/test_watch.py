@@ -85,6 +85,35 @@ def test_the_watch_page_lists_the_highest_rated_first_and_filters_by_kind():
     assert "<html" not in fragment and reversi.code not in fragment and high.code in fragment
 
 
+def test_the_watch_filter_by_htmx_swaps_the_tabs_and_a_list_that_polls_the_chosen_kind():
+    caro = live_room(rated(1500), rated(1500))
+    reversi = live_room(create_guest(), create_guest(), preset="reversi")
+    client = Client()
+    client.get(reverse("watch"))
+    url = reverse("watch") + "?kind=reversi"
+    with CaptureQueriesContext(connection) as queries:
+        tab = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="watch-body")
+    assert len(queries.captured_queries) == 1, "the filter's part costs what the page costs: the live games"
+    html = tab.content.decode()
+    assert tab.status_code == 200 and "<html" not in html and "<h1" not in html
+    assert reversi.code in html and caro.code not in html
+    assert 'data-kind="reversi" data-testid="kind-reversi"' in html
+    tabs = html[html.index('class="kind-tabs"'):html.index("</nav>")]
+    assert tabs.count('aria-current="page"') == 1 and tabs.index('aria-current') > tabs.index('data-kind="reversi"')
+    # the list polls the kind chosen, not the one the page was opened with
+    assert f'id="live-games" hx-get="{reverse("watch")}?kind=reversi" hx-trigger="every 10s"' in html
+    assert "<title>" in html and {"HX-Request", "HX-Target"} <= {v.strip() for v in tab["Vary"].split(",")}
+
+    poll = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live-games").content.decode()
+    assert reversi.code in poll and caro.code not in poll and "<nav" not in poll and '<div id="live-games"' not in poll
+
+    whole = client.get(url).content.decode()  # without JavaScript: the whole page, filtered
+    assert "<html" in whole and reversi.code in whole and caro.code not in whole and 'id="watch-body"' in whole
+    assert whole.count("<title>") == 1
+    restored = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true").content.decode()
+    assert "<html" in restored
+
+
 def test_a_rematch_between_the_same_people_is_listed_again():
     room = live_room()
     game = room.current_game

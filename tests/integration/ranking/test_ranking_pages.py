@@ -93,12 +93,51 @@ def test_leaderboard_pages_come_through_htmx_and_the_own_place_shows_on_another_
     me = account("pgme")
     established(me, 1990)  # 11th: on page 1
     client = client_for(me)
-    page2 = client.get(reverse("ranking:leaderboard_default") + "?page=2", HTTP_HX_REQUEST="true").content.decode()
+    page2 = client.get(reverse("ranking:leaderboard_default") + "?page=2", HTTP_HX_REQUEST="true",
+                       HTTP_HX_TARGET="leaderboard-table").content.decode()
     assert "<html" not in page2 and len(ranks_shown(page2)) == 52  # 51 players, then my row first
     assert page2.index('data-testid="my-row"') < page2.index("pg100")
     assert 'data-testid="page-previous"' in page2 and 'data-testid="page-next"' not in page2
     full = client.get(reverse("ranking:leaderboard_default")).content.decode()
     assert 'id="leaderboard-table"' in full and 'data-testid="page-next"' in full
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_a_category_tab_asked_by_htmx_gets_the_tabs_and_the_table_and_a_page_link_the_table_alone(
+        django_assert_max_num_queries):
+    established(account("caroone"), 1600)
+    established(account("revone"), 1700, category="reversi")
+    me = account("tabme")
+    established(me, 1500, category="reversi")
+    client = client_for(me)
+    client.get(reverse("ranking:leaderboard", args=["caro"]))  # the session and the caro top, cached
+    url = reverse("ranking:leaderboard", args=["reversi"])
+    with django_assert_max_num_queries(7):  # the same as the whole page: session, user, own rating, rank, top
+        tab = client.get(url, **HTMX, HTTP_HX_TARGET="leaderboard-body")
+    html = tab.content.decode()
+    assert tab.status_code == 200 and "<html" not in html and "<h1" not in html, "a tab gets a part of the page"
+    assert ranks_shown(html) == ["revone", "tabme"] and "caroone" not in html
+    current = html[html.index('class="category-tabs"'):html.index("</nav>")]
+    assert current.count('aria-current="page"') == 1
+    assert 'data-category="reversi" aria-current="page"' in current, "the chosen tab is marked in the part"
+    assert '<title>' in html and html.index("<title>") < html.index("<nav"), "htmx takes the page's title from the part"
+    assert 'hx-target="#leaderboard-body"' in current and 'id="leaderboard-table"' in html
+    assert 'data-testid="my-row"' in html
+    assert {"HX-Request", "HX-Target"} <= {v.strip() for v in tab["Vary"].split(",")}
+
+    table = client.get(url, **HMTX_TABLE).content.decode()
+    assert "<nav" not in table and "<title>" not in table and ranks_shown(table) == ["revone", "tabme"]
+
+    whole = client.get(url).content.decode()  # without JavaScript: the whole page, the same tabs and rows
+    assert "<html" in whole and whole.count("<title>") == 1 and 'id="leaderboard-body"' in whole
+    assert ranks_shown(whole) == ["revone", "tabme"] and 'data-category="reversi" aria-current="page"' in whole
+    restored = client.get(url, **HMTX_TABLE, HTTP_HX_HISTORY_RESTORE_REQUEST="true").content.decode()
+    assert "<html" in restored, "htmx restoring the page from history gets the whole page"
+
+
+HMTX_TABLE = {**HTMX, "HTTP_HX_TARGET": "leaderboard-table"}
 
 
 def test_an_unknown_category_is_a_404():

@@ -80,10 +80,24 @@ def test_the_game_over_event_and_the_state_carry_both_changes_by_side():
         locked = lock(game.pk)
         from caro.games.finish import finish
         event = finish(locked, winner="O", termination=Game.Termination.RESIGN)
-    assert event["ratings"] == {"X": {"before": 1200, "after": 1180, "delta": -20, "k": 40},
-                                "O": {"before": 1200, "after": 1220, "delta": 20, "k": 40}}
+    # both new players stay provisional after their first rated game (elo.PROVISIONAL_GAMES)
+    assert event["ratings"] == {"X": {"before": 1200, "after": 1180, "delta": -20, "k": 40, "games": 1, "provisional": True},
+                                "O": {"before": 1200, "after": 1220, "delta": 20, "k": 40, "games": 1, "provisional": True}}
     game.refresh_from_db()
     assert snapshot.public_state(game)["ratings"] == event["ratings"]
+
+
+def test_the_new_rating_loses_its_provisional_mark_at_the_tenth_rated_game():
+    from ranking import elo
+    a, b = account(), account()
+    Rating.objects.create(user=a, category="caro", games=elo.PROVISIONAL_GAMES - 2)
+    Rating.objects.create(user=b, category="caro", games=elo.PROVISIONAL_GAMES - 1)
+    game = rated_game(a, b)
+    with transaction.atomic():
+        from caro.games.finish import finish
+        event = finish(lock(game.pk), winner="X", termination=Game.Termination.RESIGN)
+    by_games = {side: (r["games"], r["provisional"]) for side, r in event["ratings"].items()}
+    assert sorted(by_games.values()) == [(elo.PROVISIONAL_GAMES - 1, True), (elo.PROVISIONAL_GAMES, False)]
 
 
 def test_an_unrated_game_has_no_rating_fields():

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { recordLink } from "../../../static/js/play/controls.js";
-import { stakeRating, stakeWords } from "../../../static/js/play/players.js";
+import { changeRating, stakeRating, stakeWords } from "../../../static/js/play/players.js";
 
 describe("stakes of a rated game in play", () => {
   test("a provisional rating is marked, an established one is not", () => {
@@ -16,6 +16,16 @@ describe("stakes of a rated game in play", () => {
   test("the three changes are signed, with a true minus and ±0", () => {
     assert.equal(stakeWords({ win: 22, draw: 0, loss: -18 }), "win +22 · draw \u00b10 · loss \u221218");
     assert.equal(stakeWords({ win: 9, draw: -1, loss: -11 }), "win +9 · draw \u22121 · loss \u221211");
+  });
+});
+
+describe("the new rating after a rated game", () => {
+  test("a player still provisional keeps the ? on the new rating", () => {
+    assert.equal(changeRating({ before: 1200, after: 1220, delta: 20, games: 1, provisional: true }), "1220? (+20)");
+    assert.equal(changeRating({ before: 1200, after: 1180, delta: -20, games: 9, provisional: true }), "1180? (\u221220)");
+  });
+  test("an established player's new rating has no mark", () => {
+    assert.equal(changeRating({ before: 1540, after: 1531, delta: -9, games: 10, provisional: false }), "1531 (\u22129)");
   });
 });
 
