@@ -47,15 +47,15 @@ def upload(request: HttpRequest) -> JsonResponse:
         if _content_length(request) > uploads.MAX_BODY_BYTES:
             raise uploads.UploadError("too_large")
         record = uploads.read(uploads.parse_body(request.body), timezone.now())
-        user, fresh = (request.user, False) if request.user.is_authenticated else (None, True)
-        if user is None:  # a visitor with no user yet: a record stored before needs no new guest
+        user = request.user if request.user.is_authenticated else None
+        if user is None:  # a visitor with no user yet: made a guest, who then owns the record
             found = find_played(record)
-            if found is not None:
-                return _answer(answer_repeat(found, record, None), REPEATED)
+            if found is not None and not (found.host and found.host.is_guest):
+                return _answer(answer_repeat(found, record, None), REPEATED)  # an account's: public page
             if http_limited(request, "guest"):
                 return _refusal(TOO_MANY_REQUESTS, "rate_limited", GUESTS_LIMIT_MESSAGE)
             user = ensure_player(request)
-        game, created = store_played(record, user, fresh_guest=fresh)
+        game, created = store_played(record, user)
     except uploads.UploadError as exc:
         return _refusal(BAD_REQUEST, exc.code, exc.message)
     except GameError as exc:  # a ban in force

@@ -83,32 +83,41 @@ def find_played(record: DeviceGame) -> Game | None:
 
 
 def answer_repeat(game: Game, record: DeviceGame, user) -> Game:
-    """`game`, stored before under `record`'s id, when `record` is that game sent again by its
-    owner (`user`) or by a visitor with no user yet (`user` None: a guest whose answer, and so
-    whose session cookie, was lost); the record page is public either way. Raises UploadError
-    `id_taken` when another user sends it, or when the record is not the stored game."""
-    if user is not None and game.host_id != user.pk:
-        raise UploadError("id_taken")
+    """`game`, stored before under `record`'s id, when `record` is that game sent again: by its
+    owner, by a visitor with no user (`user` None; the record page is public either way), or by
+    another user while the owner is a GUEST: the record's id is a random secret of the browser
+    that played it, so whoever sends it again with the same moves is that browser, which lost the
+    guest an earlier answer made (its session cookie never arrived: a page left mid-upload). Then
+    `user` takes the game over, so it is in their "My games". Raises UploadError `id_taken` when the
+    record is not the stored game, or when it belongs to an account and another user sends it."""
     squares = list(game.moves.order_by("ply").values_list("square", flat=True))
     if not same_game(game, record, squares):
         raise UploadError("id_taken")
+    if user is not None and game.host_id != user.pk:
+        owner = game.host
+        if owner is None or not owner.is_guest:
+            raise UploadError("id_taken")
+        game.host = user
+        if game.guest_id == owner.pk:  # one device: both seats were the lost guest's
+            game.guest = user
+        game.save(update_fields=["host", "guest"])
     return game
 
 
-def store_played(record: DeviceGame, user, *, fresh_guest: bool = False) -> tuple[Game, bool]:
+def store_played(record: DeviceGame, user) -> tuple[Game, bool]:
     """Store a game played on `user`'s own device (`caro.games.uploads.read` checked it) as a
     finished, never-rated game owned by `user`: against the computer, `user` hosts and the computer
     holds the guest seat at `record.level`; on one device `user` holds both seats. Returns `(game,
     created)`: exactly once per record id (`Game.upload_id` is unique), so the same record sent
     again, even at the same moment from two connections, is answered with the game stored first
-    (`created` False). `fresh_guest`: `user` is a guest made for this very request, so a repeat
-    that raced it is answered as to a visitor with no user (`answer_repeat`). Raises GameError
+    (`created` False; a guest's game sent again by the same browser under a new user moves to that
+    user, `answer_repeat`). Raises GameError
     `banned` (a ban in force on `user`; nothing stored), UploadError `id_taken` (another user's
     record id, or another game under this id)."""
     refuse_banned(user)
     found = find_played(record)
     if found is not None:
-        return answer_repeat(found, record, None if fresh_guest else user), False
+        return answer_repeat(found, record, user), False
     host_side = record.host_side
     try:
         with transaction.atomic():
@@ -130,5 +139,5 @@ def store_played(record: DeviceGame, user, *, fresh_guest: bool = False) -> tupl
         found = find_played(record)  # the same id stored meanwhile by another request: it waited for that one
         if found is None:
             raise
-        return answer_repeat(found, record, None if fresh_guest else user), False
+        return answer_repeat(found, record, user), False
     return game, True

@@ -369,26 +369,69 @@ def test_a_record_too_large_or_not_json_is_refused():
 
 # -- exactly once ----------------------------------------------------------------------------------
 
+def _account_client(name: str):
+    user = User.objects.create_user(username=name, password="correct horse battery")
+    client = csrf_client("en")
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    client.get("/")
+    return client, user
+
+
 def test_sent_twice_stored_once_and_another_users_id_is_refused():
-    client, user = _signed_in()
+    client, user = _account_client("owner")
     body = record(CARO_FIVE)
     first = post(client, body)
     second = post(client, body)
     assert (first.status_code, second.status_code) == (201, 200)
     assert first.json() == second.json()
     assert Game.objects.filter(upload_id=body["id"]).count() == 1
-    # Another user sending the same id: refused, nothing changed.
+    # Another user sending an account's record id: refused, nothing changed.
     other, _ = _signed_in()
     assert "already used" in _refused(other, body, "id_taken")
+    assert Game.objects.get(upload_id=body["id"]).host == user
     # The owner sending another game under the same id (a page's bug): refused too.
     _refused(client, {**record(EXACT_FIVE, mode="local", preset="exact-five", level=None, side=None),
                       "id": body["id"]}, "id_taken")
-    # A visitor with no user yet (the guest whose first answer, and session cookie, were lost): the
-    # record is safe, answered 200 with its page; no new guest is made for it.
+    # A visitor with no user yet: an account's record is answered 200 with its page; no guest made.
     anonymous = csrf_client("en")
     users = User.objects.count()
     again = post(anonymous, body)
     assert again.status_code == 200 and again.json() == first.json() and User.objects.count() == users
+    assert Game.objects.get(upload_id=body["id"]).host == user
+
+
+@pytest.mark.parametrize("mode", ["computer", "local"])
+def test_a_guest_s_record_sent_again_after_its_cookie_was_lost_moves_to_the_sender(mode):
+    """A page left mid-upload: the server stored the game for a new guest whose cookie never
+    arrived. The same browser sends it again (its queue keeps the record until an answer), now
+    as another guest or as a visitor with no user: the game moves to that sender, so it is in
+    their "My games" (found missing by a new-user trial). A different game under the id is still
+    refused."""
+    lost = create_guest()
+    body = record(CARO_FIVE) if mode == "computer" else record(EXACT_FIVE, mode="local", preset="exact-five",
+                                                               level=None, side=None)
+    game, created = store_played(uploads.read(body, timezone.now()), lost)
+    assert created
+    # Now a visitor with no user sends it: a guest is made for them and owns it.
+    anonymous = csrf_client("en")
+    answer = post(anonymous, body)
+    assert answer.status_code == 200 and answer.json()["id"] == game.pk
+    game.refresh_from_db()
+    newcomer = User.objects.get(pk=anonymous.session["_auth_user_id"])
+    assert newcomer.is_guest and newcomer != lost and game.host == newcomer
+    assert game.guest == (newcomer if mode == "local" else None)
+    assert str(game.pk) in anonymous.get("/van/cua-toi/").content.decode()
+    # Then another signed-in guest (the same browser after yet another lost answer) sends it.
+    other, other_user = _signed_in()
+    assert post(other, body).status_code == 200
+    game.refresh_from_db()
+    assert game.host == other_user and Game.objects.filter(upload_id=body["id"]).count() == 1
+    # A different game under that id stays refused, and nothing moves.
+    _refused(anonymous, {**record(EXACT_FIVE, mode="local", preset="exact-five", level=None, side=None),
+                         "id": body["id"]} if mode == "computer" else {**record(CARO_FIVE), "id": body["id"]},
+             "id_taken")
+    game.refresh_from_db()
+    assert game.host == other_user
 
 
 @pytest.mark.django_db(transaction=True)
