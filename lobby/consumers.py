@@ -58,6 +58,12 @@ def db(func):
     return database_sync_to_async(func, thread_sensitive=False)
 
 
+def featured_in(game_id: int | None, language: str) -> dict | None:
+    """`live.featured_state(game_id)` with its words (the rules line) in `language`."""
+    with translation.override(language):
+        return live.featured_state(game_id)
+
+
 def render_rooms(kind: str, language: str) -> str:
     """The lobby's list of open rooms of `kind` in `language`, as HTML."""
     with translation.override(language):
@@ -187,9 +193,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def show_featured(self, game_id: int | None = None) -> None:
         """Follow the featured game (`game_id` while it is in play, else the best one) and send it."""
-        state = await db(live.featured_state)(game_id)
+        state = await db(featured_in)(game_id, self.language)
         if state is None and game_id is not None:
-            state = await db(live.featured_state)(None)
+            state = await db(featured_in)(None, self.language)
         new_id = state["game_id"] if state else None
         if new_id != self.featured_id:
             if self.featured_id is not None:
@@ -197,7 +203,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if new_id is not None:
                 await self.channel_layer.group_add(f"game.{new_id}", self.channel_name)
                 # Joined before reading again: no move falls between the state and the events.
-                state = await db(live.featured_state)(new_id) or state
+                state = await db(featured_in)(new_id, self.language) or state
             self.featured_id = new_id
         self.featured_version = state["version"] if state else 0
         await self.send_json({"type": "featured", "game": state})

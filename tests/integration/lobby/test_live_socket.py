@@ -79,6 +79,16 @@ async def test_the_featured_game_comes_with_its_board_then_its_moves(close_db_co
     await comm.disconnect()
 
 
+@pytest.mark.parametrize("language, words", [("en", "blocked two ends"), ("vi", "chặn hai đầu")])
+async def test_the_featured_game_s_rules_line_is_in_the_page_s_language(close_db_connections, language, words):
+    await sync_to_async(live_room)()
+    comm = WebsocketCommunicator(application, f"/ws/live/?featured=1&lang={language}", headers=HEADERS)
+    assert (await comm.connect())[0]
+    featured = (await _next(comm, "featured"))["game"]
+    assert words in featured["rules"], featured["rules"]
+    await comm.disconnect()
+
+
 async def test_without_a_live_game_the_featured_frame_is_empty_then_the_first_game_appears(close_db_connections):
     comm = WebsocketCommunicator(application, "/ws/live/?featured=1", headers=HEADERS)
     assert (await comm.connect())[0]
