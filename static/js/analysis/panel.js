@@ -19,6 +19,8 @@ import { analysisVersion } from "./version.js";
 import { graphSvg, plyAt, plyX, WIDTH } from "./graph.js";
 
 const _ = (text) => (typeof globalThis.gettext === "function" ? globalThis.gettext(text) : text);
+const n_ = (one, many, n) => (typeof globalThis.ngettext === "function" ? globalThis.ngettext(one, many, n)
+  : (n === 1 ? one : many));
 const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (m, key) => (key in values ? String(values[key]) : m));
 
 /** Verdicts drawn as marks, and their signs (the words are in WORDS). */
@@ -274,8 +276,13 @@ export class AnalysisPanel {
         text = fill(_("%(side)s: %(mistakes)s endgame moves lost discs, %(lost)s discs in all"),
           { side: labels[side], mistakes: count("mistake") + count("blunder"), lost });
       } else {
-        text = fill(_("%(side)s: %(missed)s missed wins, %(allowed)s forced losses allowed"),
-          { side: labels[side], missed: mine.filter((p) => p.move.missed).length, allowed: count("allowed") });
+        const missed = mine.filter((p) => p.move.missed).length;
+        const allowed = count("allowed");
+        text = fill(_("%(side)s: %(missed)s, %(allowed)s"), {
+          side: labels[side],
+          missed: fill(n_("%(n)s missed win", "%(n)s missed wins", missed), { n: missed }),
+          allowed: fill(n_("%(n)s forced loss allowed", "%(n)s forced losses allowed", allowed), { n: allowed }),
+        });
       }
       const li = document.createElement("li");
       li.dataset.side = side;
