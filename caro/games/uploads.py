@@ -172,6 +172,10 @@ def read(data: Any, now: datetime) -> DeviceGame:
     if start_moves > len(squares):
         raise UploadError("malformed", field="start_moves")
     winner, termination = _claimed(data)
+    if start_moves and start_moves >= len(squares) and termination != "resign":
+        # Continued from a position, nobody moved: the result was not played here (only a
+        # resignation can end such a game at once).
+        raise UploadError("malformed", field="start_moves")
     started_at, finished_at = _times(data, now)
 
     kind = KINDS[kind_name]

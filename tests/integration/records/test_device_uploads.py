@@ -273,6 +273,10 @@ def test_a_game_continued_from_a_position_keeps_how_many_moves_it_took():
                                        start_moves=3)))
     assert game.opening == {}
     _refused(client, record(CARO_FIVE, start_moves=10), "malformed")
+    # A position that is already the end: nobody played the result here (an attacker's forged win).
+    assert "start_moves" in _refused(client, record(CARO_FIVE, start_moves=len(CARO_FIVE)), "malformed")
+    assert "start_moves" in _refused(client, record(["H8", "A1", "I8", "A2", "J8", "A3", "K8", "A4", "L8"],
+                                                    preset="renju-rif", start_moves=9), "malformed")
 
 
 def test_a_visitor_with_no_user_gets_a_guest_who_owns_the_game():
