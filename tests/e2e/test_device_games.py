@@ -240,6 +240,7 @@ def test_take_back_and_the_next_game_s_level_against_the_computer(browser, live_
         # the loser moves first: the person, as X, against Hard (no take-back at Hard in caro)
         page.wait_for_function(f"{STONES} === 0 && !document.querySelector('[data-role=status]').dataset.result")
         assert "Computer (Hard)" in page.inner_text('[data-role="name-O"]')
+        assert parse_qs(urlparse(page.url).query)["level"] == ["hard"]  # a copied address starts Hard too
         page.click('.sq[data-sq="H8"]')
         page.wait_for_function(f"{STONES} === 2", timeout=30_000)
         assert not page.is_visible('[data-role="undo"]')

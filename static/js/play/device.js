@@ -79,9 +79,11 @@ ctl.attach(source);
 // The address names the game (a reload restores it), the rules line and the level say what it is.
 function showGame(g) {
   const url = new URL(location.href);
-  if (url.searchParams.get("game") !== g.data.id) {
+  const level = g.data.level || "";
+  if (url.searchParams.get("game") !== g.data.id || (level && url.searchParams.get("level") !== level)) {
     url.searchParams.set("game", g.data.id);
     url.searchParams.delete("moves"); // the game holds them now
+    if (level) url.searchParams.set("level", level); // a copied address starts the level played now
     history.replaceState(null, "", url);
   }
   const key = g.data.kind === "reversi" ? "reversi" : `${g.data.preset}|${g.data.rules.size}|${g.data.rules.win_length}`;
@@ -94,8 +96,8 @@ function showGame(g) {
   const rules = new URLSearchParams({ preset: g.data.preset, rules: "open" });
   if (g.data.kind === "caro") { rules.set("size", g.data.rules.size); rules.set("win_length", g.data.rules.win_length); }
   change.href = `${root.dataset.home}?${rules}`;
-  const level = root.querySelector('[data-role="level"]');
-  if (level) level.value = g.data.level;
+  const choice = root.querySelector('[data-role="level"]');
+  if (choice) choice.value = g.data.level;
   const number = root.querySelector('[data-role="game-number"]');
   if (number) number.textContent = g.data.number > 1 ? fmt(gettext("Game %(n)s"), { n: g.data.number }) : "";
 }
