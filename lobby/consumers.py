@@ -50,8 +50,12 @@ FEATURED_RETRY_S = 3
 FEATURED_NEXT_S = 4
 #: The per-room socket limit of caro.rooms.limits counts these sockets as one "room".
 SLOT_ROOM = "live"
-#: Frames a client may send per second before they are ignored (only pings are expected).
+#: The longest frame read (only pings are expected), bytes.
 MAX_FRAME_BYTES = 256
+#: Frames one socket may send: FRAME_BURST at once, then FRAMES_PER_S a second; the rest are
+#: ignored (the page pings every few seconds; a flood costs one Redis write per answered ping).
+FRAMES_PER_S = 1
+FRAME_BURST = 5
 
 
 def db(func):
@@ -148,7 +152,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.slot.release()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not text_data or len(text_data) > MAX_FRAME_BYTES:
+        if not text_data or len(text_data) > MAX_FRAME_BYTES or not self._take_token():
             return
         try:
             frame = json.loads(text_data)
@@ -158,6 +162,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if self.member:
                 await db(counts.seen)(self.member)
             await self.send_json({"type": "pong"})
+
+    def _take_token(self) -> bool:
+        """A token bucket of FRAME_BURST refilled at FRAMES_PER_S: True when this frame may be read."""
+        now = time.monotonic()
+        tokens, then = getattr(self, "_bucket", (FRAME_BURST, now))
+        tokens = min(FRAME_BURST, tokens + (now - then) * FRAMES_PER_S)
+        if tokens < 1:
+            self._bucket = (tokens, now)
+            return False
+        self._bucket = (tokens - 1, now)
+        return True
 
     async def send_json(self, data: dict) -> None:
         await self.send(text_data=json.dumps(data, ensure_ascii=False))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import uuid
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -127,4 +129,22 @@ async def test_when_the_featured_game_ends_the_next_highest_rated_game_replaces_
     following = await _next(comm, "featured", timeout=FEATURED_NEXT_S + 20)  # sent FEATURED_NEXT_S after the end
     assert following["game"] is not None and following["game"]["game_id"] == next_best.current_game_id
     assert following["game"]["players"]["X"]["rating"] == "1500"
+    await comm.disconnect()
+
+
+async def test_a_ping_flood_is_answered_only_up_to_the_socket_s_rate(close_db_connections):
+    """An attacker sent 3,000 pings in 4 s and got 3,000 pongs (one Redis write each)."""
+    from lobby.consumers import FRAME_BURST, FRAMES_PER_S
+
+    comm = WebsocketCommunicator(application, "/ws/live/?lang=vi", headers=HEADERS)
+    assert (await comm.connect())[0]
+    started = asyncio.get_running_loop().time()
+    for _ in range(200):
+        await comm.send_json_to({"type": "ping"})
+    pongs = 0
+    while not await comm.receive_nothing(timeout=0.5):
+        if (await comm.receive_json_from())["type"] == "pong":
+            pongs += 1
+    elapsed = asyncio.get_running_loop().time() - started
+    assert 1 <= pongs <= FRAME_BURST + int(elapsed * FRAMES_PER_S) + 1, (pongs, elapsed)
     await comm.disconnect()
