@@ -180,6 +180,12 @@ def _count(page, testid):
 
 
 def test_the_online_and_playing_counts_change_when_a_browser_comes_and_a_game_ends(browser, live_server_url):
+    from django.core.cache import cache
+    from lobby import counts
+
+    # Earlier tests' visitors stay "online" for ONLINE_WINDOW_S and may leave the window while this
+    # test runs (the count then need not grow when one browser comes): start from nobody.
+    _off_loop(lambda: (counts._redis().delete(counts.ONLINE_KEY), cache.delete(counts.COUNTS_KEY)))
     room, game = _off_loop(_quick_game)
     first = _context(browser, "vi", 360)
     second = _context(browser, "en", 1280)
