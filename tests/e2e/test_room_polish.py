@@ -157,14 +157,10 @@ PIXELS = """async (b64) => {
 
 
 def _renju_room(squares):
-    """A Renju game on one device (one guest plays both sides), `squares` played in order."""
-    def make():
-        user = create_guest()
-        room = rooms.create_room(user, "renju", kind="local")
-        _play_now(room.current_game_id, squares, user, user)
-        return room, user
-
-    return _off_loop(make)
+    """A Renju friend room of two seated guests, `squares` played in order; the room and X's player
+    (one-device rooms left the server with issue 26: they are played in the page)."""
+    room, x, _o = _friend_room(squares, preset="renju")
+    return room, x
 
 
 def _pixels(page, selector):
