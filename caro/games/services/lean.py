@@ -253,6 +253,13 @@ def loop_wrapper(alias: str = DEFAULT_DB_ALIAS):
     return wrapper
 
 
+def usable_on_loop(alias: str = DEFAULT_DB_ALIAS) -> bool:
+    """`usable` for code on the event loop: PostgreSQL (no Django transaction is ever open on the
+    loop). Reads the loop's one wrapper: `connections[alias]` there would make a new wrapper in
+    every consumer's context, left for the collector when the socket ends."""
+    return loop_wrapper(alias).vendor == "postgresql"
+
+
 async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
     """The running event loop's pool of async psycopg connections to database `alias`, opened on
     first use: Django's connection parameters (its type adapters, so columns load as the ORM

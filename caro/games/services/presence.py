@@ -139,7 +139,7 @@ async def disconnect_on_loop(channel: str) -> None:
     def in_thread(function):
         return sync_to_async(function, thread_sensitive=False)
 
-    if not lean.usable():
+    if not lean.usable_on_loop():
         return await in_thread(disconnect)(channel)
     cutoff = timezone.now() - timedelta(seconds=STALE_CONNECTION_S)
     try:
