@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import json
 
-from bench import reversi_gate as gate
+import pytest
+
+# The gate plays the Python reference bots of bench/pybots, which need the `bench` extra (numpy,
+# numba); the suite's `test` extra does not install it (a fresh-clone .ci/run failed to collect).
+pytest.importorskip("numpy", reason="bench/reversi_gate.py needs the bench extra (pip install -e '.[bench]')")
+
+from bench import reversi_gate as gate  # noqa: E402
 
 
 def record(opening: str, js_black: bool, score: float, budget: int = 1000) -> dict:
