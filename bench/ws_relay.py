@@ -212,6 +212,11 @@ class Stats:
         self.moves = 0
         self.connect_retries = 0
         self.opened = 0
+        self.finished = 0
+        self.close = asyncio.Event()
+        """Set once every game has played (or given up): the sockets close only then, so the CPU per
+        move counted between `start` and the last game's end holds no socket close (closes are a
+        socket's cost, not a move's; every target is measured the same way)."""
 
 
 async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Event,
@@ -288,6 +293,9 @@ async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Eve
     finally:
         for task in [*listeners, *pending]:
             task.cancel()
+        stats.finished += 1
+        with contextlib.suppress(asyncio.CancelledError):
+            await stats.close.wait()
         for ws in sockets.values():
             await ws.close()
 
@@ -341,15 +349,21 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     commands = redis_commands(probe["redis_url"]) if probe and probe["redis_url"] else 0
     t1, wall1 = time.perf_counter(), time.time()
     start.set()
-    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    # Every game has played (or failed) once `finished` counts them all; a task that raised before
+    # its `finally` is done without counting, so both are watched.
+    while sum(1 for t in tasks if t.done()) + stats.finished < len(tasks):
+        await asyncio.sleep(0.05)
     elapsed = time.perf_counter() - t1
-    pauses = gc_pauses(probe.get("gc_log") if probe else None, wall1, time.time())
-    stats.errors += [f"failed: {type(o).__name__}" for o in outcomes if isinstance(o, BaseException)]
+    wall2 = time.time()
     per_move = {}
     if probe and stats.moves:
         per_move = {k: (cpu_seconds(v) - before[k]) * 1000 / stats.moves for k, v in probe["pids"].items()}
         if probe["redis_url"]:
             per_move["redis_commands"] = (redis_commands(probe["redis_url"]) - commands) / stats.moves
+    stats.close.set()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    pauses = gc_pauses(probe.get("gc_log") if probe else None, wall1, wall2)
+    stats.errors += [f"failed: {type(o).__name__}" for o in outcomes if isinstance(o, BaseException)]
     lat = stats.latencies_ms
     ok = not stats.errors and stats.moves == (games * args.moves if play else 0)
     return {
