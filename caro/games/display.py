@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from caro.games.kinds import kind_for_choice, kind_of
-from caro.games.openings import step_sides
+from caro.games.openings import procedure_of, step_sides
 
 
 def printable(text: str) -> str:
@@ -25,9 +25,18 @@ def summary(kind, rules: dict, move_time_ms: int | None = None, bank_ms: int = 0
 
 
 def choice_summary(choice: str, size: int, win_length: int, move_time_ms: int | None) -> str:
-    """The one-line summary of a rule choice on the home page (a caro preset slug, or "reversi")."""
+    """The one-line summary of a rule choice on the home page (a caro preset slug, or "reversi"),
+    with its opening procedure (RIF, Swap2) as a game's summary names it."""
     kind = kind_for_choice(choice)
-    return summary(kind, kind.rules_for(choice, size, win_length), move_time_ms)
+    line = summary(kind, kind.rules_for(choice, size, win_length), move_time_ms)
+    return line + _opening_part(procedure_of(choice) if kind.has_options else "")
+
+
+def _opening_part(procedure: str) -> str:
+    """" · RIF opening" / " · Swap2 opening" for an opening procedure; "" for none."""
+    if not procedure:
+        return ""
+    return " · " + (_("RIF opening") if procedure == "rif" else _("Swap2 opening"))
 
 
 def game_summary(game) -> str:
@@ -36,10 +45,7 @@ def game_summary(game) -> str:
     line = summary(kind_of(game), game.rules, game.move_time_ms, game.bank_ms, game.increment_ms)
     if not game.move_time_ms and not game.bank_ms:
         line += " · " + _("no clock")
-    procedure = (game.opening or {}).get("kind")
-    if procedure:
-        line += " · " + (_("RIF opening") if procedure == "rif" else _("Swap2 opening"))
-    return line
+    return line + _opening_part((game.opening or {}).get("kind") or "")
 
 
 def clock_label(move_time_ms: int) -> str:

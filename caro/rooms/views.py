@@ -229,6 +229,10 @@ def home(request: HttpRequest, join_form: JoinByCodeForm | None = None) -> HttpR
             # Who moves first in game 1 is not the host's choice (Reversi: colours drawn at random).
             "first_drawn": kind_for_choice(slug).first_mover != FirstMover.HOST,
             "rules_open": request.GET.get("rules") == "open",
+            "reversi_chosen": not kind_for_choice(slug).has_options,
+            # `?preset=` chose the rules: quick match's entry follows them (its key format).
+            "rules_chosen": ("reversi" if not kind_for_choice(slug).has_options else f"{slug}|{size}|{win_length}")
+            if "preset" in request.GET else "",
             "rules_line": choice_summary(slug, size, win_length, _default_move_ms(slug)),
             "rules_lines": _rules_lines(),
             "fixed_numbers": FIXED_NUMBERS,
