@@ -134,6 +134,9 @@ def pg_time(client, url: str, repeat: int = 30) -> float:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from lobby import counts
+
+    counts.recount()  # fresh, as the beat keeps them: the page's own statements only
     with CaptureQueriesContext(connection) as captured:
         client.get(url)
     statements = [q["sql"] for q in captured.captured_queries if q["sql"].lstrip().upper().startswith("SELECT")]
