@@ -7,6 +7,7 @@ import { low32, moves, out, pop32 } from "./bitboard.js";
 import { Control, wallClock } from "./control.js";
 import { Endgame } from "./endgame.js";
 import { MidgameSearch, STATIC_ORDER } from "./midgame.js";
+import { evaluatePatterns } from "./patterns.js";
 
 export const EXACT_EMPTIES = 16; // exact solve from this many empty squares at a 1000 ms budget
 export const WLD_EMPTIES = 18; // win/draw/loss solve (window -1..1) from this many
@@ -25,7 +26,7 @@ let context = null;
 function searchContext(clock) {
   if (context === null) {
     const control = new Control(clock);
-    context = { control, midgame: new MidgameSearch(control), endgame: new Endgame(control) };
+    context = { control, midgame: new MidgameSearch(control, evaluatePatterns), endgame: new Endgame(control) };
   }
   context.control.clock = clock;
   return context;
