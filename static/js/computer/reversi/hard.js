@@ -1,7 +1,9 @@
 // Reversi Hard's move choice: the time plan of bench/pybots/reversi_search.py (`choose`). From
 // EXACT_EMPTIES empties an exact solve, from WLD_EMPTIES a win/draw/loss solve, each after a short
 // midgame search that orders it; a solve not finished by SOLVE_SHARE_END of the planned time gives
-// way to the midgame search again (same table) for the rest of the time.
+// way to the midgame search again (same table) for the rest of the time. The midgame search scores
+// its leaves with the pattern evaluation (patterns.js); the linear one of the Python
+// (evaluation.js) is what the Python agreement tests search with.
 
 import { low32, moves, out, pop32 } from "./bitboard.js";
 import { Control, wallClock } from "./control.js";

@@ -76,6 +76,26 @@ function afterMoves(names) {
   return [me, opp];
 }
 
+test("the fitted tables value corners and fear X squares next to an empty corner", () => {
+  // mean change of the score when a square is the side to move's rather than the other side's, over
+  // positions of random games where it is empty (its corner empty too for an X square)
+  const mean = (sq, corner) => {
+    let sum = 0;
+    let n = 0;
+    for (const { me, opp } of randomPositions(11, 300, 20, 40)) {
+      const free = (s) => !(s < 32 ? ((me[0] | opp[0]) >>> s) & 1 : ((me[1] | opp[1]) >>> (s - 32)) & 1);
+      if (!free(sq) || !free(corner)) continue;
+      const add = (b) => (sq < 32 ? [b[0] | (1 << sq), b[1]] : [b[0], b[1] | (1 << (sq - 32))]);
+      sum += score(add(me), opp) - score(me, add(opp));
+      n++;
+    }
+    assert.ok(n >= 100, `${n} positions`);
+    return sum / n;
+  };
+  for (const corner of [0, 7, 56, 63]) assert.ok(mean(corner, corner) > 300, `corner ${corner}`); // > 3 discs
+  for (const [x, corner] of [[9, 0], [14, 7], [49, 56], [54, 63]]) assert.ok(mean(x, corner) < -100, `X square ${x}`);
+});
+
 test("Hard searches with the pattern evaluation: depth 1 is the best child's negated pattern score", () => {
   for (const { me, opp } of randomPositions(7, 5, 20, 40)) {
     const info = {};
