@@ -20,7 +20,8 @@ receiving the broadcast `move` event. Printed per run: moves relayed per second,
 latency in ms, errors (error frames, timeouts, failed connects), the load average, per move the
 CPU ms of each process (web, worker, PostgreSQL, Redis; bare relay, PostgreSQL) and Redis commands,
 and, for a site the bench starts, the longest garbage-collection pause of its web processes while
-the games were played (caro/gcpolicy.py logs each pause to CARO_GC_LOG). `--think-s 5` plays one
+the games were played, in wall time and in the CPU time the collection took (caro/gcpolicy.py logs
+each pause to CARO_GC_LOG). `--think-s 5` plays one
 move per game every 5 s (how people play; think 4.5-5.5 s) instead of one a second.
 
 `--bare`: one site of its own (bench/stack.py: embedded PostgreSQL and Redis unless DATABASE_URL /
