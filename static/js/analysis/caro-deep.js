@@ -54,7 +54,8 @@ export const DEEP = Object.freeze({
     Object.freeze({ quietMoves: 1, nodes: 150000 }),
     Object.freeze({ quietMoves: 2, nodes: 700000, innerQuietWidth: 6, innerNodes: 6000 }),
   ]),
-  gameNodes: 4000000, // the second looks of one game together (past it: no more second looks)
+  gameNodes: 2000000, // the second looks of one game together (past it: no more second looks): ~7 s
+  // of CPU at most on a desktop, so a game full of plausible plies stays within the 20 s target
   keepNodes: 150000, // whether the move played keeps a win found here (quietWin from that move)
   plausibleThrees: 4, // open-three cells of the side to move from which the second look is taken
 });
