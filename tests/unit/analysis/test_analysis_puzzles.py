@@ -39,15 +39,16 @@ MISSED_FLOOR = 37
 """Of the 38 "win" puzzles, at least this many have a tried move outside the list marked missed."""
 JUDGE_MISSED = {
     # holding defences after which the analysis finds a forced win for the attacker, and Rapfi (the
-    # judge, one thread, 30,000,000 nodes, run by hand on 2026-12-06) reports a mate: the judge's
-    # short searches missed it. Found by the threat searches (VCT) or by the second look (quiet).
+    # judge, one thread, run by hand on 2026-12-06) proves a mate too: the judge's short searches
+    # missed it. Found by the threat searches (VCT) or by the second look (quiet). Rapfi's verdict at
+    # 30,000,000 nodes from the position, or (VCT ones) at 20,000,000 nodes after the line's first move.
     ("gmk-s012", "F5"): "quiet",  # Rapfi +M15
     ("gmk-s012", "I11"): "quiet",  # Rapfi +M23
     ("gmk-s047", "F7"): "quiet",  # Rapfi +M53
-    ("gmk-s052", "C12"): "vct",
-    ("gmk-s052", "D11"): "vct",
-    ("gmk-s061", "E14"): "vct",
-    ("gmk-s067", "G7"): "vct",
+    ("gmk-s052", "C12"): "vct",  # after D11: Rapfi -M16 for the defender
+    ("gmk-s052", "D11"): "vct",  # after C12: -M12
+    ("gmk-s061", "E14"): "vct",  # after G12: -M12
+    ("gmk-s067", "G7"): "vct",  # after E5: -M28
 }
 """(puzzle id, holding move) -> the kind of win the analysis finds there (see the module docstring)."""
 NODE_TIMEOUT_S = 1500  # wall time of one Node run on a loaded machine (about 60 s of CPU; 810 s at load 40)
