@@ -164,3 +164,20 @@ test("the second look is only taken where a win is plausible", () => {
   assert.equal(plausible(fb), true, "an open two with room: four open-three cells");
   assert.deepEqual(deepWin(new SearchBoard(FREESTYLE), false), { kind: null, line: null, quiet: 0, nodes: 0 });
 });
+
+test("the second look's lines obey each rule set (exact five, blocked ends, Renju): replayed to the five", () => {
+  const EXACT = { ...FREESTYLE, exact: true };
+  let deep = 0;
+  for (const rules of [EXACT, CARO_VN, RENJU]) {
+    const result = analyseCaro({ rules, moves: GAME_A });
+    assert.equal(result.stats.invalidLines, 0);
+    for (const p of result.plies) {
+      if (!p.win) continue;
+      if (p.win.deep) deep++;
+      const end = replay(rules, GAME_A, p.ply, p.win.line); // throws IllegalMove on a foul
+      assert.equal(end.winner, p.win.side);
+      assert.equal(end.termination, "five");
+    }
+  }
+  assert.ok(deep > 0, "the second look found a win under some rule set");
+});
