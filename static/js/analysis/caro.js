@@ -147,31 +147,25 @@ function keptOrNot(fb, board, entry, square, stats, budget, deep) {
     return;
   }
   const q = fb.index(square);
-  const found = forcedWin(fb, budget, q);
-  stats.nodes += found.nodes;
-  if (found.line) {
+  // a search's win from the move played, replayed to the five: kept with that line
+  const proven = (found) => {
+    stats.nodes += found.nodes;
+    if (!found.line) return false;
     const line = confirmLine(fb, board, found.line.map((c) => (c === null ? null : fb.name(c))));
-    if (line) {
-      next.kept = true;
-      next.line = line;
-      return;
+    if (!line) {
+      stats.invalidLines++;
+      return false;
     }
-    stats.invalidLines++;
-  }
+    next.kept = true;
+    next.line = line;
+    return true;
+  };
+  if (proven(forcedWin(fb, budget, q))) return;
   if (win.deep && deep) {
     // a win of the second look: the same search from the move played
     const kept = keepsDeepWin(fb, q, win.quiet, deep);
-    stats.nodes += kept.nodes;
     stats.deepNodes += kept.nodes;
-    if (kept.line) {
-      const line = confirmLine(fb, board, kept.line.map((c) => (c === null ? null : fb.name(c))));
-      if (line) {
-        next.kept = true;
-        next.line = line;
-        return;
-      }
-      stats.invalidLines++;
-    }
+    if (proven(kept)) return;
   }
   // a quiet move may keep the win too: no likely reply stops the threats (no line to show)
   fb.play(q);
