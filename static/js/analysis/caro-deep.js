@@ -54,8 +54,9 @@ export const DEEP = Object.freeze({
     Object.freeze({ quietMoves: 1, nodes: 150000 }),
     Object.freeze({ quietMoves: 2, nodes: 700000, innerQuietWidth: 6, innerNodes: 6000 }),
   ]),
-  gameNodes: 2000000, // the second looks of one game together (past it: no more second looks): ~7 s
-  // of CPU at most on a desktop, so a game full of plausible plies stays within the 20 s target
+  gameNodes: 1500000, // the second looks of one game together (past it: no more second looks): 5 to
+  // 10 s of CPU at most on a desktop (3.3 to 7 µs a node), so a game full of plausible plies stays
+  // within the targets
   keepNodes: 150000, // whether the move played keeps a win found here (quietWin from that move)
   plausibleThrees: 4, // open-three cells of the side to move from which the second look is taken
 });
@@ -74,19 +75,20 @@ export function plausible(fb, budget = DEEP) {
 /**
  * The second look at `fb` (the side to move has no forced win the per-ply searches found): when
  * plausible, the long VCT (only when `capped`: forcedWin's VCT stopped at its node cap), then the
- * quiet searches of `budget.stages`. Returns {kind: "vct" | "quiet" | null, line, quiet (the quiet
- * moves the search allowed), nodes}. `fb` is left as it was.
+ * quiet searches of `budget.stages`, within `left` nodes in all. Returns {kind: "vct" | "quiet" |
+ * null, line, quiet (the quiet moves the search allowed), nodes}. `fb` is left as it was.
  */
-export function deepWin(fb, capped, budget = DEEP) {
+export function deepWin(fb, capped, budget = DEEP, left = Infinity) {
   let nodes = 0;
   if (!plausible(fb, budget)) return { kind: null, line: null, quiet: 0, nodes };
   if (capped) {
-    const r = longVct(fb, budget);
+    const r = longVct(fb, { ...budget, longNodes: Math.min(budget.longNodes, left) });
     nodes += r.nodes;
     if (r.line) return { kind: "vct", line: r.line, quiet: 0, nodes };
   }
   for (const stage of budget.stages) {
-    const r = quietWin(fb, { ...budget, ...stage, quietNodes: stage.nodes });
+    if (left - nodes <= 0) break;
+    const r = quietWin(fb, { ...budget, ...stage, quietNodes: Math.min(stage.nodes, left - nodes) });
     nodes += r.nodes;
     if (r.line) return { kind: "quiet", line: r.line, quiet: stage.quietMoves, nodes };
   }

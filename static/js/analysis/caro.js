@@ -81,7 +81,7 @@ export function* caroAnalysis(input, { from = 0, budget = BUDGET, deep = DEEP } 
         else stats.invalidLines++;
       }
       if (!entry.win && deep && stats.deepNodes < deep.gameNodes) {
-        const more = deepWin(fb, found.capped, deep);
+        const more = deepWin(fb, found.capped, deep, deep.gameNodes - stats.deepNodes);
         stats.nodes += more.nodes;
         stats.deepNodes += more.nodes;
         if (more.line) {
