@@ -5,6 +5,7 @@ Usage (from the repository root; run it niced on a shared machine)::
 
     nice -n 10 .venv/bin/python bench/analysis_browser.py
     nice -n 10 .venv/bin/python bench/analysis_browser.py --rates 1,4,6 --repeat 2
+    nice -n 19 .venv/bin/python bench/analysis_browser.py --games caro --no-deep  # the second look's cost
 
 Serves the repository's files over HTTP, opens a page in Debian's Chromium (Playwright) and runs the
 record page's own analysis worker (``static/js/analysis/worker.js``, a module Web Worker) on the games
@@ -69,7 +70,8 @@ PAGE_RUN = """async (request) => {
   if (request.game === "caro") {
     const m = await import("/static/js/analysis/caro.js");
     const t1 = performance.now();
-    result = m.analyseCaro({ rules: request.rules, moves: request.moves, winner: request.winner });
+    const options = request.noDeep ? { deep: null } : {};
+    result = m.analyseCaro({ rules: request.rules, moves: request.moves, winner: request.winner }, options);
     return { wall: performance.now() - t0, ready: t1 - t0, nodes: result.stats.nodes, plies: result.total };
   }
   const m = await import("/static/js/analysis/reversi.js");
@@ -83,12 +85,14 @@ def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
-def jobs(seeds: list[int] | None) -> list[tuple[str, dict]]:
+def jobs(seeds: list[int] | None, no_deep: bool = False) -> list[tuple[str, dict]]:
     records = json.loads(RECORDS.read_text(encoding="utf-8"))
     endgames = {g["seed"]: g for g in json.loads(ENDGAMES.read_text(encoding="utf-8"))["games"]}
     caro = records["caro"]
-    out = [(f"caro {len(caro['moves'])} plies ({caro['preset']})",
-            {"game": "caro", "rules": caro["rules"], "moves": caro["moves"], "winner": caro["winner"]})]
+    request = {"game": "caro", "rules": caro["rules"], "moves": caro["moves"], "winner": caro["winner"]}
+    out = [(f"caro {len(caro['moves'])} plies ({caro['preset']})", request)]
+    if no_deep:
+        out.append(("  the same, no second look", {**request, "noDeep": True}))
     for seed in seeds or records["reversi_seeds"][:1]:
         moves = endgames[seed]["moves"]
         out.append((f"reversi game {seed}, {len(moves)} plies", {"game": "reversi", "moves": moves}))
@@ -112,6 +116,8 @@ def main(argv=None) -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs of each game at each rate")
     parser.add_argument("--games", default="caro,reversi", help="which games: caro, reversi or both")
     parser.add_argument("--modes", default="worker,page", help="worker (as the page runs it), page (main thread)")
+    parser.add_argument("--no-deep", action="store_true",
+                        help="also the caro game without the second look (caro-deep.js), page mode, beside it")
     parser.add_argument("--reversi-seeds", default="", help="Reversi games (seeds of reversi_endgames.json); "
                         "default: records.json's first (seed 29 takes minutes at rate 1)")
     args = parser.parse_args(argv)
@@ -136,8 +142,10 @@ def main(argv=None) -> None:
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
                 seeds = [int(x) for x in args.reversi_seeds.split(",") if x]
-                for name, request in [j for j in jobs(seeds) if j[1]["game"] in args.games.split(",")]:
+                for name, request in [j for j in jobs(seeds, args.no_deep) if j[1]["game"] in args.games.split(",")]:
                     for mode in args.modes.split(","):
+                        if request.get("noDeep") and mode != "page":
+                            continue  # (the worker takes the record page's request only)
                         for _ in range(args.repeat):
                             print(run_one(page, mode, rate, name, request), flush=True)
                 page.close()

@@ -28,7 +28,11 @@ import pytest
 from tests.e2e.helpers import _context
 from tests.integration.records.builders import play_game
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+ANALYSIS_TIMEOUT = 900_000  # ms: a whole analysis on a loaded 2-core machine (hang catcher)
+# the whole test: the analysis's hang catcher and the page steps around it (the suite's 120 s is for
+# tests that do not wait on a game's analysis)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e,
+              pytest.mark.timeout(ANALYSIS_TIMEOUT // 1000 + 600)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-results" / "analysis"
@@ -36,7 +40,6 @@ RECORDS = json.loads((ROOT / "tests" / "js" / "analysis" / "records.json").read_
 ENDGAMES = json.loads((ROOT / "tests" / "js" / "analysis" / "reversi_endgames.json").read_text(encoding="utf-8"))
 REVERSI = next(g for g in ENDGAMES["games"] if g["seed"] == 7)
 PAGE_TIMEOUT = 30_000  # ms: a page step (hang catcher)
-ANALYSIS_TIMEOUT = 900_000  # ms: a whole analysis on a loaded 2-core machine (hang catcher)
 CLICK_THROTTLE = 20  # CPU throttling while the move list is clicked during the analysis
 PREFIX = {"vi": "/van/", "en": "/en/game/"}
 WORDS = {

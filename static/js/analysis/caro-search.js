@@ -87,7 +87,7 @@ export class FirstMoveSearch extends ThreatSearch {
 
 /**
  * The forced win of the side to move of `fb`, or null: {kind: "vcf" | "vct", line: [cell | null],
- * nodes}. `line` as the threat search gives it (attacker and defender alternating from the
+ * nodes, capped} (`capped`: a VCT search stopped at its node cap, not for want of moves). `line` as the threat search gives it (attacker and defender alternating from the
  * attacker's move; a final null: no defence). With `first` (a cell), only wins starting with it.
  * `budget`: BUDGET's fields. `fb` is left as it was.
  */
@@ -97,18 +97,20 @@ export function forcedWin(fb, budget = BUDGET, first = null) {
   let ts = make({ maxNodes: budget.vcfNodes });
   let line = ts.vcf(budget.vcfDepth);
   nodes += ts.nodes;
-  if (line) return { kind: "vcf", line, nodes };
+  if (line) return { kind: "vcf", line, nodes, capped: false };
   ts = make({ maxNodes: budget.vctNodes });
   line = ts.vct(budget.vctDepth);
   nodes += ts.nodes;
-  if (line) return { kind: "vct", line, nodes };
+  let capped = ts.timedOut;
+  if (line) return { kind: "vct", line, nodes, capped };
   if (budget.wideNodes > 0) {
     ts = make({ maxNodes: budget.wideNodes, zone: false, threeWidth: budget.wideWidth });
     line = ts.vct(budget.vctDepth);
     nodes += ts.nodes;
-    if (line) return { kind: "vct", line, nodes };
+    capped ||= ts.timedOut;
+    if (line) return { kind: "vct", line, nodes, capped };
   }
-  return { kind: null, line: null, nodes };
+  return { kind: null, line: null, nodes, capped };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Post-game analysis of a caro game (issue 29): for every ply, whether the side to move had a
-// forced win by threats (VCF, then VCT, within a node budget per ply), whether the move played
-// kept it, and the computer's score; the verdicts (verdicts.js) come from those facts.
+// forced win by threats (VCF, then VCT, within a node budget per ply; where none is found but one
+// is plausible, a second look: a longer VCT and wins with quiet moves, caro-deep.js), whether the
+// move played kept it, and the computer's score; the verdicts (verdicts.js) come from those facts.
 //
 // Every forced line is replayed on the browser rules engine (static/js/engine/caro.js) from its
 // position and carried on to the five: a line whose moves the rules refuse (a Renju foul, a five
@@ -10,11 +11,12 @@
 //
 // Shape of the result (JSON, kept in the browser by store.js):
 //   {game: "caro", version, rules, total, from, winner, decisive,
-//    plies: [{ply, turn, over, win, score, graph, move}], stats: {nodes, invalidLines}}
+//    plies: [{ply, turn, over, win, score, graph, move}], stats: {nodes, deepNodes, invalidLines}}
 //   plies[i] is the position after i moves: `turn` the side to move ("X" / "O"; null once the
-//   game is over), `win` its forced win {side, kind: "vcf" | "vct", line: [square, ...]} or
-//   null, `score` the computer's score for X (pattern units, ±WIN for a forced win), `graph` the
-//   same squashed into [-1, 1], and `move` (i >= 1) the move that led there: {square, side, had
+//   game is over), `win` its forced win {side, kind: "vcf" | "vct" | "quiet", line: [square, ...],
+//   deep?: true (found by the second look), quiet?: quiet moves its search allowed} or null,
+//   `score` the computer's score for X (pattern units, ±WIN for a forced win), `graph` the same
+//   squashed into [-1, 1], and `move` (i >= 1) the move that led there: {square, side, had
 //   (its side had a forced win before it), kept (true: the move makes the five or starts a forced
 //   win the search proves; "likely": a quiet move after which no likely reply stops the threats;
 //   false: neither; null: no win to keep), missed, verdict: "missed" | "allowed" | "decisive" |
@@ -26,6 +28,7 @@ import { IllegalMove } from "../engine/errors.js";
 import {
   BUDGET, SearchBoard, WIN, fiveCells, forcedWin, openFourCells, positionScore, sideCode, sideName, winStays,
 } from "./caro-search.js";
+import { DEEP, deepWin, keepsDeepWin } from "./caro-deep.js";
 import { caroVerdicts, squash } from "./verdicts.js";
 import { CARO_VERSION } from "./version.js";
 
@@ -41,10 +44,11 @@ const CONTINUE_BUDGET = Object.freeze({ ...BUDGET, vcfNodes: 5000, vctNodes: 500
  * returning the result (see the module comment). `input`: {rules: {size, win_length, exact,
  * blocked, renju}, moves: [square, ...] (every stone in order, X first), winner: "X" | "O" |
  * null (the record's winner, for a game won without a five)}. Options: `from` (the first ply
- * analysed; earlier positions are left empty: tests), `budget` (caro-search.js BUDGET).
+ * analysed; earlier positions are left empty: tests), `budget` (caro-search.js BUDGET), `deep`
+ * (caro-deep.js DEEP; null: no second look).
  * Throws RangeError for bad rules and IllegalMove for a move the rules refuse.
  */
-export function* caroAnalysis(input, { from = 0, budget = BUDGET } = {}) {
+export function* caroAnalysis(input, { from = 0, budget = BUDGET, deep = DEEP } = {}) {
   const rules = Rules.fromDict(input.rules);
   const moves = input.moves;
   const board = new Board(rules);
@@ -55,7 +59,7 @@ export function* caroAnalysis(input, { from = 0, budget = BUDGET } = {}) {
   }
   const total = moves.length;
   const fb = new SearchBoard(rules.toDict());
-  const stats = { nodes: 0, invalidLines: 0 };
+  const stats = { nodes: 0, deepNodes: 0, invalidLines: 0 };
   const plies = [];
   for (let i = 0; i <= total; i++) {
     const here = boards[i];
@@ -76,11 +80,21 @@ export function* caroAnalysis(input, { from = 0, budget = BUDGET } = {}) {
         if (line) entry.win = { side: here.turn, kind: found.kind, line };
         else stats.invalidLines++;
       }
+      if (!entry.win && deep && stats.deepNodes < deep.gameNodes) {
+        const more = deepWin(fb, found.capped, deep, deep.gameNodes - stats.deepNodes);
+        stats.nodes += more.nodes;
+        stats.deepNodes += more.nodes;
+        if (more.line) {
+          const line = confirmLine(fb, here, more.line.map((q) => (q === null ? null : fb.name(q))));
+          if (line) entry.win = { side: here.turn, kind: more.kind, line, deep: true, quiet: more.quiet };
+          else stats.invalidLines++;
+        }
+      }
       entry.score = entry.win ? signed(WIN, here.turn) : signed(positionScore(fb, budget), here.turn);
     }
     plies.push(entry);
     if (i < total) {
-      if (i >= from) keptOrNot(fb, boards[i], entry, moves[i], stats, budget);
+      if (i >= from) keptOrNot(fb, boards[i], entry, moves[i], stats, budget, deep);
       fb.play(fb.index(moves[i]));
     }
     yield { done: i + 1, total: total + 1 };
@@ -116,7 +130,7 @@ function signed(value, side) {
  * likely reply stops the threats it leaves (winStays, a heuristic: no line), else false. `fb` is
  * at that ply, `board` the engine board there.
  */
-function keptOrNot(fb, board, entry, square, stats, budget) {
+function keptOrNot(fb, board, entry, square, stats, budget, deep) {
   const win = entry.win;
   const next = { had: !!win, kept: null, line: null };
   entry.next = next;
@@ -133,16 +147,25 @@ function keptOrNot(fb, board, entry, square, stats, budget) {
     return;
   }
   const q = fb.index(square);
-  const found = forcedWin(fb, budget, q);
-  stats.nodes += found.nodes;
-  if (found.line) {
+  // a search's win from the move played, replayed to the five: kept with that line
+  const proven = (found) => {
+    stats.nodes += found.nodes;
+    if (!found.line) return false;
     const line = confirmLine(fb, board, found.line.map((c) => (c === null ? null : fb.name(c))));
-    if (line) {
-      next.kept = true;
-      next.line = line;
-      return;
+    if (!line) {
+      stats.invalidLines++;
+      return false;
     }
-    stats.invalidLines++;
+    next.kept = true;
+    next.line = line;
+    return true;
+  };
+  if (proven(forcedWin(fb, budget, q))) return;
+  if (win.deep && deep) {
+    // a win of the second look: the same search from the move played
+    const kept = keepsDeepWin(fb, q, win.quiet, deep);
+    stats.deepNodes += kept.nodes;
+    if (proven(kept)) return;
   }
   // a quiet move may keep the win too: no likely reply stops the threats (no line to show)
   fb.play(q);

@@ -36,6 +36,7 @@ function words() {
     blunder: _("threw away the result"),
     vcf: _("VCF, by fours"),
     vct: _("VCT, by threes and fours"),
+    quiet: _("with a quiet move, then threes and fours"),
   };
 }
 

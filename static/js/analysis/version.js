@@ -2,7 +2,7 @@
 // browser storage that keeps the results. Imported by the page without the analysis itself.
 
 /** Caro analysis: change it when the searches, budgets or verdicts change. */
-export const CARO_VERSION = 2; // 2: a quiet move that keeps a win is "likely" kept; budgets x3
+export const CARO_VERSION = 3; // 2: a quiet move that keeps a win is "likely" kept; budgets x3; 3: the second look (caro-deep.js)
 /** Reversi analysis: change it when the searches, budgets or verdicts change. */
 export const REVERSI_VERSION = 1;
 

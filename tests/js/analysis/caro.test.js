@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 
 import { analyseCaro, confirmLine } from "../../../static/js/analysis/caro.js";
 import { BUDGET, FirstMoveSearch, SearchBoard, forcedWin } from "../../../static/js/analysis/caro-search.js";
+import { deepWin, plausible } from "../../../static/js/analysis/caro-deep.js";
 import { Board, PRESETS, Rules } from "../../../static/js/engine/caro.js";
 
 const FREESTYLE = PRESETS.freestyle.rules.toDict();
@@ -17,9 +18,14 @@ const RENJU = PRESETS.renju.rules.toDict();
 
 // X builds an open three H8 I8 J8 while O plays in the corners (not blocking it: "allowed" at
 // ply 6); X then plays B2 (missing the win K8 / G8), O again does not block (O15), X makes the
-// open four K8 (the deciding move) and the five L8.
+// open four K8 (the deciding move) and the five L8. Those are the verdicts of the threat searches
+// alone (the second look off: NO_DEEP); with it, the analysis sees X's win one move earlier (two
+// X stones in a row and O's two in the corners: a quiet win for X, so A15 already "allowed" it
+// and J8 kept it).
 const GAME_A = ["H8", "A1", "I8", "A15", "J8", "O1", "B2", "O15", "K8", "G8", "L8"];
 const GAME_A_VERDICTS = { 6: "allowed", 7: "missed", 8: "allowed", 9: "decisive", 11: "kept" };
+const GAME_A_DEEP_VERDICTS = { 4: "allowed", 5: "kept", 7: "missed", 8: "allowed", 9: "decisive", 11: "kept" };
+const NO_DEEP = { deep: null };
 
 /** Replays `line` from ply `from` of `moves` on the engine; returns the outcome. */
 function replay(rules, moves, from, line) {
@@ -39,7 +45,7 @@ function verdicts(result) {
 
 for (const [name, rules] of [["freestyle", FREESTYLE], ["caro with blocked ends", CARO_VN]]) {
   test(`a missed win, a forced loss allowed and the deciding move (${name})`, () => {
-    const result = analyseCaro({ rules, moves: GAME_A });
+    const result = analyseCaro({ rules, moves: GAME_A }, NO_DEEP);
     assert.deepEqual(verdicts(result), GAME_A_VERDICTS);
     assert.equal(result.decisive, 9);
     assert.equal(result.winner, "X");
@@ -67,7 +73,7 @@ for (const [name, rules] of [["freestyle", FREESTYLE], ["caro with blocked ends"
 }
 
 test("positions before `from` are not analysed; the verdicts start after it", () => {
-  const result = analyseCaro({ rules: FREESTYLE, moves: GAME_A }, { from: 6 });
+  const result = analyseCaro({ rules: FREESTYLE, moves: GAME_A }, { from: 6, ...NO_DEEP });
   assert.equal(result.plies[3].score, null);
   assert.equal(result.plies[3].win, null);
   const { 6: _six, ...after } = GAME_A_VERDICTS; // move 6 comes from ply 5, before `from`
@@ -76,10 +82,10 @@ test("positions before `from` are not analysed; the verdicts start after it", ()
 
 test("a game won without a five (resignation): the record's winner decides the deciding move", () => {
   const moves = GAME_A.slice(0, 9); // X has just made the open four; O resigns
-  const result = analyseCaro({ rules: FREESTYLE, moves, winner: "X" });
+  const result = analyseCaro({ rules: FREESTYLE, moves, winner: "X" }, NO_DEEP);
   assert.equal(result.decisive, 9);
   assert.equal(result.plies[9].turn, "O");
-  assert.equal(analyseCaro({ rules: FREESTYLE, moves }).decisive, null);
+  assert.equal(analyseCaro({ rules: FREESTYLE, moves }, NO_DEEP).decisive, null);
 });
 
 test("FirstMoveSearch proves a win only for the first move it is given", () => {
@@ -131,4 +137,47 @@ test("under Renju no line has X play a foul, and a double-three is no win for X"
     assert.equal(end.winner, "X");
   }
   assert.ok(free.plies[8].win, "freestyle: X wins with threes");
+});
+
+test("the second look: a quiet win found before the open three, its line replayed to the five", () => {
+  const result = analyseCaro({ rules: FREESTYLE, moves: GAME_A });
+  assert.deepEqual(verdicts(result), GAME_A_DEEP_VERDICTS);
+  assert.equal(result.stats.invalidLines, 0);
+  assert.ok(result.stats.deepNodes > 0);
+  const four = result.plies[4];
+  assert.equal(four.win.side, "X");
+  assert.equal(four.win.kind, "quiet");
+  assert.equal(four.win.deep, true);
+  const end = replay(FREESTYLE, GAME_A, 4, four.win.line);
+  assert.equal(end.winner, "X");
+  assert.equal(end.termination, "five");
+  // the move that allowed it shows that line
+  assert.equal(result.plies[4].move.line, four.win.line);
+  assert.equal(result.plies[4].move.lineFrom, 4);
+});
+
+test("the second look is only taken where a win is plausible", () => {
+  const fb = new SearchBoard(FREESTYLE);
+  for (const sq of ["H8", "A1"]) fb.play(fb.index(sq));
+  assert.equal(plausible(fb), false, "one X stone: no open three to make");
+  for (const sq of ["I8", "A15"]) fb.play(fb.index(sq));
+  assert.equal(plausible(fb), true, "an open two with room: four open-three cells");
+  assert.deepEqual(deepWin(new SearchBoard(FREESTYLE), false), { kind: null, line: null, quiet: 0, nodes: 0 });
+});
+
+test("the second look's lines obey each rule set (exact five, blocked ends, Renju): replayed to the five", () => {
+  const EXACT = { ...FREESTYLE, exact: true };
+  let deep = 0;
+  for (const rules of [EXACT, CARO_VN, RENJU]) {
+    const result = analyseCaro({ rules, moves: GAME_A });
+    assert.equal(result.stats.invalidLines, 0);
+    for (const p of result.plies) {
+      if (!p.win) continue;
+      if (p.win.deep) deep++;
+      const end = replay(rules, GAME_A, p.ply, p.win.line); // throws IllegalMove on a foul
+      assert.equal(end.winner, p.win.side);
+      assert.equal(end.termination, "five");
+    }
+  }
+  assert.ok(deep > 0, "the second look found a win under some rule set");
 });
