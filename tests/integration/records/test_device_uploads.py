@@ -556,6 +556,7 @@ def test_records_per_minute_are_limited():
         for _ in range(3):
             post_limited = post(client, record(CARO_FIVE))
         assert post_limited.status_code == 429 and post_limited.json()["error"] == "rate_limited"
+        assert post_limited["Retry-After"] == "60"  # when to send again: the limits' minute
         assert "Wait a minute" in post_limited.json()["message"]
         assert _snapshot()[0] - before[0] <= 1
 
