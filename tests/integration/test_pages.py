@@ -288,11 +288,16 @@ def test_a_spectator_without_a_name_gets_one_to_chat_and_goes_back_to_the_chat()
     visitor = Client()
     page = visitor.get(f"/r/{room.code}/").content.decode()
     assert 'data-testid="chat-signin"' in page and 'data-testid="chat-input"' not in page
-    assert "Trò chuyện bằng tên khách" in page
+    # The chat offers the name the header already shows (new-user trial: it said "you need a name"
+    # beside a header showing one), and the guest made by the press gets that name.
+    shown = re.search(r'data-testid="guest-name"[^>]*>([^<]+)<', page).group(1).strip()
+    assert re.search(r"Trò chuyện với tên ([^<]+)</button>", page).group(1) == shown
+    assert "Trò chuyện bằng tên khách" not in page
     response = visitor.post(f"/r/{room.code}/chat-name")
     assert response.status_code == 302 and response["Location"] == f"/r/{room.code}/#chat"
     page = visitor.get(f"/r/{room.code}/").content.decode()
     assert 'data-testid="chat-input"' in page and 'data-testid="chat-signin"' not in page
+    assert User.objects.order_by("-pk")[0].public_name == shown
     # A visitor who has a name keeps it (no second guest); an unknown room is 404.
     before = User.objects.count()
     assert visitor.post(f"/r/{room.code}/chat-name").status_code == 302
@@ -335,3 +340,21 @@ def test_a_quick_choice_in_digits_int_refuses_is_ignored_not_a_500(choice):
     response = Client().post("/match/start", {"mode": "quick", "q": choice})
     assert response.status_code == 302 and "go=1" in response["Location"]
     assert choice not in response["Location"]
+
+
+def test_a_guide_s_play_now_link_chooses_quick_match_s_rules_too():
+    """`/?preset=reversi` (a guide's "play now with these rules"): the headline, the rules line and
+    quick match's button and line all name Reversi from the first paint (new-user trial: quick match
+    kept its caro choice and sought a caro game)."""
+    page = Client().get("/?preset=reversi").content.decode()
+    assert "Chơi cờ lật ngay" in re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)
+    assert re.search(r'name="q" value="reversi" data-role="quick-key"', page)
+    plain = Client().get("/").content.decode()
+    assert re.search(r'name="q" value="caro-15-blocked" data-role="quick-key"', plain)
+    assert "Chơi caro ngay" in re.search(r"<h1[^>]*>(.*?)</h1>", plain, re.S).group(1)
+
+
+def test_the_home_rules_line_names_the_opening_procedure():
+    page = Client(headers={"accept-language": "en"}).get("/?preset=swap2").content.decode()
+    line = re.search(r'data-role="rules-line">(.*?)</p>', page, re.S).group(1)
+    assert "Swap2 opening" in line
