@@ -1,9 +1,11 @@
 """Guests: a visitor who is not signed in gets a guest user and a friendly generated name."""
 
+import logging
 import secrets
 
 from django.contrib.auth import login
-from django.db import IntegrityError, transaction
+from django.core.cache import cache
+from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 
 from accounts.models import User
@@ -38,6 +40,47 @@ def create_guest(name: str | None = None) -> User:
     raise RuntimeError("could not allocate a guest username")
 
 
+log = logging.getLogger(__name__)
+
+#: Seconds during which another request of the same visitor (the id of its signed cookie,
+#: `accounts.visitors`) that also has no user yet joins the guest the first one made, instead of
+#: making a second: two records sent at once by a new visitor's records queue (two tabs, or the
+#: load and the `online` events) each made a guest, and the browser kept only the last one's
+#: session, so the other guest and its game were lost to it. Longer than any such race, short
+#: enough that a visitor whose session ended (cookies of the session cleared) soon gets a guest
+#: of their own again.
+JOIN_WINDOW_S = 120
+_JOIN_KEY = "guest-of-visitor:{}"
+
+
+def _guest_of_visitor(visitor) -> User:
+    """The guest for a visitor with no user: the one another request of the same visitor made
+    within JOIN_WINDOW_S, else a new one (remembered for that long). Requests of one visitor take
+    a PostgreSQL advisory lock on its id, held to the end of the transaction, so the second waits
+    until the first's guest is committed and then finds it. Without Redis, a new guest."""
+    if connection.vendor != "postgresql":  # pragma: no cover - the site runs on PostgreSQL only
+        return create_guest(visitor.name)
+    key = _JOIN_KEY.format(visitor.id)
+    with transaction.atomic():
+        with connection.cursor() as cursor:  # the visitor's 16 hex digits as a signed 64-bit key
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(visitor.id, 16) - (1 << 63)])
+        try:
+            made = cache.get(key)
+        except Exception:  # noqa: BLE001 - Redis away: the race is rare, a guest still works
+            log.warning("guests: Redis unavailable, a new guest for a visitor", exc_info=True)
+            return create_guest(visitor.name)
+        if made is not None:
+            user = User.objects.filter(pk=made, is_guest=True, is_active=True).first()
+            if user is not None:
+                return user
+        user = create_guest(visitor.name)
+        try:
+            cache.set(key, user.pk, JOIN_WINDOW_S)
+        except Exception:  # noqa: BLE001
+            log.warning("guests: Redis unavailable, a visitor's guest not remembered", exc_info=True)
+        return user
+
+
 def ensure_player(request: HttpRequest) -> User:
     """Return the request's user, creating and logging in a guest when nobody is signed in; the
     guest keeps the name the visitor was shown (`accounts.visitors`) when nobody took it.
@@ -49,7 +92,7 @@ def ensure_player(request: HttpRequest) -> User:
     if request.user.is_authenticated:
         return request.user
     visitor = getattr(request, "visitor", None)  # the name shown since the first page (accounts.visitors)
-    user = create_guest(visitor.name if visitor is not None else None)
+    user = create_guest() if visitor is None else _guest_of_visitor(visitor)
     kept = request.META.get("CSRF_COOKIE")
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     if kept:

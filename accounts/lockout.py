@@ -27,6 +27,8 @@ def attempted_name(request: HttpRequest, credentials: dict | None) -> str | None
 def locked_out(request: HttpRequest, credentials: dict | None = None, *args, **kwargs) -> HttpResponse:
     """The translated lockout page (AXES_LOCKOUT_CALLABLE), status LOCKED_OUT_STATUS."""
     minutes = round(settings.ACCOUNT_LOCKOUT_HOURS * 60)
-    return render(request, "account/lockout.html",
-                  {"failures": settings.ACCOUNT_LOCKOUT_FAILURES, "minutes": minutes},
-                  status=LOCKED_OUT_STATUS)
+    response = render(request, "account/lockout.html",
+                      {"failures": settings.ACCOUNT_LOCKOUT_FAILURES, "minutes": minutes},
+                      status=LOCKED_OUT_STATUS)
+    response["Retry-After"] = str(round(settings.ACCOUNT_LOCKOUT_HOURS * 3600))  # the cool-off (AXES_COOLOFF_TIME)
+    return response

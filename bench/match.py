@@ -34,7 +34,6 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.pybots import choose_move, choose_opening_action, warm_up  # noqa: E402
 from caro.engine import reversi  # noqa: E402
 from caro.engine.caro import PRESETS, Board  # noqa: E402
 from caro.engine.coords import parse_square, square_name  # noqa: E402
@@ -103,6 +102,8 @@ SWAP2_GIVEN = [
 def play_procedure(procedure, rules, given, first_level, second_level, budget_ms, seed, max_ply):
     """Play one game through an opening procedure: the given stones for the first seat, then the
     bots' opening steps, then the game. Returns (winner, detail, times, {seat: colour at the end})."""
+    from bench.pybots import choose_move, choose_opening_action  # the bench extra (numpy, numba)
+
     machine = OPENINGS[procedure](rules)
     for square in given:
         machine.apply({"kind": "place", "square": square})
@@ -134,6 +135,8 @@ VERBOSE = False
 
 def play_caro(rules, opening, x_level, o_level, budget_ms, seed, max_ply):
     """Play one caro game; returns (winner 'X'/'O'/None, plies, {level: [seconds per move]})."""
+    from bench.pybots import choose_move  # the bench extra (numpy, numba)
+
     board = Board(rules)
     for square in opening:
         board.play(square)
@@ -151,6 +154,8 @@ def play_caro(rules, opening, x_level, o_level, budget_ms, seed, max_ply):
 
 def play_reversi(opening, black_level, white_level, budget_ms, seed):
     """Play one Reversi game; returns (winner 'X' for black / 'O' for white / None, discs, times)."""
+    from bench.pybots import choose_move  # the bench extra (numpy, numba)
+
     board = reversi.Board.from_moves(opening)
     rng = random.Random(seed)
     times: dict[str, list[float]] = {black_level: [], white_level: []}
@@ -221,6 +226,8 @@ def main(argv=None):
     VERBOSE = args.verbose
     if args.a == args.b:
         parser.error("--a and --b must differ (times are kept per level)")
+
+    from bench.pybots import warm_up  # the bench extra (numpy, numba)
 
     warm_up()  # as a worker process does when it starts (compiled functions loaded, tables filled)
     results: list[float] = []

@@ -25,6 +25,26 @@ class NulByteMiddleware:
         return self.get_response(request)
 
 
+#: Seconds a refused client is told to wait (Retry-After) when a 429 does not say: the site's
+#: per-minute limits (caro.rooms.limits, accounts.views' rename) count in one-minute windows.
+RATE_WINDOW_S = 60
+
+
+class RetryAfterMiddleware:
+    """Every 429 (Too Many Requests) says when to try again: ``Retry-After`` in seconds (RFC 9110,
+    15.5.20 and 10.2.3). An answer that set its own (the log-in lockout, its cool-off) keeps it;
+    the per-minute limits get RATE_WINDOW_S, when their window has surely turned."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 429 and not response.has_header("Retry-After"):
+            response["Retry-After"] = str(RATE_WINDOW_S)
+        return response
+
+
 class NotAllowedPageMiddleware:
     """Give a bare 405 (``require_POST`` and friends answer with an empty body) the site's own
     translated page: what happened in plain words and a link to the page with the forms.

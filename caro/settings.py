@@ -104,6 +104,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every 429 says when to try again (Retry-After), whichever limit answered it.
+    "caro.middleware.RetryAfterMiddleware",
     # A NUL byte in the address is a 404 before any view reaches the database.
     "caro.middleware.NulByteMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -33,4 +33,5 @@ urlpatterns = [
     path("", include("lobby.urls")),
 ]
 
+handler400 = "caro.views.bad_request"
 handler500 = "caro.views.server_error"

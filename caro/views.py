@@ -6,7 +6,7 @@ import sys
 import psycopg
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -39,6 +39,19 @@ DATABASE_AWAY_RETRY_S = 5
 #: What "the database is away" looks like from a request: no pooled connection within the pool's
 #: timeout, or a connection that fails (the server restarting).
 DATABASE_AWAY = (PoolTimeout, OperationalError, InterfaceError, psycopg.OperationalError)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler400: a request Django could not take (a body over DATA_UPLOAD_MAX_MEMORY_SIZE or
+    too many fields, a malformed or cut multipart body, a Host header not in ALLOWED_HOSTS, any
+    `SuspiciousOperation` or `BadRequest`): the site's translated page in the visitor's language,
+    not Django's plain English "Bad Request (400)"; under /api/ the API's JSON `{"error",
+    "message"}`. Rendered without a request context: the request may have failed before the
+    session or the user were read (a bad Host header), and nothing of it is shown back."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": "bad_request",
+                             "message": _("The server could not read this request; nothing was changed.")}, status=400)
+    return HttpResponseBadRequest(loader.get_template("400.html").render())
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -8,7 +8,6 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -16,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.guests import ensure_player
 from caro.games.errors import GameError
+from caro.partials import render_page_or_part
 from caro.rooms import services as rooms
 from caro.rooms.limits import GUESTS_LIMIT_MESSAGE, http_limited
 from caro.rooms.models import Room
@@ -39,12 +39,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     current (lobby.consumers)."""
     kind = live.kind_filter(request.GET.get("kind"))
     context = {"rooms": live.open_rooms(kind), "kind": kind, "kinds": _kinds()}
-    if request.htmx and not request.htmx.history_restore_request:
-        response = render(request, "lobby/open_rooms.html", context)
-    else:
-        response = render(request, "lobby/lobby.html", context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_page_or_part(request, "lobby/lobby.html", "lobby/open_rooms.html", context)
 
 
 #: What the second of two people pressing the same room is told.
@@ -90,17 +85,9 @@ def watch(request: HttpRequest) -> HttpResponse:
     list alone, a filter (the kind tabs) the tabs and the list (`lobby/watch_body.html`, with the
     page's title); htmx restoring the page from history, and a visit without JavaScript, the page."""
     kind = live.kind_filter(request.GET.get("kind"))
-    partial = bool(request.htmx) and not request.htmx.history_restore_request
-    context = {"games": live.live_games(kind), "kind": kind, "kinds": _kinds(), "partial": partial}
-    if not partial:
-        template = "lobby/watch.html"
-    elif request.htmx.target == "live-games":
-        template = "lobby/live_games.html"
-    else:
-        template = "lobby/watch_body.html"
-    response = render(request, template, context)
-    patch_vary_headers(response, ["HX-Request", "HX-Target"])
-    return response
+    context = {"games": live.live_games(kind), "kind": kind, "kinds": _kinds()}
+    return render_page_or_part(request, "lobby/watch.html", "lobby/watch_body.html", context,
+                               {"live-games": "lobby/live_games.html"})
 
 
 @never_cache

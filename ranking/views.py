@@ -8,7 +8,6 @@ from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.core.cache import cache
 from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -16,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from caro.partials import render_page_or_part
 from ranking import categories, chart, elo, pages
 from ranking.models import Rating
 
@@ -70,17 +70,8 @@ def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> H
         "next": page + 1 if more else None, "first_place": first + 1, "last_place": first + shown,
         "my_before": rank is not None and not on_page and rank <= first,
     }
-    partial = bool(request.htmx) and not request.htmx.history_restore_request
-    context["partial"] = partial
-    if not partial:
-        template = "ranking/leaderboard.html"
-    elif request.htmx.target == "leaderboard-table":
-        template = "ranking/leaderboard_table.html"
-    else:
-        template = "ranking/leaderboard_body.html"
-    response = render(request, template, context)
-    patch_vary_headers(response, ["HX-Request", "HX-Target"])
-    return response
+    return render_page_or_part(request, "ranking/leaderboard.html", "ranking/leaderboard_body.html", context,
+                               {"leaderboard-table": "ranking/leaderboard_table.html"})
 
 
 def _chart(history: pages.History, category: categories.Category) -> str:

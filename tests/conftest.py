@@ -43,12 +43,21 @@ loaded 2-core machine; waiting longer only costs time when a connect really fail
 def _patient_communicators() -> None:
     from channels.testing import WebsocketCommunicator
 
-    connect = WebsocketCommunicator.connect
+    connect, disconnect = WebsocketCommunicator.connect, WebsocketCommunicator.disconnect
 
     async def patient_connect(self, timeout=CONNECT_TIMEOUT_S):
         return await connect(self, timeout)
 
+    # The library's disconnect also waits 1 s for the consumer's `disconnect` (Redis group
+    # discards, the presence row through the loop's psycopg pool), then CANCELS it: on a loaded
+    # machine that cancellation landed inside the pool's connect, and psycopg_pool lost it
+    # (psycopg issue 1345): the test's event loop then never finished closing (a 120 s teardown
+    # timeout of test_room_consumer.py's hostile frames). The consumer is let finish instead.
+    async def patient_disconnect(self, code=1000, timeout=CONNECT_TIMEOUT_S):
+        return await disconnect(self, code, timeout)
+
     WebsocketCommunicator.connect = patient_connect
+    WebsocketCommunicator.disconnect = patient_disconnect
 
 
 _patient_communicators()
@@ -62,6 +71,12 @@ async def close_db_connections():
     from asgiref.sync import sync_to_async
     from django.db import connections
 
+    from caro.games.services import lean
+
+    # The loop's own psycopg pool (a move or a socket's close on the loop opened it) is closed on
+    # this loop, before the loop ends: left open, its background tasks were cancelled by the
+    # loop's shutdown, mid-connect, and a lost cancellation kept the loop from closing.
+    await lean.close_loop_pool()
     await sync_to_async(connections.close_all)()
     # Connections borrowed by threads the test's event loop started never return to the pool on
     # their own (in Daphne the same threads are reused, so nothing leaks there); reset the pool.

@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats, translation
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -25,6 +24,7 @@ from caro.games.errors import GameError
 from caro.games.kinds import choice_of, kind_of
 from caro.games.models import Game, Move, Seat, Side
 from caro.games.services.records import store_imported
+from caro.partials import render_page_or_part, wants_part
 from caro.records import html, limits
 from caro.records.forms import ContinueForm, ImportForm
 from caro.records.image import position_svg
@@ -352,9 +352,8 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
                      .order_by("-created_at", "-pk")[offset:offset + RECENT_GAMES + 1])
     older = len(games) > RECENT_GAMES
     games = games[:RECENT_GAMES]
-    partial = bool(request.htmx) and not request.htmx.history_restore_request
     imported = []
-    if not partial:
+    if not wants_part(request):  # the pager's part holds the played games only
         imported_ids = request.session.get(SESSION_IMPORTS, [])
         imported = sorted(Game.objects.filter(pk__in=imported_ids), key=lambda g: imported_ids.index(g.pk))
     lang = url_language()
@@ -377,9 +376,7 @@ def my_games(request: HttpRequest, language: str) -> HttpResponse:
         "older": page + 1 if older and page < MY_GAMES_MAX_PAGE else None,
         "first_url": record_url(None, lang, None, "mine"),
     }
-    response = render(request, "records/my_games_list.html" if partial else "records/mine.html", context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_page_or_part(request, "records/mine.html", "records/my_games_list.html", context)
 
 
 def continue_query(game: Game, squares: list[str]) -> dict:

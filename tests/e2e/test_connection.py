@@ -17,12 +17,14 @@ import time
 import pytest
 
 from caro.games.models import Game
-from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _login, _off_loop, _open
+from tests.e2e.helpers import HEIGHTS, _context, _login, _off_loop, _open
 from tests.e2e.test_room_ui import _friend_room, _play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
-BOTH = [pytest.param(lang, width, id=f"{lang}-{width}") for lang in LOCALES for width in HEIGHTS]
+# The phone in Vietnamese, the desktop in English: the banner's words in both languages and its
+# place on both screens (the other two combinations repeated the same path).
+BOTH = [pytest.param("vi", 360, id="vi-360"), pytest.param("en", 1280, id="en-1280")]
 LOST_WITHIN_MS = 3000
 """Issue 26: the page says the connection is lost within 3 s of it dropping."""
 

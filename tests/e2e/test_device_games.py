@@ -17,11 +17,12 @@ import pytest
 
 from caro.games.models import Game
 from caro.rooms.models import Room
-from tests.e2e.helpers import HEIGHTS, LOCALES, _context, _off_loop
+from tests.e2e.helpers import _context, _off_loop
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
-BOTH = [pytest.param(lang, width, id=f"{lang}-{width}") for lang in LOCALES for width in HEIGHTS]
+# The phone in Vietnamese, the desktop in English (the other two combinations repeated the same path).
+BOTH = [pytest.param("vi", 360, id="vi-360"), pytest.param("en", 1280, id="en-1280")]
 STONES = "document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length"
 NO_OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 # Squares of the first and last columns, every other row: stones there never make a threat, so
@@ -117,8 +118,7 @@ def _lose_unopposed(page, max_moves=len(FAR)):
 @pytest.mark.parametrize("level, lang, width", [
     pytest.param("easy", "vi", 360, id="easy-vi-360"),
     pytest.param("medium", "en", 360, id="medium-en-360"),
-    pytest.param("hard", "vi", 1280, id="hard-vi-1280"),
-    pytest.param("hard", "en", 1280, id="hard-en-1280"),
+    pytest.param("hard", "en", 1280, id="hard-en-1280"),  # (Hard in Vietnamese too repeated this path)
 ])
 def test_a_whole_game_against_the_computer_is_played_on_the_device(browser, live_server_url, level, lang, width):
     ctx = _context(browser, lang, width)

@@ -183,8 +183,7 @@ def _wait_until(page, script: str, timeout_s: float = TIMEOUT / 1000) -> None:
 @pytest.mark.parametrize("level, lang, width", [
     pytest.param("easy", "vi", 360, id="easy-vi-360"),
     pytest.param("medium", "en", 360, id="medium-en-360"),
-    pytest.param("hard", "vi", 1280, id="hard-vi-1280"),
-    pytest.param("hard", "en", 1280, id="hard-en-1280"),
+    pytest.param("hard", "en", 1280, id="hard-en-1280"),  # (Hard in Vietnamese too repeated this path)
 ])
 def test_offline_whole_games_on_the_device_reach_my_games_once_back_online(browser, offline_site, level, lang, width):
     url = offline_site.url

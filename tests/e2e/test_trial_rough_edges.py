@@ -40,10 +40,18 @@ def _play_now(game_id, squares, x_user, o_user):
         games.play_move(game.pk, x_user if game.turn == "X" else o_user, square, game.ply + 1, uuid.uuid4())
 
 
+# Two of the widest names a guest can be given (accounts.guests.generate_guest_name): on a phone a
+# name this long takes two lines in the players' boxes, which pushes the board down. Random names
+# made the layout checks below pass or fail by chance (the absence bar once covered the board's last
+# row by 3 px); these are the worst case every time.
+LONGEST_NAMES = ("NgựaNhanh9999", "RồngNhanh9998")
+
+
 def _friend_room(squares=(), **options):
-    """A friend room whose two guests are seated (the host plays X), `squares` played in order."""
+    """A friend room whose two guests, with the longest guest names, are seated (the host plays X),
+    `squares` played in order."""
     def make():
-        x, o = create_guest(), create_guest()
+        x, o = create_guest(LONGEST_NAMES[0]), create_guest(LONGEST_NAMES[1])
         room = rooms.create_room(x, move_time_ms=MOVE_MS, **options)
         rooms.join(room, o)
         _play_now(room.current_game_id, squares, x, o)

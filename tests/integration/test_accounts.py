@@ -307,6 +307,7 @@ def test_five_wrong_passwords_lock_the_log_in_out_with_a_translated_page():
     # Now even the right password is refused, with the lockout page in Vietnamese.
     locked = client.post(LOGIN, {"login": "lananh", "password": PASSWORD})
     assert locked.status_code == LOCKED_OUT_STATUS
+    assert locked["Retry-After"] == str(round(settings.ACCOUNT_LOCKOUT_HOURS * 3600))  # the cool-off, in seconds
     page = locked.content.decode()
     assert 'data-testid="lockout"' in page and "Tạm khóa đăng nhập" in page
     assert not client.get("/").wsgi_request.user.is_authenticated

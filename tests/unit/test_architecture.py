@@ -18,21 +18,26 @@ ROOT = Path(__file__).resolve().parents[2]
 #: libraries are not listed here, except that the pure layers may not use Django, Celery or Channels.
 ALLOWED = {
     "caro.engine": set(),
+    # The whole page or one part of it for htmx (caro/partials): a leaf below every app, as the
+    # engine is, so the apps whose pages swap parts (lobby, ranking, records) share one helper.
+    # It sits here and not in `caro` (the project package, which imports every app) or in one of
+    # the apps (they would import sideways); it imports no site package, only Django.
+    "caro.partials": set(),
     "accounts": set(),
     "caro.games": {"caro.engine", "accounts"},
     "caro.tutorials": {"caro.engine"},
     # Pairing reuses rooms for the games it makes (rematches, the room page); rooms never import ranking.
-    "ranking": {"caro.engine", "caro.games", "caro.rooms", "accounts"},
+    "ranking": {"caro.engine", "caro.games", "caro.rooms", "accounts", "caro.partials"},
     "caro.rooms": {"caro.engine", "caro.games", "accounts"},
     # Record pages link a live game to its room and draw positions with the guides' renderer.
-    "caro.records": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "accounts"},
+    "caro.records": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "accounts", "caro.partials"},
     # The project package: settings, URLs, ASGI/Celery apps and the site-wide pages wire the apps.
     "caro": {"caro.engine", "caro.games", "caro.rooms", "caro.tutorials", "caro.records", "accounts", "ranking",
-             "lobby"},
+             "lobby", "caro.partials"},
     # The site's life (issue 30): the public lobby of open rooms, the live games to watch, the featured
     # game, who is here. It reads every app below it; nothing imports it but the project package
     # (URLs, ASGI routing); the home page includes its parts through its template tags.
-    "lobby": {"caro.engine", "caro.games", "caro.rooms", "caro.records", "accounts", "ranking"},
+    "lobby": {"caro.engine", "caro.games", "caro.rooms", "caro.records", "accounts", "ranking", "caro.partials"},
     # Moderation acts on everything below it (bans on accounts, annulments and aborts through the
     # game service, closing rooms and hiding chat through rooms, the game diagram from tutorials);
     # nothing imports it (caro's URLs include it by name; its app config connects its receiver).

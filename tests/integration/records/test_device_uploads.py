@@ -472,6 +472,55 @@ def test_two_identical_uploads_at_once_store_one_game():
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_new_visitor_s_two_records_sent_at_once_make_one_guest_who_owns_both(monkeypatch):
+    """A visitor with no user yet (the page's cookies only) sends two games at the same moment (two
+    tabs flushing their queues): one guest is made and owns both games, and both answers' sessions
+    are that guest's, so "My games" lists both whichever cookie the browser keeps. The guest's
+    creation is slowed so the two requests surely overlap (without the per-visitor lock each made
+    its own guest, and one game was lost to the visitor)."""
+    from accounts import guests
+
+    made = guests.create_guest
+
+    def slow_create_guest(*args, **kwargs):
+        time.sleep(0.5)  # widens the race; the second request must wait for the first's guest
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(guests, "create_guest", slow_create_guest)
+    first = csrf_client("en")
+    second = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en")
+    second.cookies.load({name: m.value for name, m in first.cookies.items()})  # the same browser's cookies
+    assert "caro_visitor" in first.cookies
+    users = User.objects.count()
+    bodies = [record(CARO_FIVE), record(CARO_FIVE)]
+    barrier = threading.Barrier(2)
+    answers = [None, None]
+
+    def send(i, client):
+        try:
+            barrier.wait()
+            answers[i] = post(client, bodies[i])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(i, c)) for i, c in enumerate((first, second))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert [a.status_code for a in answers] == [201, 201]
+    assert User.objects.count() == users + 1
+    hosts = {Game.objects.get(pk=a.json()["id"]).host for a in answers}
+    assert len(hosts) == 1 and hosts.pop().is_guest
+    # each answer's session is the one guest's: the page lists both games with either cookie
+    for answer in answers:
+        browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+        browser.cookies["sessionid"] = answer.cookies["sessionid"].value
+        mine = _page(browser, "/en/game/mine/")
+        assert all(f"/en/game/{a.json()['id']}/" in mine for a in answers)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_an_upload_waiting_on_the_same_id_answers_with_the_game_stored_first():
     """Deterministic race: connection A has stored the record and not committed; B's upload of the
     same record finds nothing yet, waits on the unique id in PostgreSQL, and once A commits
@@ -556,6 +605,7 @@ def test_records_per_minute_are_limited():
         for _ in range(3):
             post_limited = post(client, record(CARO_FIVE))
         assert post_limited.status_code == 429 and post_limited.json()["error"] == "rate_limited"
+        assert post_limited["Retry-After"] == "60"  # when to send again: the limits' minute
         assert "Wait a minute" in post_limited.json()["message"]
         assert _snapshot()[0] - before[0] <= 1
 

@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-# The gate plays the Python reference bots of bench/pybots, which need the `bench` extra (numpy,
-# numba); the suite's `test` extra does not install it (a fresh-clone .ci/run failed to collect).
-pytest.importorskip("numpy", reason="bench/reversi_gate.py needs the bench extra (pip install -e '.[bench]')")
-
-from bench import reversi_gate as gate  # noqa: E402
+# Imported without the `bench` extra (numpy, numba), as CI's `test` extra installs it: bench/match.py
+# and this module import bench.pybots only inside the functions that play a game.
+from bench import reversi_gate as gate
 
 
 def record(opening: str, js_black: bool, score: float, budget: int = 1000) -> dict:
@@ -66,3 +62,17 @@ def test_the_report_reads_score_interval_elo_and_move_facts_from_the_file(tmp_pa
     assert "nodes per CPU second on moves of 200 ms and more: js 8.89M, py 8.91M" in out
     assert "budget=300ms js=hard py=hard clock=cpu: 1 of 6 games" in out
     assert "js-hard score 0.0 %" in out
+
+
+def test_the_gate_and_bench_match_import_without_numpy():
+    """Where the bench extra IS installed this still proves the point: numpy blocked, both import."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    code = ("import sys; sys.modules['numpy'] = sys.modules['numba'] = None\n"
+            "import bench.reversi_gate, bench.match\n"
+            "assert 'bench.pybots' not in sys.modules, 'bench.pybots imported at import time'\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
