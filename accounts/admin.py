@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
@@ -9,4 +10,4 @@ class PlayerAdmin(UserAdmin):
     list_display = ("username", "display_name", "is_guest", "is_staff", "date_joined", "last_login")
     list_filter = ("is_guest", "is_staff", "is_active")
     search_fields = ("username", "display_name", "email")
-    fieldsets = UserAdmin.fieldsets + (("Player", {"fields": ("display_name", "is_guest")}),)
+    fieldsets = UserAdmin.fieldsets + ((_("Player"), {"fields": ("display_name", "is_guest")}),)

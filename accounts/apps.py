@@ -4,4 +4,4 @@ from django.utils.translation import gettext_lazy as _
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = _("Accounts")
+    verbose_name = _("Players")  # django-allauth's own app is "Accounts"

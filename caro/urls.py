@@ -2,12 +2,18 @@ from django.conf import settings
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 from django.views.generic import RedirectView
 
 from caro import views
 from caro.records import upload as record_upload
 from caro.rooms import views as room_views
+
+# The admin names the site, not Django ("Trang quản trị cho Django" read like a stock install).
+admin.site.site_header = _("Caro administration")
+admin.site.site_title = _("Caro administration")
+admin.site.index_title = _("Moderation and data")
 
 urlpatterns = [
     path("", room_views.home, name="home"),

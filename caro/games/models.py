@@ -292,7 +292,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.get_status_display()})"
+        return _("Game %(id)s (%(status)s)") % {"id": self.pk, "status": self.get_status_display()}
 
     def get_absolute_url(self) -> str:
         """The game's record page (caro.records) in the active language: /van/<id>/ or /en/game/<id>/."""

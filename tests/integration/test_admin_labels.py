@@ -101,3 +101,23 @@ def test_the_admin_pages_have_no_english_left_in_vietnamese():
         if len(texts) == 2 and (same := texts["vi"] & texts["en"] - SAME_ON_PAGES):
             left[page] = sorted(same)
     assert left == {}
+
+
+@pytest.mark.django_db
+def test_the_admin_names_the_site_and_its_player_and_game_pages_read_in_vietnamese():
+    """New-user trial: the Vietnamese admin said "Trang quản trị cho Django", showed two "Tài khoản"
+    sections (ours and django-allauth's), a "Player" fieldset and "Game 15 (Đã kết thúc)"."""
+    from tests.integration.ranking.builders import account, rated_game
+
+    root = User.objects.create_superuser("root-admin", "root@example.com", None)
+    game = rated_game(account(), account(), moves=2)
+    client = Client(HTTP_ACCEPT_LANGUAGE="vi")
+    client.force_login(root, backend="django.contrib.auth.backends.ModelBackend")
+    index = client.get("/admin/").content.decode()
+    assert "Quản trị Caro" in index and "Django" not in " ".join(_page_texts(index))
+    sections = re.findall(r'<caption>\s*<a [^>]*>([^<]+)</a>', index)
+    assert len(sections) == len(set(sections)), sections
+    user_page = client.get(reverse("admin:accounts_user_change", args=[root.pk])).content.decode()
+    assert re.search(r"<h2[^>]*>\s*Người chơi\s*</h2>", user_page) and "Player" not in _page_texts(user_page)
+    game_page = client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert f"Ván {game.pk} (" in game_page and not re.search(rf"\bGame {game.pk}\b", game_page)
