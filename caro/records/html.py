@@ -39,7 +39,7 @@ def board(columns: list[str], stones: dict[str, str], last: str | None, line: li
 
 
 def move_list(rows: list[tuple[int, str, str, str]], ply: int, numbers: bool, passes: str) -> SafeString:
-    """The `<li>` items of the move list. `rows` are `(ply, square, time label, side that passed
+    """The `<li>` items of the move list, each with its ply number shown. `rows` are `(ply, square, time label, side that passed
     after it or "")`; `passes` is the translated "%(side)s passes"; `ply` gets `aria-current`."""
     suffix = "&amp;numbers=1" if numbers else ""
     out = []
@@ -47,6 +47,6 @@ def move_list(rows: list[tuple[int, str, str, str]], ply: int, numbers: bool, pa
         current = ' aria-current="step"' if n == ply else ""
         note = f' <span class="pass">{escape(passes % {"side": passed})}</span>' if passed else ""
         shown = f' <span class="t">{escape(time)}</span>' if time else ""  # a record without times: none
-        out.append(f'<li value="{n}"><a href="?ply={n}{suffix}" data-ply="{n}" rel="nofollow"{current}>'
+        out.append(f'<li value="{n}"><span class="n">{n}.</span><a href="?ply={n}{suffix}" data-ply="{n}" rel="nofollow"{current}>'
                    f'<span class="sqname">{escape(square)}</span>{shown}</a>{note}</li>')
     return mark_safe("".join(out))

@@ -220,7 +220,7 @@ def test_swap2_on_one_device_with_the_first_seat_taking_white():
     assert [e["seat"] for e in game.opening["log"]] == ["host"] * 3 + ["guest"] * 2 + ["host"]
     assert _sides(game) == "XOXOX" + "OXOXOXOXO"
     page = _page(client, f"/en/game/{game.pk}/")
-    assert "Swap2 opening" in page and "chose White" in page
+    assert "Swap2 opening" in page and "chose O." in page  # the side as its stones are drawn
 
 
 def test_a_resignation_during_the_opening_is_kept_and_the_computer_never_resigns():

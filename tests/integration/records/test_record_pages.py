@@ -43,6 +43,9 @@ def test_a_finished_game_shows_board_players_rules_result_and_times(caro_game):
     moves = re.findall(r'data-ply="(\d+)"[^>]*><span class="sqname">(\w+)</span> <span class="t">([^<]+)</span>', html)
     assert [m[1] for m in moves] == ["H8", "A1", "I8", "A2", "J8", "A3", "K8", "A4", "L8"]
     assert all(re.fullmatch(r"\d+,\d s", m[2]) for m in moves)  # Vietnamese decimal comma
+    # Each move shows its number (new-user trial: a grid of bare coordinates, sides unclear).
+    assert re.findall(r'<li value="(\d+)"><span class="n">(\d+)\.</span><a ', html) == [
+        (str(n), str(n)) for n in range(1, 10)]
 
 
 def test_names_are_escaped():
