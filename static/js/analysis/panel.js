@@ -17,6 +17,7 @@
 import { analysisKey, load, save } from "./store.js";
 import { analysisVersion } from "./version.js";
 import { graphSvg, plyAt, plyX, WIDTH } from "./graph.js";
+import { hasEndgame } from "./verdicts.js";
 
 const _ = (text) => (typeof globalThis.gettext === "function" ? globalThis.gettext(text) : text);
 const n_ = (one, many, n) => (typeof globalThis.ngettext === "function" ? globalThis.ngettext(one, many, n)
@@ -274,8 +275,13 @@ export class AnalysisPanel {
       let text;
       if (this.game === "reversi") {
         const lost = mine.reduce((sum, p) => sum + (p.move.lost || 0), 0);
-        text = fill(_("%(side)s: %(mistakes)s endgame moves lost discs, %(lost)s discs in all"),
-          { side: labels[side], mistakes: count("mistake") + count("blunder"), lost });
+        // A game over before its last EXACT_EMPTIES squares has no endgame to judge: say so,
+        // not "0 endgame moves lost discs" (new-user trial).
+        text = hasEndgame(this.result.plies)
+          ? fill(_("%(side)s: %(mistakes)s endgame moves lost discs, %(lost)s discs in all"),
+            { side: labels[side], mistakes: count("mistake") + count("blunder"), lost })
+          : fill(_("%(side)s: the game ended before its last 20 empty squares, so there is no endgame to check"),
+            { side: labels[side] });
       } else {
         const missed = mine.filter((p) => p.move.missed).length;
         const allowed = count("allowed");

@@ -91,3 +91,9 @@ export function reversiVerdicts(plies) {
     else mv.verdict = Math.sign(got) < Math.sign(top) ? "blunder" : "mistake";
   }
 }
+
+/** Whether a Reversi analysis judged any endgame move: false when the game was over before its last
+ * EXACT_EMPTIES squares (a resignation, a wipe-out), which the summary says instead of "0 moves". */
+export function hasEndgame(plies) {
+  return plies.some((p) => p.exact);
+}

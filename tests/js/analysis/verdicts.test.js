@@ -4,7 +4,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 
-import { caroVerdicts, reversiVerdicts, squash, squashDiscs } from "../../../static/js/analysis/verdicts.js";
+import { caroVerdicts, hasEndgame, reversiVerdicts, squash, squashDiscs } from "../../../static/js/analysis/verdicts.js";
 
 const WIN = 10_000_000;
 
@@ -102,4 +102,9 @@ test("the graph's values stay inside [-1, 1]; only a forced win reaches the edge
   assert.ok(squash(-1000, WIN) < 0);
   assert.equal(squashDiscs(0), 0);
   assert.ok(squashDiscs(64) < 1 && squashDiscs(-64) > -1 && squashDiscs(8) > 0.3);
+});
+
+test("a Reversi game over before its endgame has no endgame move to judge", () => {
+  assert.equal(hasEndgame([{ ply: 0, exact: null }, { ply: 1, exact: null }]), false);
+  assert.equal(hasEndgame([{ ply: 0, exact: null }, { ply: 1, exact: { a1: 4 } }]), true);
 });
