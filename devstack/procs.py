@@ -41,6 +41,13 @@ class Child:
     def alive(self) -> bool:
         return self.process.poll() is None
 
+    def signal_leader(self, signum: int) -> None:
+        """Send `signum` to the child itself (the leader of its group), not to its own children."""
+        try:
+            self.process.send_signal(signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
     def signal_group(self, signum: int) -> None:
         """Send `signum` to the child's whole process group (it may have children of its own)."""
         try:
@@ -60,15 +67,17 @@ def spawn(name: str, argv: list[str], env: dict[str, str], cwd: str, pass_fds: t
 
 
 def stop_all(children: list[Child], timeout: float = 20.0, log=print) -> None:
-    """SIGTERM every child's process group, wait up to `timeout` seconds, then SIGKILL the rest.
+    """SIGTERM every child, wait up to `timeout` seconds, then SIGKILL the rest and their groups.
 
-    Celery's worker does a warm shutdown on SIGTERM (finishes running tasks, returns reserved ones
-    to the broker); Daphne closes its sockets. Whatever is left in the groups afterwards (orphaned
-    pool processes) is killed too. Never raises for processes that are already gone.
+    Only the child itself gets the SIGTERM: Celery's worker then does a warm shutdown (finishes
+    running tasks, returns reserved ones to the broker) and stops its own pool processes; a SIGTERM
+    to the whole group killed the pool under it, which it logged as a `WorkerLostError` traceback.
+    Daphne closes its sockets. Whatever is left in the groups afterwards (orphaned pool processes)
+    is killed. Never raises for processes that are already gone.
     """
     for child in children:
         if child.alive():
-            child.signal_group(signal.SIGTERM)
+            child.signal_leader(signal.SIGTERM)
     deadline = time.monotonic() + timeout
     for child in children:
         remaining = max(0.0, deadline - time.monotonic())
