@@ -17,6 +17,7 @@ MESSAGES = {
     "already_reported": _("You already reported this game. A moderator will look at it."),
     "bad_reason": _("Choose a reason from the list."),
     "note_too_long": _("The note can have at most 500 characters."),
+    "bad_note": _("The note holds characters that cannot be stored. Write it again as plain text."),
 }
 
 
@@ -47,13 +48,16 @@ def opponent_of(game: Game, user):
 
 def file_report(reporter, game: Game, *, reason: str, note: str = "") -> Report:
     """Store `reporter`'s report of their opponent in `game`. Raises ReportError `not_your_game`
-    (the reporter did not play it), `no_opponent`, `bad_reason`, `note_too_long`,
-    `already_reported` (one report per reporter and game); nothing is stored then."""
+    (the reporter did not play it), `no_opponent`, `bad_reason`, `note_too_long`, `bad_note` (a NUL
+    character, which a PostgreSQL text column cannot hold), `already_reported` (one report per
+    reporter and game); nothing is stored then."""
     if reason not in Report.Reason.values:
         raise ReportError("bad_reason")
     note = (note or "").strip()
     if len(note) > MAX_NOTE_CHARS:
         raise ReportError("note_too_long")
+    if "\x00" in note or "\x00" in reason:
+        raise ReportError("bad_note")
     if reporter is None or not getattr(reporter, "is_authenticated", False) or reporter.pk not in (game.host_id, game.guest_id):
         raise ReportError("not_your_game")
     opponent = opponent_of(game, reporter)

@@ -215,7 +215,7 @@ def test_a_player_reports_their_opponent_once():
     assert Report.objects.count() == 1
 
 
-@pytest.mark.parametrize("case", ["spectator", "bad_reason", "long_note", "computer"])
+@pytest.mark.parametrize("case", ["spectator", "bad_reason", "long_note", "nul_note", "computer"])
 def test_bad_reports_are_refused(case):
     game, x, _o = _finished_rated_game()
     reporter, reason, note = x, "insults", ""
@@ -225,6 +225,8 @@ def test_bad_reports_are_refused(case):
         reason = "<b>"
     elif case == "long_note":
         note = "x" * 501
+    elif case == "nul_note":  # an attacker's report: PostgreSQL's text cannot hold it (was a 500)
+        note = "bad\x00player"
     else:  # a game against the computer, played on the device and stored
         game = store_played(uploads.read(record(CARO_FIVE), timezone.now()), x)[0]
     with pytest.raises(ReportError) as exc:
@@ -245,6 +247,9 @@ def test_the_report_form_is_on_the_game_page_for_players_only_and_a_stranger_s_p
     response = stranger.post(reverse("moderation:report", args=[game.pk]), {"reason": "insults"}, follow=True,
                              HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200 and Report.objects.count() == 0
+    nul = client.post(reverse("moderation:report", args=[game.pk]), {"reason": "cheating", "note": "a\x00b"},
+                      HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert nul.status_code == 200 and "cannot be stored" in nul.content.decode() and not Report.objects.exists()
     response = client.post(reverse("moderation:report", args=[game.pk]), {"reason": "stalling", "note": "hi"})
     assert response.status_code == 302 and Report.objects.get().reason == "stalling"
 
