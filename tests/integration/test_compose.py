@@ -190,3 +190,16 @@ def test_the_proxy_config_balances_over_every_replica_and_upgrades_websockets():
     timeout = next(d[1] for d in location if d[0] == "proxy_read_timeout")
     seconds = int(timeout[:-1]) * {"s": 1, "m": 60, "h": 3600}[timeout[-1]]
     assert seconds > 60, "an idle websocket between moves outlives nginx's 60 s default"
+
+
+def test_the_proxy_limits_requests_per_address_but_not_static_files():
+    """Attacker run: public pages had no limit at all (300 requests from one address, all served)."""
+    text = nginx_config()
+    zone = next(d for d in directives(text) if d[0] == "limit_req_zone")
+    assert zone[1] == "$limit_key" and zone[2].startswith("zone=per_address:")
+    assert directives(block(text, "map $uri $limit_key")) == [['"~^/static/"', '""'], ["default", "$binary_remote_addr"]]
+    server = directives(block(text, "server"))
+    assert ["limit_req", "zone=per_address", "burst=120", "nodelay"] in server
+    assert ["limit_req_status", "429"] in server and ["error_page", "429", "@too_many_requests"] in server
+    refusal = directives(block(text, "location @too_many_requests"))
+    assert ["add_header", "Retry-After", "1", "always"] in refusal
