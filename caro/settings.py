@@ -195,7 +195,10 @@ CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "caro.layers.LocalFirstChannelLayer",
         "CONFIG": {
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}],
+            # driver_info None: no CLIENT SETINFO on each new connection. A Redis before 7.2 (the
+            # embedded one is 6.2) refuses it, and redis-py keeps the refusal's traceback in a
+            # reference cycle per connection: garbage for the web process's collector (gcpolicy).
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000, "driver_info": None}],
         },
     }
 }
