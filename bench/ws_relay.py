@@ -12,9 +12,18 @@ moves (default 30) that never make a five (a two-row checkerboard); a bot answer
 move after a think time drawn from `--think-min-ms`..`--think-max-ms` (default 900-1100 ms: one
 move per game per second); X's first move comes after a random delay up to the longest think time,
 so the games' moves spread over the second instead of arriving in bursts. The sockets connect over
-a ramp-up (`--ramp-s`, 10 s), then all games start together. On the site, the players create and
-join a room through the real HTTP pages (guest sessions, CSRF and all; the second seat is taken
-during the ramp-up, since that starts the clock). On the bare relay a room is just a code.
+a ramp-up (`--ramp-s`, 10 s), then all games start together. On a site the bench starts, the games
+(two guests with logged-in sessions, a room, a started game) are made before the ramp-up through
+the site's service layer (bench/site_games.py: seconds for 1,000 games, no web process involved),
+so set-up neither costs the web process nor lets clocks run; with `--url` (or
+`--setup-over-http`) the players create and join a room through the real HTTP pages (guest
+sessions, CSRF and all; the second seat is taken during the ramp-up, since that starts the clock).
+On the bare relay a room is just a code. Set-up, socket opening and play each print a progress
+line at least every 10 s, and a game the site ends itself (`game_over`: a clock ran out) or whose
+socket never sends its first frame counts as an error at once instead of waiting for the game
+timeout. Before the counted runs, a warm-up of two 4-move games on each target (whatever the think
+time). CPU per move is counted from the first move to the end of the last game: set-up, opening
+and closing the sockets are outside it.
 Measured per move: relay latency = from the mover sending its `move` frame to the OPPONENT's socket
 receiving the broadcast `move` event. Printed per run: moves relayed per second, p50/p95/p99/max
 latency in ms, errors (error frames, timeouts, failed connects), the load average, per move the
@@ -78,11 +87,15 @@ LETTERS = "ABCDEFGHIJKLMNO"
 # Rows 1 and 2 in order; X plays the even indexes: a checkerboard, so nobody ever makes five.
 SEQUENCE = [f"{c}{r}" for r in (1, 2) for c in LETTERS]
 GAME_TIMEOUT_S = 600
+"""How long one game may take before the bench counts it as a `timeout` error."""
+PROGRESS_S = 10.0
+"""While a run sets up, opens sockets or plays, a progress line at least this often (a stall shows)."""
+FIRST_FRAME_TIMEOUT_S = 60.0
+"""A socket whose first frame (`state`) has not come after this long counts as a failed connect."""
 GC_SLOW_MS = 20.0
 """A collection pause at least this long is counted apart (issue 27's bound on the longest)."""
 DATA_DIR = Path(os.environ.get("CARO_DATA_DIR") or HERE.parent / ".data")
 """Where bench/stack.py keeps each site's logs (the collector's log goes there too)."""
-"""How long one game may take before the bench counts it as a `timeout` error."""
 LIMITS_OFF = {"CARO_ROOMS_PER_MINUTE_PER_ADDRESS": "0", "CARO_GUESTS_PER_MINUTE_PER_ADDRESS": "0",
               "CARO_WS_PER_ADDRESS": "0", "CARO_WS_PER_ADDRESS_ROOM": "0", "CARO_WS_PER_SESSION": "0",
               "CARO_WS_PER_SESSION_ROOM": "0"}
@@ -127,6 +140,21 @@ def make_game(base: str) -> tuple[str, Player, Player]:
     return code, x, o
 
 
+async def make_over_http(make, games: int, args, progress) -> list:
+    """`games` results of `make()` (a game made through the pages), `--setup-threads` at once,
+    with a progress line at most every PROGRESS_S seconds."""
+    made: list = []
+    t0 = last = time.perf_counter()
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(max_workers=args.setup_threads) as pool:
+        for future in asyncio.as_completed([loop.run_in_executor(pool, make) for _ in range(games)]):
+            made.append(await future)
+            if time.perf_counter() - last >= PROGRESS_S or len(made) == games:
+                last = time.perf_counter()
+                progress(f"made {len(made)}/{games} games over HTTP in {last - t0:.1f} s")
+    return made
+
+
 def http_base(ws: str, origin: str) -> str:
     """The page origin a browser would send to the websocket base `ws` (scheme of `origin`)."""
     return origin.split("://", 1)[0] + "://" + ws.split("://", 1)[1]
@@ -143,17 +171,43 @@ class SiteTarget:
     processes. `pids`: the web processes (for memory); `probe`: what `probes` returns (CPU per move)."""
 
     def __init__(self, url: str, *, label: str = "site", own: list[str] | None = None,
-                 pids: list[int] | None = None, probe: dict | None = None) -> None:
+                 pids: list[int] | None = None, probe: dict | None = None, env: dict | None = None) -> None:
         self.url, self.label = url.rstrip("/"), label
         self.bases = [ws_base(u) for u in own] if own else [ws_base(self.url)]
-        self.pids, self.probe = list(pids or ()), probe
+        self.pids, self.probe, self.env = list(pids or ()), probe, env
 
-    def make(self) -> tuple[str, Player, Player]:
-        return make_game(self.url)
+    async def make_all(self, games: int, args, progress) -> list:
+        """`games` games ready to play. With `env` (a site this bench started: its database is
+        reachable) through the site's service layer in a subprocess (bench/site_games.py: seconds
+        for 1,000 games, nothing asked of the web processes; the games start at once with a clock
+        of `--setup-clock-s` per move); else through the HTTP pages like a browser (`--setup-threads`
+        at once; O takes the seat in `join`, just before the game is played)."""
+        if self.env is None:
+            return await make_over_http(lambda: make_game(self.url), games, args, progress)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(HERE / "site_games.py"), str(games), "--move-time-s", str(args.setup_clock_s),
+            env=self.env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, limit=2**20)
+
+        async def relay_progress() -> list[str]:
+            lines = []
+            async for raw in proc.stderr:
+                line = raw.decode().rstrip()
+                lines.append(line)
+                if line.startswith("made "):
+                    progress(line)
+            return lines
+
+        progress_task = asyncio.create_task(relay_progress())
+        made = [json.loads(line) async for line in proc.stdout]
+        stderr = await progress_task
+        if await proc.wait() != 0 or len(made) != games:
+            raise RuntimeError(f"bench/site_games.py made {len(made)} of {games} games: " + "\n".join(stderr[-20:]))
+        return [(g["code"], g["x"], g["o"]) for g in made]
 
     async def join(self, game) -> None:
         code, _x, o = game
-        await asyncio.to_thread(o.post, f"/r/{code}/join")
+        if isinstance(o, Player):  # a game made over HTTP: O takes the seat now (that starts X's clock)
+            await asyncio.to_thread(o.post, f"/r/{code}/join")
 
     def socket(self, game, i: int, side: str | None) -> tuple[str, dict]:
         """(URL, headers) of game `i`'s socket for `side` ("X", "O"; None: a spectator)."""
@@ -161,7 +215,8 @@ class SiteTarget:
         base = self.bases[(i + (side == "O")) % len(self.bases)]
         headers = {"Origin": http_base(base, self.url)}
         if side:
-            headers["Cookie"] = (x if side == "X" else o).cookie_header()
+            player = x if side == "X" else o
+            headers["Cookie"] = player.cookie_header() if isinstance(player, Player) else player
         return f"{base}/ws/room/{code}/", headers
 
 
@@ -172,8 +227,8 @@ class BareTarget:
     def __init__(self, port: int, pid: int, probe: dict | None = None, label: str = "bare") -> None:
         self.base, self.pids, self.probe, self.label = f"ws://127.0.0.1:{port}", [pid], probe, label
 
-    def make(self) -> tuple[str, None, None]:
-        return secrets.token_hex(6).upper(), None, None
+    async def make_all(self, games: int, args, progress) -> list:
+        return [(secrets.token_hex(6).upper(), None, None) for _ in range(games)]
 
     async def join(self, game) -> None:
         return None
@@ -244,8 +299,8 @@ async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Eve
                 if attempt == 2:
                     raise
                 await asyncio.sleep(1 + attempt)
-    for ws in sockets.values():  # initial state frames
-        first = json.loads(await ws.recv())
+    for ws in sockets.values():  # initial state frames (a socket that never sends one: a failed game)
+        first = json.loads(await asyncio.wait_for(ws.recv(), FIRST_FRAME_TIMEOUT_S))
         assert first["type"] == "state", first
     if opened is not None:
         stats.opened += 1
@@ -268,6 +323,10 @@ async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Eve
             frame = json.loads(raw)
             if frame["type"] == "error":
                 stats.errors.append(frame["code"])
+                done.set()
+                return
+            if frame["type"] == "game_over":  # ended by the site (a clock ran out, ...): never waited for
+                stats.errors.append(f"game_over:{frame.get('termination')}")
                 done.set()
                 return
             if frame["type"] != "move":
@@ -317,9 +376,9 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     live game (its two players' sockets included) and per extra open socket. Without `play` no move
     is made (a memory measurement only). With `target.probe` (from `probes`) the CPU seconds of each
     part and the Redis commands are counted over the played part, per move. Returns the numbers."""
+    label = f"  [{target.label} games={games}] "
     t0 = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=args.setup_threads) as pool:
-        made = list(pool.map(lambda _: target.make(), range(games)))
+    made = await target.make_all(games, args, lambda line: print(label + line, flush=True))
     setup_s = time.perf_counter() - t0
     stats = Stats()
     start, opened = asyncio.Event(), asyncio.Event()
@@ -330,8 +389,16 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
         tasks.append(asyncio.create_task(play_game(target, game, i, stats, args, start, opened, play)))
         await asyncio.sleep(args.ramp_s / max(1, games))  # players arrive over the ramp-up time
     deadline = time.monotonic() + 120
+    last = time.monotonic()
     while stats.opened < games and time.monotonic() < deadline and not any(t.done() for t in tasks):
         await asyncio.sleep(0.2)
+        if time.monotonic() - last >= PROGRESS_S:
+            last = time.monotonic()
+            print(f"{label}sockets open for {stats.opened}/{games} games ({stats.connect_retries} connect retries)",
+                  flush=True)
+    if stats.opened < games:
+        print(f"{label}playing with {stats.opened}/{games} games' sockets open "
+              f"({sum(t.done() for t in tasks)} failed before)", flush=True)
     await asyncio.sleep(2.0)
     rss1 = rss(pids)
     spectators = []
@@ -352,8 +419,14 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     start.set()
     # Every game has played (or failed) once `finished` counts them all; a task that raised before
     # its `finally` is done without counting, so both are watched.
+    last = time.monotonic()
     while sum(1 for t in tasks if t.done()) + stats.finished < len(tasks):
         await asyncio.sleep(0.05)
+        if time.monotonic() - last >= PROGRESS_S:
+            last = time.monotonic()
+            print(f"{label}{stats.moves} moves, {stats.finished}/{games} games done, {len(stats.errors)} errors "
+                  f"{sorted(set(stats.errors))[:5]} after {time.perf_counter() - t1:.0f} s; load average {loadavg()}",
+                  flush=True)
     elapsed = time.perf_counter() - t1
     wall2 = time.time()
     per_move = {}
@@ -607,9 +680,21 @@ def start_site(stack: contextlib.ExitStack, name: str, webs: int, redis_db: int 
     return site
 
 
-def site_target(site, label: str) -> SiteTarget:
+def site_target(site, label: str, args) -> SiteTarget:
+    """A site this bench started: its games made through its service layer (bench/site_games.py),
+    unless `--setup-over-http`."""
     return SiteTarget(site.url, label=label, own=site.web_urls if site.webs > 1 else None, pids=site.web_pids,
-                      probe=probes(site))
+                      probe=probes(site), env=None if args.setup_over_http else site.env)
+
+
+async def warm_up(targets: dict, args) -> None:
+    """Two short games on each target (imports, pools, templates), whatever the run's think time:
+    4 moves a second apart at most, so a `--think-s 5` run does not spend minutes here."""
+    quick = argparse.Namespace(**{**vars(args), "moves": 4, "think_min_ms": 50, "think_max_ms": 150})
+    for name, target in targets.items():
+        result = await run_load(target, 2, quick)
+        print(f"warm-up {name}: {result['moves']} moves, {len(result['errors'])} errors, setup {result['setup_s']:.1f} s; "
+              f"load average {loadavg()}", flush=True)
 
 
 async def main_async(args) -> int:
@@ -630,9 +715,8 @@ async def compare_bare(args) -> int:
     with contextlib.ExitStack() as stack:
         site = start_site(stack, "bench-ws-relay-bare", args.web)
         pid, port = stack.enter_context(bare_relay_process(site.env["DATABASE_URL"], site.logs / "bare.log"))
-        targets = {"site": site_target(site, "site"), "bare": BareTarget(port, pid, bare_probes(pid, site.env["DATABASE_URL"]))}
-        for target in targets.values():
-            await run_load(target, 2, args)  # warm-up: imports, pools, templates
+        targets = {"site": site_target(site, "site", args), "bare": BareTarget(port, pid, bare_probes(pid, site.env["DATABASE_URL"]))}
+        await warm_up(targets, args)
         if args.memory_games:
             for name, target in targets.items():
                 show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
@@ -667,9 +751,8 @@ async def compare_webs(args) -> int:
     failed = False
     with contextlib.ExitStack() as stack:
         sites = {n: start_site(stack, f"bench-ws-relay-{n}", n, redis_db=i or None) for i, n in enumerate(counts)}
-        targets = {f"webs={n}": site_target(site, f"webs={n}") for n, site in sites.items()}
-        for target in targets.values():
-            await run_load(target, 2, args)  # warm-up: imports, pools, templates
+        targets = {f"webs={n}": site_target(site, f"webs={n}", args) for n, site in sites.items()}
+        await warm_up(targets, args)
         if args.memory_games:
             for name, target in targets.items():
                 show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
@@ -751,9 +834,8 @@ async def compare_floor(args) -> int:
             layer_url = redis_url if parse_variant(v)["layer"] != "local" else None
             targets[v] = BareTarget(port, pid, bare_probes(pid, database_url, layer_url, name="relay"), label=v)
         if args.site:
-            targets["site"] = site_target(site, "site")
-        for target in targets.values():
-            await run_load(target, 2, args)  # warm-up: imports, pools
+            targets["site"] = site_target(site, "site", args)
+        await warm_up(targets, args)
         if args.memory_games:
             for name, target in targets.items():
                 show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
@@ -814,7 +896,14 @@ def main() -> int:
     parser.add_argument("--think-s", type=float,
                         help="one move per game every THINK_S seconds (think THINK_S ± 10 %%; e.g. 5, how people "
                              "play); overrides --think-min-ms/--think-max-ms")
-    parser.add_argument("--setup-threads", type=int, default=16)
+    parser.add_argument("--setup-threads", type=int, default=16,
+                        help="games made over HTTP at once (--url, or --setup-over-http)")
+    parser.add_argument("--setup-over-http", action="store_true",
+                        help="a site the bench starts: make its games through the pages (as before) instead of "
+                             "its service layer (bench/site_games.py)")
+    parser.add_argument("--setup-clock-s", type=float, default=600.0,
+                        help="games made through the service layer: the clock per move (they start at once, so "
+                             "X's first move must come before it runs out)")
     parser.add_argument("--game-timeout-s", type=float, default=GAME_TIMEOUT_S,
                         help="a game not finished after this many seconds counts as a `timeout` error (a lost move)")
     parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the sockets connect")
