@@ -12,7 +12,9 @@ moves (default 30) that never make a five (a two-row checkerboard); a bot answer
 move after a think time drawn from `--think-min-ms`..`--think-max-ms` (default 900-1100 ms: one
 move per game per second); X's first move comes after a random delay up to the longest think time,
 so the games' moves spread over the second instead of arriving in bursts. The sockets connect over
-a ramp-up (`--ramp-s`, 10 s), then all games start together. On a site the bench starts, the games
+a ramp-up (`--ramp-s`, 10 s, at the earliest; at most `--connect-concurrency` handshakes in flight,
+so they open at the server's pace instead of timing out and retrying in a storm), then all games
+start together. On a site the bench starts, the games
 (two guests with logged-in sessions, a room, a started game) are made before the ramp-up through
 the site's service layer (bench/site_games.py: seconds for 1,000 games, no web process involved),
 so set-up neither costs the web process nor lets clocks run; with `--url` (or
@@ -262,7 +264,10 @@ def bare_relay_process(database_url: str, log: Path):
 
 
 class Stats:
-    def __init__(self) -> None:
+    def __init__(self, connect_concurrency: int = 0) -> None:
+        self.connecting = asyncio.Semaphore(connect_concurrency) if connect_concurrency > 0 else contextlib.nullcontext()
+        """At most this many socket handshakes (and first frames) in flight at once: the sockets open
+        at the pace the server takes them, as players arriving would, not in a storm of retries."""
         self.latencies_ms: list[float] = []
         self.errors: list[str] = []
         self.moves = 0
@@ -290,18 +295,21 @@ async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Eve
         url, headers = target.socket(game, i, side)
         for attempt in range(3):  # like the page, a client retries a failed connect
             try:
-                sockets[side] = await websockets.connect(url, additional_headers=headers, open_timeout=60,
-                                                         max_queue=None)
+                async with stats.connecting:
+                    ws = await websockets.connect(url, additional_headers=headers, open_timeout=60, max_queue=None)
+                    sockets[side] = ws
+                    first = json.loads(await asyncio.wait_for(ws.recv(), FIRST_FRAME_TIMEOUT_S))
+                assert first["type"] == "state", first  # (a socket that never sends one: a failed game)
                 break
             except (OSError, asyncio.TimeoutError, websockets.exceptions.InvalidMessage,
                     websockets.exceptions.InvalidHandshake):
                 stats.connect_retries += 1
+                stale = sockets.pop(side, None)
+                if stale is not None:
+                    await stale.close()
                 if attempt == 2:
                     raise
                 await asyncio.sleep(1 + attempt)
-    for ws in sockets.values():  # initial state frames (a socket that never sends one: a failed game)
-        first = json.loads(await asyncio.wait_for(ws.recv(), FIRST_FRAME_TIMEOUT_S))
-        assert first["type"] == "state", first
     if opened is not None:
         stats.opened += 1
         await opened.wait()
@@ -380,7 +388,7 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     t0 = time.perf_counter()
     made = await target.make_all(games, args, lambda line: print(label + line, flush=True))
     setup_s = time.perf_counter() - t0
-    stats = Stats()
+    stats = Stats(args.connect_concurrency)
     start, opened = asyncio.Event(), asyncio.Event()
     pids = target.pids if memory else None
     rss0 = rss(pids)
@@ -388,9 +396,9 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     for i, game in enumerate(made):
         tasks.append(asyncio.create_task(play_game(target, game, i, stats, args, start, opened, play)))
         await asyncio.sleep(args.ramp_s / max(1, games))  # players arrive over the ramp-up time
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 120 + games * 0.5  # at worst a few sockets a second: a stuck server
     last = time.monotonic()
-    while stats.opened < games and time.monotonic() < deadline and not any(t.done() for t in tasks):
+    while stats.opened + sum(t.done() for t in tasks) < games and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
         if time.monotonic() - last >= PROGRESS_S:
             last = time.monotonic()
@@ -906,7 +914,11 @@ def main() -> int:
                              "X's first move must come before it runs out)")
     parser.add_argument("--game-timeout-s", type=float, default=GAME_TIMEOUT_S,
                         help="a game not finished after this many seconds counts as a `timeout` error (a lost move)")
-    parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the sockets connect")
+    parser.add_argument("--ramp-s", type=float, default=10.0,
+                        help="seconds over which the games' sockets start connecting (at the earliest)")
+    parser.add_argument("--connect-concurrency", type=int, default=16,
+                        help="socket handshakes in flight at once, at most (0: no bound; the sockets then open "
+                             "over --ramp-s whatever the server's pace)")
     args = parser.parse_args()
     if not 2 <= args.moves <= len(SEQUENCE):
         parser.error(f"--moves must be 2-{len(SEQUENCE)}")
