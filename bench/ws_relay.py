@@ -422,6 +422,11 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     opened.set()
     probe = target.probe if play else None
     before = {k: cpu_seconds(v) for k, v in probe["pids"].items()} if probe else {}
+    pg_before = pg_split_ms = None
+    if probe and "postgres" in probe["pids"]:
+        _pg_owner_names.clear()
+        _pg_owner_names.update({k: list(v) for k, v in probe["pids"].items() if k not in ("postgres", "redis")})
+        pg_before = pg_parts(probe["pids"]["postgres"][0])
     commands = redis_commands(probe["redis_url"]) if probe and probe["redis_url"] else 0
     t1, wall1 = time.perf_counter(), time.time()
     start.set()
@@ -440,6 +445,8 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     per_move = {}
     if probe and stats.moves:
         per_move = {k: (cpu_seconds(v) - before[k]) * 1000 / stats.moves for k, v in probe["pids"].items()}
+        if pg_before is not None:
+            pg_split_ms = pg_split(pg_before, pg_parts(probe["pids"]["postgres"][0]), stats.moves)
         if probe["redis_url"]:
             per_move["redis_commands"] = (redis_commands(probe["redis_url"]) - commands) / stats.moves
     stats.close.set()
@@ -457,6 +464,7 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
         "retries": stats.connect_retries, "ok": ok, "load": os.getloadavg(),
         "per_game_kib": (rss1 - rss0) / games / 1024 if pids else None,
         "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None, "per_move": per_move,
+        "pg_split": pg_split_ms,
         "gc_max_ms": max((ms for ms, _cpu in pauses), default=0.0) if pauses is not None else None,
         "gc_max_cpu_ms": max(cpu_pauses, default=0.0) if pauses is not None else None,
         "gc_slow": sum(1 for ms, _cpu in pauses or () if ms >= GC_SLOW_MS) if pauses is not None else None,
@@ -477,6 +485,82 @@ def cpu_seconds(pids: list[int]) -> float:
         except psutil.Error:
             continue
     return total
+
+
+PG_BACKGROUND = ("checkpointer", "background writer", "walwriter", "autovacuum", "io worker",
+                 "logical replication", "archiver", "stats")
+"""PostgreSQL's own processes, named by the titles they set (`postgres: walwriter`, ...)."""
+
+
+def pg_parts(postmaster: int) -> dict[int, tuple[str, float]]:
+    """pid -> (part, CPU seconds so far) for every process of the PostgreSQL server `postmaster`:
+    a backend is named by the process at the other end of its connection (`web`, `worker`,
+    `relay`, `bench` for this process, or `other`), a background process by its title
+    (`walwriter`, `io worker`, `autovacuum`, ...); `postmaster` itself and the children it
+    reaped (their CPU, gone from /proc) as `postmaster`."""
+    owners = {}
+    for c in psutil.net_connections(kind="tcp"):
+        if c.laddr and c.raddr and c.pid and c.raddr.port == postmaster_port(postmaster):
+            owners[c.laddr.port] = c.pid
+    names = {os.getpid(): "bench"}
+    for name, pids in _pg_owner_names.items():
+        for pid in pids:
+            names[pid] = name
+    parts = {}
+    try:
+        root = psutil.Process(postmaster)
+        t = root.cpu_times()
+        parts[postmaster] = ("postmaster", t.user + t.system + t.children_user + t.children_system)
+        children = root.children()
+    except psutil.Error:
+        return parts
+    for child in children:
+        try:
+            title = " ".join(child.cmdline())
+            t = child.cpu_times()
+        except psutil.Error:
+            continue
+        part = next((b for b in PG_BACKGROUND if b in title), None)
+        if part is None:
+            found = re.search(r"\((\d+)\)", title)
+            owner = owners.get(int(found.group(1))) if found else None
+            part = "backends of " + names.get(owner, _owner_name(owner))
+        parts[child.pid] = (part, t.user + t.system)
+    return parts
+
+
+_pg_owner_names: dict[str, list[int]] = {}
+"""Names for the processes whose PostgreSQL backends `pg_parts` reports (set by `probes`)."""
+
+
+def _owner_name(pid: int | None) -> str:
+    """`web`/`worker`/... for a process of a part, its parent's name for a child (Celery's pool), else `other`."""
+    if pid is None:
+        return "other"
+    try:
+        parent = psutil.Process(pid).parent()
+    except psutil.Error:
+        return "other"
+    for name, pids in _pg_owner_names.items():
+        if parent is not None and parent.pid in pids:
+            return name
+    return "other"
+
+
+def postmaster_port(pid: int) -> int | None:
+    """The TCP port the PostgreSQL server `pid` listens on."""
+    try:
+        return next(c.laddr.port for c in psutil.Process(pid).net_connections(kind="tcp") if c.status == psutil.CONN_LISTEN)
+    except (psutil.Error, StopIteration):
+        return None
+
+
+def pg_split(before: dict, after: dict, moves: int) -> dict[str, float]:
+    """PostgreSQL's CPU ms per move by part between two `pg_parts` readings."""
+    split: dict[str, float] = {}
+    for pid, (part, cpu) in after.items():
+        split[part] = split.get(part, 0.0) + (cpu - before.get(pid, (part, 0.0))[1]) * 1000 / moves
+    return dict(sorted(split.items(), key=lambda kv: -kv[1]))
 
 
 def listener(port: int) -> int | None:
@@ -562,6 +646,12 @@ def show(result: dict, label: str = "") -> None:
         cpu = ", ".join(f"{k} {v:.2f}" for k, v in pm.items() if k != "redis_commands")
         redis_part = f"; Redis commands {pm['redis_commands']:.1f}" if "redis_commands" in pm else ""
         print(f"{label}per move: CPU ms {cpu}{redis_part}", flush=True)
+    if result.get("pg_split"):
+        print(f"{label}PostgreSQL's CPU ms per move by process: {describe_split(result['pg_split'])}", flush=True)
+
+
+def describe_split(split: dict[str, float]) -> str:
+    return ", ".join(f"{k} {v:.3f}" for k, v in split.items() if abs(v) >= 0.0005) or "-"
 
 
 def show_memory(result: dict, label: str) -> None:
@@ -581,7 +671,9 @@ def median_of(runs: list[dict]) -> dict:
             "gc_max_cpu_ms": max((r["gc_max_cpu_ms"] for r in runs if r.get("gc_max_cpu_ms") is not None),
                                  default=None),
             "per_move": {k: statistics.median(r["per_move"][k] for r in runs if k in (r.get("per_move") or {}))
-                         for k in keys}}
+                         for k in keys},
+            "pg_split": {k: statistics.median(r["pg_split"].get(k, 0.0) for r in runs if r.get("pg_split"))
+                         for k in sorted({k for r in runs for k in r.get("pg_split") or {}})}}
 
 
 def describe(m: dict) -> str:
@@ -808,9 +900,10 @@ def describe_floor(m: dict, bare: dict) -> str:
     commands = f", Redis commands {m['per_move']['redis_commands']:.1f}" if "redis_commands" in m["per_move"] else ""
     pause = (f"; longest gc pause {m['gc_max_ms']:.1f} ms (CPU {m['gc_max_cpu_ms']:.1f} ms)"
              if m.get("gc_max_ms") is not None else "")
+    split = f"; PostgreSQL by process: {describe_split(m['pg_split'])}" if m.get("pg_split") else ""
     return (f"{m['moves_per_s']:.1f} moves/s, p50 {m['p50']:.1f} / p95 {m['p95']:.1f} / p99 {m['p99']:.1f} / "
             f"max {m['max']:.1f} ms, {m['errors']} errors; CPU ms per move: {cpu or '-'}{commands}; "
-            f"p99 / bare's = {m['p99'] / bare['p99']:.2f}{pause}")
+            f"p99 / bare's = {m['p99'] / bare['p99']:.2f}{pause}{split}")
 
 
 async def compare_floor(args) -> int:
