@@ -498,14 +498,22 @@ def pg_parts(postmaster: int) -> dict[int, tuple[str, float]]:
     `relay`, `bench` for this process, or `other`), a background process by its title
     (`walwriter`, `io worker`, `autovacuum`, ...); `postmaster` itself and the children it
     reaped (their CPU, gone from /proc) as `postmaster`."""
-    owners = {}
-    for c in psutil.net_connections(kind="tcp"):
-        if c.laddr and c.raddr and c.pid and c.raddr.port == postmaster_port(postmaster):
-            owners[c.laddr.port] = c.pid
+    # Only the named processes' sockets are read (psutil.net_connections() of the whole machine
+    # walks every process's descriptors: seconds with thousands of sockets open, with this
+    # process's loop stopped meanwhile, long enough for the sockets' keepalive to fail).
+    port = postmaster_port(postmaster)
     names = {os.getpid(): "bench"}
     for name, pids in _pg_owner_names.items():
         for pid in pids:
             names[pid] = name
+            with contextlib.suppress(psutil.Error):
+                names.update({child.pid: name for child in psutil.Process(pid).children(recursive=True)})
+    owners = {}
+    for pid in names:
+        with contextlib.suppress(psutil.Error):
+            for c in psutil.Process(pid).net_connections(kind="tcp"):
+                if c.laddr and c.raddr and c.raddr.port == port:
+                    owners[c.laddr.port] = pid
     parts = {}
     try:
         root = psutil.Process(postmaster)
@@ -524,27 +532,13 @@ def pg_parts(postmaster: int) -> dict[int, tuple[str, float]]:
         if part is None:
             found = re.search(r"\((\d+)\)", title)
             owner = owners.get(int(found.group(1))) if found else None
-            part = "backends of " + names.get(owner, _owner_name(owner))
+            part = "backends of " + names.get(owner, "other")
         parts[child.pid] = (part, t.user + t.system)
     return parts
 
 
 _pg_owner_names: dict[str, list[int]] = {}
 """Names for the processes whose PostgreSQL backends `pg_parts` reports (set by `probes`)."""
-
-
-def _owner_name(pid: int | None) -> str:
-    """`web`/`worker`/... for a process of a part, its parent's name for a child (Celery's pool), else `other`."""
-    if pid is None:
-        return "other"
-    try:
-        parent = psutil.Process(pid).parent()
-    except psutil.Error:
-        return "other"
-    for name, pids in _pg_owner_names.items():
-        if parent is not None and parent.pid in pids:
-            return name
-    return "other"
 
 
 def postmaster_port(pid: int) -> int | None:
