@@ -26,7 +26,10 @@ round). Layouts of games_game (everything else identical):
   when it passes (one UPDATE per game per clock period, measured apart below);
 - `wake_at no fk`: the same without games_move's foreign key to games_game (what PostgreSQL's
   referential-integrity trigger costs each INSERT: a look-up of the game row and a key-share lock
-  on it); put back (NOT VALID) for the other layouts.
+  on it); put back (NOT VALID) for the other layouts;
+- `wake_at 10 conns`: `wake_at`, the moves sent round-robin over 10 connections instead of one
+  (what a pool that hands out its least recently used connection does: the site's loop pool,
+  psycopg_pool, is first in, first out).
 
 Prints per layout: PostgreSQL's CPU ms per move (the whole server: backend, autovacuum, WAL
 writer, checkpointer; counted until SETTLE_S after the round's last move; and split by process), the HOT share of the
@@ -40,6 +43,7 @@ LOOKUPS), with the plan's first node; for `wake_at` also PostgreSQL's CPU per ga
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -62,11 +66,14 @@ CLOCK_S = 60.0
 """The games' move clock (a friend room's default): how often `wake_at` is moved on per game."""
 WAKE_GAMES = 5_000
 """Live games whose `wake_at` is set in the past to measure `advance_wakeups`."""
-LAYOUTS = ("before", "brin", "live table", "wake_at", "wake_at no fk")
+LAYOUTS = ("before", "brin", "live table", "wake_at", "wake_at no fk", "wake_at 10 conns")
+CONNECTIONS = {"wake_at 10 conns": 10}
+"""Layouts whose moves go round-robin over that many connections (default one): as a FIFO pool
+(psycopg_pool's) hands out the least recently used of its idle connections."""
 TRIGGER = "games_game_wake_at"
 BEFORE_INDEXES = ("CREATE INDEX games_game_status_040d39_idx ON games_game (status, deadline)",
                   "CREATE INDEX games_game_deadline_6382dfcd ON games_game (deadline)")
-FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80, "wake_at no fk": 80}
+FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80, "wake_at no fk": 80, "wake_at 10 conns": 80}
 #: The timer's look-ups per layout: (the nearest deadline, the due games' batch of 50).
 LOOKUP_SQL = {
     "before": ("SELECT min(deadline) FROM games_game WHERE status = 'active'",
@@ -79,7 +86,7 @@ LOOKUP_SQL = {
                 "SELECT id FROM games_game WHERE status = 'active' AND wake_at <= now() AND deadline <= now() "
                 "ORDER BY wake_at LIMIT 50"),
 }
-LOOKUP_SQL["wake_at no fk"] = LOOKUP_SQL["wake_at"]
+LOOKUP_SQL["wake_at no fk"] = LOOKUP_SQL["wake_at 10 conns"] = LOOKUP_SQL["wake_at"]
 _FOREIGN_KEYS: list[tuple[str, str]] = []
 """(name, definition) of games_move's foreign key to games_game, as migrated (read once)."""
 
@@ -225,7 +232,9 @@ def main() -> int:
                         conn.execute("INSERT INTO games_live SELECT id, deadline FROM games_game WHERE id = ANY(%s)",
                                      (ids,))
                 hot0 = _updates(dsn)
-                with psycopg.connect(**dsn, autocommit=True) as conn:
+                with contextlib.ExitStack() as conns:
+                    pool = [conns.enter_context(psycopg.connect(**dsn, autocommit=True))
+                            for _ in range(CONNECTIONS.get(layout, 1))]
                     state = {game_id: lean.read(game_id) for game_id in ids}
                     cpu0, moves = server_cpu_s(backends.database_url), 0
                     parts0 = pg_parts(postmaster)
@@ -235,6 +244,7 @@ def main() -> int:
                             game, xmin = state[game_id]
                             step = advance(game, "X" if ply % 2 else "O", SEQUENCE[ply - 1], uuid.uuid4())
                             sql, params = lean._write(game, step.move, step.changed(), ply - 1, xmin, wrapper)
+                            conn = pool[moves % len(pool)]
                             row = conn.execute(statement(layout, sql), params, prepare=True).fetchone()
                             assert row is not None, "the optimistic check failed"
                             state[game_id] = (game, row[0])

@@ -74,7 +74,7 @@ FREEZE_EVERY_S = 10.0
 #: CPU (500-650 ms of wall time at load 13-22) every 10 s (bench/ws_relay.py, 2026-12-06).
 FREEZE_AT_YOUNG = 10_000
 #: Seconds between two looks at whether a freeze is due (`young_objects`).
-CHECK_EVERY_S = 0.5
+CHECK_EVERY_S = 0.1
 #: While something is in flight, the freeze looks again after this many seconds...
 SETTLE_RETRY_S = 0.05
 #: ...and freezes anyway once it has waited this long (s) for a settled moment.
