@@ -14,7 +14,8 @@
 //    plies: [{ply, turn, over, win, score, graph, move}], stats: {nodes, deepNodes, invalidLines}}
 //   plies[i] is the position after i moves: `turn` the side to move ("X" / "O"; null once the
 //   game is over), `win` its forced win {side, kind: "vcf" | "vct" | "quiet", line: [square, ...],
-//   deep?: true (found by the second look), quiet?: quiet moves its search allowed} or null,
+//   deep?: true (found by the second look), stage?: which of its searches (caro-deep.js deepWin)}
+//   or null,
 //   `score` the computer's score for X (pattern units, ±WIN for a forced win), `graph` the same
 //   squashed into [-1, 1], and `move` (i >= 1) the move that led there: {square, side, had
 //   (its side had a forced win before it), kept (true: the move makes the five or starts a forced
@@ -86,7 +87,7 @@ export function* caroAnalysis(input, { from = 0, budget = BUDGET, deep = DEEP } 
         stats.deepNodes += more.nodes;
         if (more.line) {
           const line = confirmLine(fb, here, more.line.map((q) => (q === null ? null : fb.name(q))));
-          if (line) entry.win = { side: here.turn, kind: more.kind, line, deep: true, quiet: more.quiet };
+          if (line) entry.win = { side: here.turn, kind: more.kind, line, deep: true, stage: more.stage };
           else stats.invalidLines++;
         }
       }
@@ -163,7 +164,7 @@ function keptOrNot(fb, board, entry, square, stats, budget, deep) {
   if (proven(forcedWin(fb, budget, q))) return;
   if (win.deep && deep) {
     // a win of the second look: the same search from the move played
-    const kept = keepsDeepWin(fb, q, win.quiet, deep);
+    const kept = keepsDeepWin(fb, q, win.stage, deep);
     stats.deepNodes += kept.nodes;
     if (proven(kept)) return;
   }
