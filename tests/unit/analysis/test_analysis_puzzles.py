@@ -72,7 +72,12 @@ NODE_PROCESSES = 2
 
 
 def _analyse(node: str, jobs: list[dict]) -> list[dict]:
-    parts = [jobs[k::NODE_PROCESSES] for k in range(NODE_PROCESSES)]
+    """The analysis of each job (analyse_cli.mjs), in order. The jobs that start from the same
+    position go to the same Node process, whose memo searches that position once."""
+    groups: dict[tuple, int] = {}
+    where = [groups.setdefault((json.dumps(job["rules"]), tuple(job["moves"][:job.get("from", 0)])),
+                               len(groups)) % NODE_PROCESSES for job in jobs]
+    parts = [[job for job, k in zip(jobs, where) if k == part] for part in range(NODE_PROCESSES)]
     procs = []
     try:
         for part in parts:  # each process reads its jobs from a file and works while the others do
@@ -90,10 +95,10 @@ def _analyse(node: str, jobs: list[dict]) -> list[dict]:
     for proc, (stdout, stderr) in zip(procs, answers):
         assert proc.returncode == 0, stderr[-3000:]
         outs.append(json.loads(stdout))
-    out = [None] * len(jobs)
-    for k, part_out in enumerate(outs):
-        out[k::NODE_PROCESSES] = part_out
-    assert len(out) == len(jobs)
+    for part, part_out in zip(parts, outs):
+        assert len(part_out) == len(part)
+    taken = [iter(part_out) for part_out in outs]
+    out = [next(taken[k]) for k in where]
     for job, res in zip(jobs, out):
         assert "error" not in res, (job, res)
     return out
