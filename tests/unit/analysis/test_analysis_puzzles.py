@@ -52,7 +52,8 @@ JUDGE_MISSED = {
     ("gmk-s067", "G7"): "vct",  # after E5: -M28
 }
 """(puzzle id, holding move) -> the kind of win the analysis finds there (see the module docstring)."""
-NODE_TIMEOUT_S = 1500  # wall time of one Node run on a loaded machine (about 60 s of CPU; 810 s at load 40)
+NODE_TIMEOUT_S = 3000  # wall time of one Node run on a loaded machine (about 60 s of CPU; 810 s at load 40;
+# the defend run took over 1,500 s at load 25 at nice 19 before the memo, 900 s with it)
 TEST_TIMEOUT_S = NODE_TIMEOUT_S + 60
 
 
