@@ -37,38 +37,27 @@ export const MEDIUM_MAX_MS = 400;
  * attacker moves, node caps. */
 export const HARD = Object.freeze({
   share: 0.8, // part of the budget it plans to use
-  searchUntil: 0.8, // quiet positions: the alpha-beta stops by this part of the planned time
-  deepenUntil: 0.65, // ... and starts no new depth after this part
+  deepenUntil: 0.5, // no new alpha-beta iteration once this part of its share is spent
+  guardReserve: 0.2, // part of the planned time kept for the guard (the chosen move's safety check)
+  guardShare: 0.1, // at most this part for one move's guard check ...
+  guardMinShare: 0.03, // ... and at least this part, even past the planned time
+  width: 20, // candidates per node of the alpha-beta (a cap: search.js HARD_SCHEDULE, reductions)
   vcfDepth: 16,
   vctDepth: 12,
   oppVctDepth: 10,
+  vctNodes: 200000, // node cap of each own VCT
   vcfShare: 0.12, // its own VCF
   vcfMinNodes: 2500, // nodes its own VCF searches before it looks at the clock
-  vctShareQuiet: 0.5, // its own VCT when the opponent has no open three
-  vctShareThreat: 0.25, // its own VCT under an open three
-  wideShare: 0.15, // a second, wider own VCT (threes anywhere)
+  vctShareQuiet: 0.3, // its own VCT when the opponent has no open three
+  vctShareThreat: 0.2, // its own VCT under an open three
+  wideShare: 0.1, // a second, wider own VCT (threes anywhere)
   threatShare: 0.15, // the opponent's VCF / VCT as if it moved now
-  quietShare: 0.15, // a quiet move that wins
-  checkUntil: 0.6, // replies are checked for safety until this part (then only while none is proven)
-  checkShare: 0.08, // at most this part for one reply's check
-  provenEnough: 5, // replies proven safe after which no more are checked
-  recheckUntil: 0.7, // rechecks of undecided replies stop by this part
-  recheckMinShare: 0.03, // a recheck is not started with less than this part left for it
-  recheckNodes: 400000,
-  minChecked: 3, // with no reply proven safe, at least this many are checked (time allowing)
-  quietShareEach: 0.05, // the opponent's quiet win after each safe reply ...
-  quietUntil: 0.75, // ... until this part
-  wideCheckShare: 0.05, // after each safe reply: the opponent's VCT with threes anywhere
-  countCells: 24, // threat moves counted after each safe reply (threatMoves)
-  countNodes: 5000,
-  countUntil: 0.9, // the counts must be done by this part (else not used)
-  threatMovePenalty: 100, // evaluation units per threat move the opponent keeps
-  maxDepth: 16, // plies of the deepest alpha-beta iteration
+  quietShare: 0.1, // a quiet move that wins
+  defenceMoves: 16, // under an opponent threat: the replies the alpha-beta chooses among
+  wideCheckShare: 0.05, // guard under a threat: the opponent's VCT with threes anywhere
+  maxDepth: 30, // plies of the deepest alpha-beta iteration
   rootMoves: 14, // root candidates of the alpha-beta
-  safetyMoves: 6, // quiet positions: best moves checked for the opponent's VCF / VCT
-  safetyVcfShare: 0.06,
-  safetyVctShare: 0.1,
-  safetyVctReserve: 0.05, // a VCT check needs this part of the budget left
+  safetyMoves: 6, // best moves the guard checks for the opponent's VCF / VCT
 });
 
 function byScore(fb, s, weightOwn, weightOther) {
@@ -316,11 +305,12 @@ class Hard {
     // own VCT: a larger share when the opponent has no open three (then our threes are real
     // threats and there is no defence to check)
     const share = fb.count(3 - me, OPEN4) === 0 ? HARD.vctShareQuiet : HARD.vctShareThreat;
-    line = this.threats(t0 + budget * share).vct(HARD.vctDepth);
+    line = this.threats(t0 + budget * share, { maxNodes: HARD.vctNodes }).vct(HARD.vctDepth);
     if (line) return this.done(line[0], "vct");
-    line = this.threats(clock() + budget * HARD.wideShare, { threeWidth: 40, zone: false }).vct(HARD.vctDepth);
+    line = this.threats(clock() + budget * HARD.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
+      .vct(HARD.vctDepth);
     if (line) return this.done(line[0], "wide vct");
-    const ab = new AlphaBeta(fb, { deadline: end, clock, width: 10, hard: true });
+    const ab = new AlphaBeta(fb, { deadline: end, clock, width: HARD.width, hard: true });
     let moves = ab.moves(me, HARD.rootMoves);
     if (!moves.length) return this.done(anyLegal(fb, me, this.rng), "any");
     if (moves.length === 1) return this.done(moves[0], "only");
@@ -329,17 +319,32 @@ class Hard {
       // a quiet move after which our threat sequence cannot be stopped
       const q = this.threats(clock() + budget * HARD.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
       if (q !== null) return this.done(q, "quiet win");
+    } else {
+      // the alpha-beta chooses among the replies to the opponent's threat (its threat moves are
+      // searched inside it); the guard below checks the choice
+      moves = this.defenceOrder(threat, ab, moves).slice(0, HARD.defenceMoves);
+      if (moves.length === 1) return this.done(moves[0], "only");
     }
-    const counts = new Map();
-    if (threat) {
-      const survivors = this.safeReplies(threat, ab, moves, counts);
-      if (survivors.length === 1) return this.done(survivors[0], "only safe");
-      if (survivors.length) moves = survivors;
-    }
+    const t1 = clock();
+    const ranked = this.deepen(ab, moves);
+    const t2 = clock();
+    this.stats.nodes = ab.nodes;
+    this.stats.vcfNodes = ab.vcfNodes;
+    const q = this.guard(ranked, !!threat);
+    Object.assign(this.stats, { preMs: t1 - t0, abMs: t2 - t1, guardMs: clock() - t2 });
+    return this.done(q, threat ? "defence" : "search");
+  }
+
+  /** Iterative deepening of `ab` over the root `moves` until the alpha-beta's share of the move
+   * (the planned time less the guard's reserve): no new iteration once HARD.deepenUntil of that
+   * share is spent. Returns [[score, cell], ...] best first. */
+  deepen(ab, moves) {
+    const { clock } = this;
+    const start = clock();
+    const stop = this.end - this.budget * HARD.guardReserve;
+    ab.deadline = stop;
     let ranked = moves.map((q) => [0, q]);
-    ab.deadline = threat ? end : t0 + budget * HARD.searchUntil;
-    let depth = 1;
-    while (depth <= HARD.maxDepth) {
+    for (let depth = 1; depth <= HARD.maxDepth; depth++) {
       try {
         ranked = ab.root(ranked.map(([, q]) => q), depth);
       } catch (e) {
@@ -349,31 +354,46 @@ class Hard {
       }
       this.stats.depth = depth;
       if (ranked[0][0] >= WIN - 100 || ranked[0][0] <= -(WIN - 100)) break;
-      depth++;
-      // quiet positions stop deepening at deepenUntil of the budget; under an opponent threat
-      // (few survivors, sharp play) it deepens until the deadline
-      if (clock() - t0 > budget * (threat ? 1.0 : HARD.deepenUntil)) break;
+      if (clock() - start > (stop - start) * HARD.deepenUntil) break;
     }
-    this.stats.nodes = ab.nodes;
-    if (threat) return this.done(fewestThreats(ranked, counts, HARD.threatMovePenalty), "defence");
-    // safety: avoid a move that gives the opponent a VCF or (while time is left) a VCT
-    for (const [, q] of ranked.slice(0, HARD.safetyMoves)) {
-      if (clock() > end) break;
-      fb.play(q);
-      let bad;
-      try {
-        let ts = this.threats(Math.min(end, clock() + budget * HARD.safetyVcfShare), { maxNodes: NODE_CAP / 2 });
-        bad = ts.vcf(HARD.vcfDepth) !== null;
-        if (!bad && clock() < end - budget * HARD.safetyVctReserve) {
-          ts = this.threats(Math.min(end, clock() + budget * HARD.safetyVctShare), { maxNodes: NODE_CAP });
-          bad = ts.vct(HARD.oppVctDepth) !== null;
-        }
-      } finally {
-        fb.undo();
+    return ranked;
+  }
+
+  /** The last guard: the first of the alpha-beta's best moves after which the opponent has no
+   * VCF or VCT the threat searches find (HARD.safetyMoves at most, while the planned time lasts;
+   * under a threat twice the nodes, and in freestyle and exact five also a VCT with threes
+   * anywhere). With none proven safe: the first not proven lost, else the alpha-beta's choice. */
+  guard(ranked, threat) {
+    const { budget, end, clock } = this;
+    const nodes = threat ? 2 * NODE_CAP : NODE_CAP;
+    let fallback = null;
+    for (const [value, q] of ranked.slice(0, HARD.safetyMoves)) {
+      if (value <= -(WIN - 100)) break; // the rest lose to the alpha-beta's own sight
+      const now = clock();
+      if (now > end && fallback !== null) break;
+      const verdict = this.safe(q, Math.max(now + budget * HARD.guardMinShare, Math.min(end, now + budget * HARD.guardShare)), nodes);
+      if (verdict === 0) {
+        this.stats.dropped = (this.stats.dropped || 0) + 1;
+        continue;
       }
-      if (!bad) return this.done(q, "search");
+      if (verdict === 2 && threat && countsThreats(this.fb.rules) && clock() < end) {
+        this.fb.play(q);
+        let lost;
+        try {
+          lost = this.threats(Math.min(end, clock() + budget * HARD.wideCheckShare), { zone: false, maxNodes: nodes })
+            .vct(HARD.oppVctDepth) !== null;
+        } finally {
+          this.fb.undo();
+        }
+        if (lost) {
+          this.stats.dropped = (this.stats.dropped || 0) + 1;
+          continue;
+        }
+      }
+      if (verdict === 2 || clock() > end) return q;
+      if (fallback === null) fallback = q;
     }
-    return this.done(ranked[0][1], "search");
+    return fallback !== null ? fallback : ranked[0][1];
   }
 
   /** Under the opponent's `threat`: the replies proven safe (or, with none proven, the undecided
