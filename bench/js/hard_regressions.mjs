@@ -46,6 +46,6 @@ for (const [i, c] of cases.entries()) {
     + `chose ${move.padEnd(3)} lost ${c.lost_with.padEnd(3)} rapfi ${c.rapfi_1m.padEnd(3)} `
     + `${move === c.lost_with ? "LOST-MOVE" : move === c.rapfi_1m ? "=rapfi   " : "other    "} `
     + `${stats.phase.padEnd(10)} d${stats.depth} ${stats.nodes} nodes ${ms.toFixed(0)} ms`
-    + (stats.abMs !== undefined ? ` (pre ${stats.preMs.toFixed(0)} ab ${stats.abMs.toFixed(0)} guard ${stats.guardMs.toFixed(0)} vcf ${stats.vcfNodes} dropped ${stats.dropped || 0})` : ""));
+    + (stats.abMs !== undefined ? ` (pre ${stats.preMs.toFixed(0)} ab ${stats.abMs.toFixed(0)} guard ${stats.guardMs.toFixed(0)} vcf ${stats.vcfNodes} dropped ${stats.dropped || 0} guard ${(stats.guard || []).join(",")})` : ""));
 }
 console.log(`avoid the losing move ${avoid}/${n}, Rapfi 1M's move ${same}/${n}`);

@@ -10,12 +10,13 @@
 //   a 2-ply alpha-beta over the best candidates (small random tie-breaks).
 // - Hard takes a five / blocks a five-threat, then looks for its own VCF and VCT (a second, wider
 //   VCT tries threes anywhere), then for the opponent's VCF / VCT as if the opponent moved now.
-//   With no such threat it looks for a quiet move that wins; under one it keeps only the replies
-//   after which the opponent has neither (undecided ones rechecked while time is left) nor a quiet
-//   win, and in freestyle and exact five also drops those after which the opponent has a VCT with
-//   threes anywhere and ranks the rest by the threat moves the opponent keeps (fewestThreats).
-//   Then iterative-deepening alpha-beta (search.js, Hard's form), and in a quiet position a check
-//   that the choice leaves the opponent no VCF (and, while time is left, no VCT).
+//   With no such threat it looks for a quiet move that wins; under one the alpha-beta's root moves
+//   are the replies to it (defenceOrder). Then iterative-deepening alpha-beta (search.js, Hard's
+//   form: the opponent's threats are searched inside it) with the rest of the planned time less
+//   the guard's reserve, and the guard: the first of its best moves after which the opponent has
+//   no VCF or VCT the threat searches find (under a threat, in freestyle and exact five, also no
+//   VCT with threes anywhere). Issue 28 replaced the per-reply safety checks of the old defence by
+//   this one check of the chosen move, giving the alpha-beta the time (docs/strength.md).
 // Every function takes the search board (board.js, changed and restored), a budget in ms, an
 // rng ({random(), randrange(n)}) and a clock (ms); it returns a padded cell.
 
@@ -48,16 +49,17 @@ export const HARD = Object.freeze({
   vctNodes: 200000, // node cap of each own VCT
   vcfShare: 0.12, // its own VCF
   vcfMinNodes: 2500, // nodes its own VCF searches before it looks at the clock
-  vctShareQuiet: 0.3, // its own VCT when the opponent has no open three
+  vctShareQuiet: 0.2, // its own VCT when the opponent has no open three
   vctShareThreat: 0.2, // its own VCT under an open three
   wideShare: 0.1, // a second, wider own VCT (threes anywhere)
   threatShare: 0.15, // the opponent's VCF / VCT as if it moved now
   quietShare: 0.1, // a quiet move that wins
   defenceMoves: 16, // under an opponent threat: the replies the alpha-beta chooses among
   wideCheckShare: 0.05, // guard under a threat: the opponent's VCT with threes anywhere
+  guardQuietShare: 0.06, // guard: the opponent's quiet win after a move safe from VCF / VCT
   maxDepth: 30, // plies of the deepest alpha-beta iteration
   rootMoves: 14, // root candidates of the alpha-beta
-  safetyMoves: 6, // best moves the guard checks for the opponent's VCF / VCT
+  safetyMoves: 10, // best moves the guard checks for the opponent's VCF / VCT
 });
 
 function byScore(fb, s, weightOwn, weightOther) {
@@ -148,29 +150,9 @@ export function chooseMedium(fb, budgetMs, rng, clock) {
   return near[rng.randrange(near.length)][1];
 }
 
-/** The reply to play among `ranked` safe replies ([score, cell], best first), given `counts`
- * (cell -> threat moves it leaves the opponent): the highest score less `penalty` units per
- * threat move, the first of equals. The best score alone decides when it is a won or lost one, or
- * when a reply has no count (time ran out). */
-export function fewestThreats(ranked, counts, penalty) {
-  if (!counts.size || ranked.some(([, q]) => !counts.has(q)) || Math.abs(ranked[0][0]) >= WIN - 100) {
-    return ranked[0][1];
-  }
-  let best = ranked[0];
-  let bestValue = best[0] - penalty * counts.get(best[1]);
-  for (const r of ranked) {
-    const v = r[0] - penalty * counts.get(r[1]);
-    if (v > bestValue) {
-      best = r;
-      bestValue = v;
-    }
-  }
-  return best[1];
-}
-
-/** Whether Hard, under a threat with several safe replies, runs the wide VCT check and ranks them
- * by threatMoves: in freestyle and exact five only (bench/pybots/caro_bots.py counts_threats: it was
- * measured to help there and to cost strength in caro with blocked ends; never measured in Renju). */
+/** Whether Hard's guard, under a threat, also runs the wide VCT check (threes anywhere): in freestyle
+ * and exact five only (bench/pybots/caro_bots.py counts_threats: it was measured to help there and
+ * to cost strength in caro with blocked ends; never measured in Renju). */
 export function countsThreats(rules) {
   return rules.blocked === "none" && !rules.renju;
 }
@@ -193,53 +175,6 @@ class Hard {
   threats(deadline, opts = {}) {
     const ts = new ThreatSearch(this.fb, { deadline, clock: this.clock, shared: true, ...opts });
     return ts;
-  }
-
-  /** How many threat moves the side to move has: of its countCells best cells (own shape counted
-   * three times the opponent's), those after which it would have a VCF or VCT if it moved again
-   * (countNodes each). Throws Timeout past `deadline`. */
-  threatMoves(deadline) {
-    const fb = this.fb;
-    const att = fb.turn;
-    const key = byScore(fb, att, 3, 1);
-    const cells = fb.candidates().filter((q) => fb.cells[q] === 0 && fb.nearc[q] > 0 && fb.legal(q, att))
-      .sort((p, q) => key(q) - key(p) || p - q).slice(0, HARD.countCells);
-    let n = 0;
-    for (const a of cells) {
-      if (this.clock() > deadline) throw new Timeout();
-      fb.play(a);
-      fb.turn = att;
-      try {
-        const ts = this.threats(deadline, { maxNodes: HARD.countNodes });
-        if ((ts.vcf(HARD.vcfDepth) || ts.vct(HARD.oppVctDepth)) !== null) n++;
-      } finally {
-        fb.turn = 3 - att;
-        fb.undo();
-      }
-    }
-    return n;
-  }
-
-  /** `replies` in order without those after which `lost()` (run with the reply played) is true;
-   * the ones not reached by `until` are kept, and all of them when every one is lost. */
-  dropLost(replies, until, lost) {
-    const fb = this.fb;
-    const kept = [];
-    for (let k = 0; k < replies.length; k++) {
-      if (this.clock() > until) {
-        kept.push(...replies.slice(k));
-        break;
-      }
-      fb.play(replies[k]);
-      let gone;
-      try {
-        gone = lost();
-      } finally {
-        fb.undo();
-      }
-      if (!gone) kept.push(replies[k]);
-    }
-    return kept.length ? kept : replies;
   }
 
   /** The opponent's VCF or VCT if it were to move now (a null move), else null. */
@@ -372,23 +307,14 @@ class Hard {
       const now = clock();
       if (now > end && fallback !== null) break;
       const verdict = this.safe(q, Math.max(now + budget * HARD.guardMinShare, Math.min(end, now + budget * HARD.guardShare)), nodes);
+      (this.stats.guard ||= []).push(`${this.fb.name(q)}:${verdict}`);
       if (verdict === 0) {
         this.stats.dropped = (this.stats.dropped || 0) + 1;
         continue;
       }
-      if (verdict === 2 && threat && countsThreats(this.fb.rules) && clock() < end) {
-        this.fb.play(q);
-        let lost;
-        try {
-          lost = this.threats(Math.min(end, clock() + budget * HARD.wideCheckShare), { zone: false, maxNodes: nodes })
-            .vct(HARD.oppVctDepth) !== null;
-        } finally {
-          this.fb.undo();
-        }
-        if (lost) {
-          this.stats.dropped = (this.stats.dropped || 0) + 1;
-          continue;
-        }
+      if (verdict === 2 && clock() < end && this.lostAfter(q, threat, nodes)) {
+        this.stats.dropped = (this.stats.dropped || 0) + 1;
+        continue;
       }
       if (verdict === 2 || clock() > end) return q;
       if (fallback === null) fallback = q;
@@ -396,69 +322,20 @@ class Hard {
     return fallback !== null ? fallback : ranked[0][1];
   }
 
-  /** Under the opponent's `threat`: the replies proven safe (or, with none proven, the undecided
-   * ones), filtered and counted as the module comment says; `counts` is filled when they were. */
-  safeReplies(threat, ab, moves, counts) {
-    const fb = this.fb;
-    const { t0, budget, end, clock } = this;
-    const order = this.defenceOrder(threat, ab, moves);
-    let proven = [];
-    let unknown = [];
-    let stop = t0 + budget * HARD.checkUntil;
-    for (const c of order) {
-      if (proven.length >= HARD.provenEnough || (clock() > stop && (
-        proven.length || unknown.length >= HARD.minChecked || clock() > end))) break;
-      const now = clock();
-      const per = Math.min(now < stop ? stop : end, now + budget * HARD.checkShare);
-      const verdict = this.safe(c, per, 2 * NODE_CAP);
-      if (verdict === 2) proven.push(c);
-      else if (verdict === 1) unknown.push(c);
+  /** The guard's second look after `q` (run while the planned time lasts): whether the opponent
+   * has a quiet move that wins (a VCF / VCT after one quiet move, threatShare's quietWin) and, under
+   * a threat in freestyle and exact five, a VCT with threes anywhere. */
+  lostAfter(q, threat, nodes) {
+    const { fb, budget, end, clock } = this;
+    fb.play(q);
+    try {
+      if (this.threats(Math.min(end, clock() + budget * HARD.guardQuietShare))
+        .quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null) return true;
+      return threat && countsThreats(fb.rules) && clock() < end && this.threats(
+        Math.min(end, clock() + budget * HARD.wideCheckShare), { zone: false, maxNodes: nodes }).vct(HARD.oppVctDepth) !== null;
+    } finally {
+      fb.undo();
     }
-    if (!proven.length && unknown.length > 1) {
-      // undecided replies: time left before the recheck mark goes to checking the first few
-      // again (the shared tables let each check resume where it stopped); one proven safe is
-      // played, one proven lost is dropped, the rest go to the alpha-beta
-      const kept = unknown.slice(0, 4);
-      stop = t0 + budget * HARD.recheckUntil;
-      const still = [];
-      for (let k = 0; k < kept.length; k++) {
-        const part = (stop - clock()) / (kept.length - k);
-        if (part < budget * HARD.recheckMinShare) {
-          still.push(...kept.slice(k));
-          break;
-        }
-        const verdict = this.safe(kept[k], clock() + part, HARD.recheckNodes);
-        if (verdict === 2) return [kept[k]];
-        if (verdict === 1) still.push(kept[k]);
-      }
-      unknown = still.length ? still : unknown;
-    }
-    if (proven.length > 1) {
-      // replies after which the opponent has a quiet move that wins are dropped, if any is left
-      const until = t0 + budget * HARD.quietUntil;
-      proven = this.dropLost(proven, until, () => this.threats(
-        Math.min(until, clock() + budget * HARD.quietShareEach)).quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null);
-    }
-    if (proven.length > 1 && countsThreats(fb.rules)) {
-      // a VCT with threes anywhere (the first checks try threes near the last moves only), then
-      // how many threat moves the opponent keeps
-      proven = this.dropLost(proven, t0 + budget * HARD.countUntil, () => this.threats(
-        clock() + budget * HARD.wideCheckShare, { zone: false }).vct(HARD.oppVctDepth) !== null);
-      try {
-        for (const c of proven) {
-          fb.play(c);
-          try {
-            counts.set(c, this.threatMoves(t0 + budget * HARD.countUntil));
-          } finally {
-            fb.undo();
-          }
-        }
-      } catch (e) {
-        if (!(e instanceof Timeout)) throw e;
-        counts.clear();
-      }
-    }
-    return proven.length ? proven : unknown;
   }
 
   done(q, phase) {

@@ -2,10 +2,18 @@
 // ported once): negamax over restricted candidates with a transposition table.
 //
 // Medium uses it plain (pattern totals as the evaluation, full-window children, a table of its
-// own); Hard as a principal-variation search with fewer candidates the deeper it goes
-// (HARD_SCHEDULE), the shape evaluation with threat terms for both sides, and a table per rule
-// set kept across moves (every entry is a pure function of the position, so the next move's
-// search starts with the values and best moves of the previous ones). Both:
+// own); Hard as a principal-variation search with at most HARD_SCHEDULE candidates a node, the
+// shape evaluation with threat terms for both sides, and a table per rule set kept across moves
+// (every entry is a pure function of the position, so the next move's search starts with the
+// values and best moves of the previous ones). Hard also (HARD_TUNE; issue 28, docs/strength.md):
+// - forcing moves cost less depth: the forced block of a five-threat is free (a four and its
+//   block cost one ply), a move that makes an open three gains a ply (threeExt a line);
+// - ordering: the table's move, then the pattern order (fours and threes first) with the two
+//   killers of the ply after the shape moves and the quiet tail by history (depth squared a cut);
+// - late-move reductions: a quiet move (no four, no open three, no block of the other side's
+//   three) from the lmrFrom-th on is searched shallower with a null window first;
+// - an optional VCF by fours alone at the horizon (leafVcfNodes; off: it cost more than it found).
+// Both:
 // - a side with a five on the board wins (WIN - ply); facing a five-threat only the blocks are
 //   searched (none: lost); a side with an unstoppable five-threat (open four, double four) and
 //   no four to answer wins two plies later;
@@ -35,6 +43,7 @@ export const HARD_TUNE = {
   lmrFrom: 3,
   lmrFrom2: 8,
   lmrDepth: 3,
+  lmrKeep: THREE, // ... and not reduced when the other side would make this class (or more) there
   leafVcfNodes: 0, // (off: measured 4-5x the CPU for the same nodes on the puzzle positions)
   leafVcfDepth: 6,
   leafVcfFours: 2, // ... only when it has at least this many cells that make a four
@@ -347,7 +356,7 @@ export class AlphaBeta {
           e2++;
         }
         if (canReduce && i >= tune.lmrFrom && !makesThree && !makesFour && !this.isKiller(ply, q)
-          && fb.cls(q, opp) < THREE) {
+          && fb.cls(q, opp) < tune.lmrKeep) {
           reduce = i >= tune.lmrFrom2 && depth >= tune.lmrDepth + 1 ? 2 : 1;
         }
       }
