@@ -316,8 +316,9 @@ class Hard {
         this.stats.dropped = (this.stats.dropped || 0) + 1;
         continue;
       }
-      if (verdict === 2 || clock() > end) return q;
-      if (fallback === null) fallback = q;
+      if (verdict === 2) return q;
+      if (fallback === null) fallback = q; // undecided: the alpha-beta's best of those is kept
+      if (clock() > end) break;
     }
     return fallback !== null ? fallback : ranked[0][1];
   }
