@@ -17,6 +17,7 @@
 import { EMPTY, XS } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, rulesKey } from "./patterns.js";
 import { Timeout, checkEvery, wallClock } from "./clock.js";
+import { evaluate as shapeValue } from "./evaluation.js";
 
 /** Value of a won position (less the plies to the win). */
 export const WIN = 10_000_000;
@@ -114,6 +115,7 @@ export class AlphaBeta {
   /** Static score for the side to move (pattern units, positive = good for it). */
   evaluate() {
     const fb = this.fb;
+    if (this.hard) return shapeValue(fb); // evaluation.js: the four lines' classes together, tuned
     const me = fb.turn;
     const opp = 3 - me;
     let value = Math.floor((fb.total[me] * this.attack - fb.total[opp] * this.defence) / 10);

@@ -1,0 +1,161 @@
+"""Tuning data and fit of the browser Hard's caro evaluation (static/js/computer/caro/evaluation.js).
+
+Two steps, each resumable, data outside the repository (``--dir``, default ``~/caro-gate/tune``):
+
+``label``  every position of the caro games on file (``~/caro-gate/public-rapfi-*.jsonl``: our
+           Hard against Rapfi; ``~/caro-gate/caro-{freestyle,exact-five}.jsonl``: our Hard against
+           the Python Hard), from ply 4 on, scored by Rapfi's own search (``--nodes``, one thread,
+           its classical evaluation; the ``Eval`` of its ``MESSAGE`` line, for the side to move) and
+           by the game's result for the side to move. One JSON line a position in
+           ``positions-<preset>.jsonl``: ``{"preset", "moves", "eval", "result"}``; a rerun skips the
+           positions the file holds.
+``fit``    ``node bench/js/caro_tune.mjs``: the evaluation's features of every labelled position
+           (read from the same search board the computer uses), then a logistic regression of the
+           side to move's winning chance: ``sigmoid(eval / K)`` Rapfi's (``--k``), with the game's
+           result mixed in (``--result-weight``); prints the fitted weights as the JavaScript table
+           ``evaluation.js`` holds (pasted there by hand, so a fit is reviewed before it plays).
+
+Usage (from the repository root)::
+
+    nice -n 19 .venv/bin/python bench/caro_tune_js.py label --preset freestyle --nodes 50000
+    nice -n 19 .venv/bin/python bench/caro_tune_js.py label --preset exact-five --nodes 50000
+    nice -n 19 .venv/bin/python bench/caro_tune_js.py fit
+
+Rapfi is built as docs/strength.md says (``$RAPFI`` or ``--rapfi``). Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from public_match import RAPFI_DEFAULT, RAPFI_RULES, Rapfi, eval_value  # noqa: E402
+
+GATE = Path(os.environ.get("PUBLIC_MATCH_DIR", Path.home() / "caro-gate"))
+TUNE_DEFAULT = GATE / "tune"
+FIRST_PLY = 4  # positions from this many stones on (the bench's openings have 3-4)
+
+
+def games(preset: str, gate: Path = GATE) -> list[list[str]]:
+    """Every finished game of ``preset`` on file: its whole move list (opening included)."""
+    out = []
+    for path in sorted(gate.glob(f"public-rapfi-{preset}-n*.jsonl")) + [gate / f"caro-{preset}.jsonl"]:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if "opening_moves" in r:  # bench/strength_gate.py's records: the whole game
+                out.append((list(r["moves"]), r.get("winner")))
+            else:  # bench/public_match.py's: the opening, then the moves played
+                out.append((r["opening"].split() + list(r["moves"]), r.get("winner")))
+    return out
+
+
+def positions(preset: str, gate: Path = GATE) -> list[tuple[tuple[str, ...], str | None]]:
+    """Distinct positions (move prefixes with no five on the board) and the game's winner."""
+    seen = set()
+    out = []
+    for moves, winner in games(preset, gate):
+        for n in range(FIRST_PLY, len(moves)):  # the last prefix with every move is a won position
+            key = tuple(moves[:n])
+            if key not in seen:
+                seen.add(key)
+                out.append((key, winner))
+    return out
+
+
+class QuickRapfi(Rapfi):
+    """Rapfi whose readiness poll after a move waits 20 ms between ABOUTs (public_match's waits
+    up to 1 s for a dropped one: fine for a game, most of the time when labelling thousands)."""
+
+    def sync(self, attempts: int = 3000) -> None:
+        for _ in range(attempts):
+            self.send("ABOUT")
+            while True:
+                line = self.line(timeout=0.02)
+                if line is None:
+                    break
+                if line.startswith("name="):
+                    return
+        raise RuntimeError("Rapfi takes no command")
+
+
+def label(args) -> int:
+    from caro.engine.caro import PRESETS, Board
+
+    args.dir.mkdir(parents=True, exist_ok=True)
+    path = args.dir / f"positions-{args.preset}.jsonl"
+    done = set()
+    if path.exists():
+        for line in path.read_text().splitlines():
+            done.add(tuple(json.loads(line)["moves"]))
+    todo = [(m, w) for m, w in positions(args.preset) if m not in done]
+    if args.limit:
+        todo = todo[: args.limit]
+    print(f"{len(todo)} positions to label ({len(done)} on file) -> {path}", flush=True)
+    rules = PRESETS[args.preset].rules
+    rapfi = QuickRapfi(args.rapfi, RAPFI_RULES[args.preset], args.nodes)
+    try:
+        with path.open("a", encoding="utf-8") as f:
+            board0 = Board(rules)
+            rapfi.new_game(board0)
+            for i, (moves, winner) in enumerate(todo):
+                board = Board(rules)
+                for m in moves:
+                    board.play(m)
+                if board.outcome is not None:
+                    continue
+                rapfi.last_eval = None
+                rapfi.move(board)
+                if rapfi.last_eval is None:
+                    continue
+                side = board.turn
+                result = 0.5 if winner is None else (1.0 if winner == side else 0.0)
+                f.write(json.dumps({"preset": args.preset, "moves": list(moves), "eval": eval_value(rapfi.last_eval),
+                                    "result": result}, separators=(",", ":")) + "\n")
+                f.flush()
+                if i % 200 == 0:
+                    print(f"  {i}/{len(todo)}", flush=True)
+    finally:
+        rapfi.close()
+    return 0
+
+
+def fit(args) -> int:
+    cmd = ["node", str(ROOT / "bench" / "js" / "caro_tune.mjs"), "--dir", str(args.dir), "--k", str(args.k),
+           "--result-weight", str(args.result_weight), "--l2", str(args.l2), "--iters", str(args.iters)]
+    return subprocess.call(cmd)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="step", required=True)
+    p = sub.add_parser("label", help="score the positions of the games on file with Rapfi")
+    p.add_argument("--preset", default="freestyle", choices=sorted(RAPFI_RULES))
+    p.add_argument("--nodes", type=int, default=50000, help="Rapfi's INFO max_node a position")
+    p.add_argument("--limit", type=int, default=0, help="label at most this many positions (0: all)")
+    p.add_argument("--rapfi", type=Path, default=Path(os.environ.get("RAPFI", RAPFI_DEFAULT)))
+    p.add_argument("--dir", type=Path, default=TUNE_DEFAULT)
+    q = sub.add_parser("fit", help="fit the evaluation's weights (node bench/js/caro_tune.mjs)")
+    q.add_argument("--dir", type=Path, default=TUNE_DEFAULT)
+    q.add_argument("--k", type=float, default=300.0, help="Rapfi's eval scale: winning chance sigmoid(eval / k)")
+    q.add_argument("--result-weight", type=float, default=0.25, help="share of the game result in the target")
+    q.add_argument("--l2", type=float, default=1e-4)
+    q.add_argument("--iters", type=int, default=3000)
+    args = parser.parse_args(argv)
+    return label(args) if args.step == "label" else fit(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
