@@ -6,8 +6,8 @@
 // each of the four lines through q (patterns.js: NONE .. FIVE). The cell's combination is the four
 // classes; its value is
 //     sum over the lines of LINE[class] + PAIR[the two strongest classes]
-// (PAIR only when the second strongest is at least a TWO: a four-three, a three-three, two twos
-// that become two threes ...). There are two tables, one for the side to move's cells (ATTACK:
+// (PAIR only when the second strongest is at least a ONE: a four-three, a three-three, a cell
+// making two twos ...). There are two tables, one for the side to move's cells (ATTACK:
 // what it can make next) and one for the other side's (DEFENCE: what it threatens; negative).
 // The board keeps both sums per side incrementally (cellTotals in board.js); evaluate() adds
 // terms for the whole position that a per-cell sum cannot see (GLOBAL: an open four to make while
@@ -25,7 +25,7 @@
 // their meaning.
 
 import { XS } from "./rules.js";
-import { TWO, THREE, FOUR, OPEN4, FIVE } from "./patterns.js";
+import { ONE, THREE, FOUR, OPEN4, FIVE } from "./patterns.js";
 
 /** Line classes 0..7 (NONE..FIVE); a cell's combination index: class on line d in bits 3d. */
 export const COMBOS = 4096;
@@ -46,14 +46,14 @@ export function topTwo(idx) {
   return [a, b];
 }
 
-/** Index of the pair (a, b), TWO <= b <= a <= OPEN4, in PAIR tables (15 pairs); -1 otherwise. */
+/** Index of the pair (a, b), ONE <= b <= a <= OPEN4, in PAIR tables (21 pairs); -1 otherwise. */
 export function pairIndex(a, b) {
-  if (b < TWO || a > OPEN4) return -1;
-  const i = a - TWO;
-  const j = b - TWO;
+  if (b < ONE || a > OPEN4) return -1;
+  const i = a - ONE;
+  const j = b - ONE;
   return (i * (i + 1)) / 2 + j;
 }
-export const PAIRS = 15;
+export const PAIRS = 21;
 
 /** Whether combination `idx` is a Renju foul shape for X (two threes without a four, or two fours). */
 export function foulShape(idx) {
@@ -69,14 +69,14 @@ export function foulShape(idx) {
 
 // -- the fitted weights (bench/caro_tune_js.py fit; pattern units) --------------------------------
 // LINE_*: classes NONE, ONE, TWO, CTHREE, THREE, FOUR, OPEN4, FIVE on one line.
-// PAIR_*: pairs (b <= a) in the order (TWO,TWO), (CTHREE,TWO), (CTHREE,CTHREE), (THREE,TWO), ...,
+// PAIR_*: pairs (b <= a) in the order (ONE,ONE), (TWO,ONE), (TWO,TWO), (CTHREE,ONE), ...,
 // (OPEN4,OPEN4) (pairIndex).
 // GLOBAL: see GLOBAL_NAMES; TEMPO: the side to move's bonus.
 
-export const LINE_ATTACK = Object.freeze([0, 2, 8, 30, 120, 100, 900, 6000]);
-export const PAIR_ATTACK = Object.freeze([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-export const LINE_DEFENCE = Object.freeze([0, -3, -12, -45, -180, -150, -1350, -9000]);
-export const PAIR_DEFENCE = Object.freeze([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+export const LINE_ATTACK = Object.freeze([0, 4, 871, 52, 265, 637, 2740, 6000]);
+export const PAIR_ATTACK = Object.freeze([0, -683, 0, -55, -2722, -150, 336, 0, 108, 843, 720, 0, 2532, 3131, 176, 2085, 0, 3430, 4653, 0, 29]);
+export const LINE_DEFENCE = Object.freeze([0, 4, -448, -47, -199, -584, -1716, -9000]);
+export const PAIR_DEFENCE = Object.freeze([26, 1391, 0, 109, 1206, 473, -119, 0, -174, 7, -789, 0, -2658, -1055, -4403, -299, 0, -165, 909, 0, -3283]);
 export const GLOBAL_NAMES = Object.freeze([
   "my open four, other side has a four", // the side to move has an OPEN4 cell (the other side can counter)
   "my four-three, no four against", "my four-three, a four against",
@@ -84,8 +84,8 @@ export const GLOBAL_NAMES = Object.freeze([
   "their open three, I have no four", "their open three, I have a four",
   "their four-three or three-three, I have no four",
 ]);
-export const GLOBAL = Object.freeze([1500, 2500, 833, 1200, -300, 0, -1500]);
-export const TEMPO = 0;
+export const GLOBAL = Object.freeze([5517, 3501, 5966, 6925, -2386, -255, -2421]);
+export const TEMPO = 619;
 
 const TABLES = new Map();
 
