@@ -20,6 +20,10 @@ Usage (from the repository root)::
     nice -n 19 .venv/bin/python bench/caro_tune_js.py label --preset freestyle --nodes 50000
     nice -n 19 .venv/bin/python bench/caro_tune_js.py label --preset exact-five --nodes 50000
     nice -n 19 .venv/bin/python bench/caro_tune_js.py fit
+    nice -n 19 .venv/bin/python bench/caro_tune_js.py openings --preset exact-five --plies 6
+
+``openings`` judges the second player's first moves (see its docstring): a quick measure, with less
+noise than whole games, of what an evaluation change does to the opening as O.
 
 Rapfi is built as docs/strength.md says (``$RAPFI`` or ``--rapfi``). Not part of the test suite.
 """
@@ -132,6 +136,58 @@ def label(args) -> int:
     return 0
 
 
+def openings(args) -> int:
+    """The second player's first moves, judged: each of bench/match.py's openings (the 16
+    four-stone, then the three-stone ones) is played from there by Rapfi (``--nodes``, as in the
+    matches) for X and our Hard (the brain at ``--move-ms``, as in the matches) for O up to
+    ``--plies`` stones, then Rapfi at ``--judge-nodes`` scores the position for X. Prints each and
+    the mean (mate scores counted as +-1000): lower is better for us. Appends a JSON line a run to
+    ``openings.jsonl`` in ``--dir``."""
+    import time
+
+    from caro.engine.caro import PRESETS, Board
+    from match import CARO_OPENINGS, CARO_OPENINGS_4
+    from public_match import caro_winner, play_game
+    from strength_gate import JsBrain, source_commit
+
+    rules = PRESETS[args.preset].rules
+    rule = RAPFI_RULES[args.preset]
+    chosen = (CARO_OPENINGS_4 + CARO_OPENINGS)[args.start:args.start + args.count]
+    rapfi, judge, ours = QuickRapfi(args.rapfi, rule, args.nodes), QuickRapfi(args.rapfi, rule, args.judge_nodes), \
+        JsBrain(args.preset, args.move_ms)
+    rows = []
+    try:
+        for k, opening in enumerate(chosen):
+            board = Board(rules)
+            for m in opening:
+                board.play(m)
+            facts = play_game(ours, rapfi, board, "O", caro_winner, len(opening) + args.plies)
+            if board.outcome is not None:
+                value = 30000 if caro_winner(board.outcome) == "X" else -30000
+            else:
+                judge.new_game(board)
+                judge.last_eval = None
+                judge.move(board)
+                value = eval_value(judge.last_eval)
+                if board.turn != "X":
+                    value = -value
+            rows.append({"opening": " ".join(opening), "moves": facts["moves"], "judge_x": value})
+            print(f"  {args.start + k:>2} {' '.join(opening):<14} {' '.join(facts['moves']):<24} X {value:+d}", flush=True)
+    finally:
+        for e in (rapfi, judge, ours):
+            e.close()
+    capped = [max(-1000, min(1000, r["judge_x"])) for r in rows]
+    mean = sum(capped) / len(capped)
+    lost = sum(1 for r in rows if r["judge_x"] >= 20000)
+    print(f"{args.preset}: mean judge eval for X after {args.plies} plies: {mean:+.0f} (mates for X: {lost}/{len(rows)})")
+    args.dir.mkdir(parents=True, exist_ok=True)
+    with (args.dir / "openings.jsonl").open("a") as f:
+        f.write(json.dumps({"preset": args.preset, "commit": source_commit(), "plies": args.plies, "nodes": args.nodes,
+                            "judge_nodes": args.judge_nodes, "mean": round(mean), "mates": lost, "rows": rows,
+                            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}) + "\n")
+    return 0
+
+
 def fit(args) -> int:
     cmd = ["node", str(ROOT / "bench" / "js" / "caro_tune.mjs"), "--dir", str(args.dir), "--k", str(args.k),
            "--result-weight", str(args.result_weight), "--l2", str(args.l2), "--iters", str(args.iters)]
@@ -153,8 +209,18 @@ def main(argv=None) -> int:
     q.add_argument("--result-weight", type=float, default=0.25, help="share of the game result in the target")
     q.add_argument("--l2", type=float, default=1e-4)
     q.add_argument("--iters", type=int, default=3000)
+    o = sub.add_parser("openings", help="our first moves as O against Rapfi, judged by Rapfi")
+    o.add_argument("--preset", default="freestyle", choices=sorted(RAPFI_RULES))
+    o.add_argument("--nodes", type=int, default=10000, help="Rapfi's max_node as X")
+    o.add_argument("--judge-nodes", type=int, default=200000)
+    o.add_argument("--plies", type=int, default=6, help="stones played after the opening before the judge")
+    o.add_argument("--move-ms", type=int, default=1000)
+    o.add_argument("--start", type=int, default=0)
+    o.add_argument("--count", type=int, default=24)
+    o.add_argument("--rapfi", type=Path, default=Path(os.environ.get("RAPFI", RAPFI_DEFAULT)))
+    o.add_argument("--dir", type=Path, default=TUNE_DEFAULT)
     args = parser.parse_args(argv)
-    return label(args) if args.step == "label" else fit(args)
+    return {"label": label, "fit": fit, "openings": openings}[args.step](args)
 
 
 if __name__ == "__main__":
