@@ -136,6 +136,68 @@ def label(args) -> int:
     return 0
 
 
+def opening_positions(args) -> int:
+    """More opening positions for the fit: from each of bench/match.py's openings, ``--walks``
+    random continuations of up to ``--depth`` stones (each stone Rapfi's move at 1,000 nodes, or with
+    probability 0.35 a random empty cell within two of the stones), every position on the way
+    scored by Rapfi at ``--nodes``; kept in ``positions-<preset>-openings.jsonl`` (result: 0.5, the
+    game was not played out: ``fit`` weighs it by Rapfi's eval alone)."""
+    import random
+
+    from caro.engine.caro import PRESETS, Board
+    from caro.engine.coords import parse_square, square_name
+    from match import CARO_OPENINGS, CARO_OPENINGS_4
+
+    rng = random.Random(args.seed)
+    rules = PRESETS[args.preset].rules
+    rule = RAPFI_RULES[args.preset]
+    mover, judge = QuickRapfi(args.rapfi, rule, 1000), QuickRapfi(args.rapfi, rule, args.nodes)
+    path = args.dir / f"positions-{args.preset}-openings.jsonl"
+    args.dir.mkdir(parents=True, exist_ok=True)
+    seen = set()
+    try:
+        mover.new_game(Board(rules))
+        judge.new_game(Board(rules))
+        with path.open("a") as f:
+            for walk in range(args.walks):
+                opening = (CARO_OPENINGS_4 + CARO_OPENINGS)[walk % 24]
+                board = Board(rules)
+                for m in opening:
+                    board.play(m)
+                for _ in range(rng.randint(1, args.depth)):
+                    if rng.random() < 0.35:
+                        near = set()
+                        for sq in board.moves:
+                            c, r = parse_square(sq, rules.size)
+                            for dc in range(-2, 3):
+                                for dr in range(-2, 3):
+                                    if 0 <= c + dc < rules.size and 0 <= r + dr < rules.size:
+                                        near.add(square_name(c + dc, r + dr))
+                        move = rng.choice(sorted(n for n in near if board.stone_at(n) is None))
+                    else:
+                        move = mover.move(board)
+                    board.play(move)
+                    if board.outcome is not None:
+                        break
+                    key = tuple(board.moves)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    judge.last_eval = None
+                    judge.move(board)
+                    if judge.last_eval is None:
+                        continue
+                    f.write(json.dumps({"preset": args.preset.replace("-openings", ""), "moves": list(board.moves),
+                                        "eval": eval_value(judge.last_eval), "result": 0.5}) + "\n")
+                    f.flush()
+                if walk % 20 == 0:
+                    print(f"  walk {walk}: {len(seen)} positions", flush=True)
+    finally:
+        mover.close()
+        judge.close()
+    return 0
+
+
 def openings(args) -> int:
     """The second player's first moves, judged: each of bench/match.py's openings (the 16
     four-stone, then the three-stone ones) is played from there by Rapfi (``--nodes``, as in the
@@ -190,7 +252,8 @@ def openings(args) -> int:
 
 def fit(args) -> int:
     cmd = ["node", str(ROOT / "bench" / "js" / "caro_tune.mjs"), "--dir", str(args.dir), "--k", str(args.k),
-           "--result-weight", str(args.result_weight), "--l2", str(args.l2), "--iters", str(args.iters)]
+           "--result-weight", str(args.result_weight), "--l2", str(args.l2), "--iters", str(args.iters),
+           "--opening-weight", str(args.opening_weight)]
     return subprocess.call(cmd)
 
 
@@ -209,6 +272,7 @@ def main(argv=None) -> int:
     q.add_argument("--result-weight", type=float, default=0.25, help="share of the game result in the target")
     q.add_argument("--l2", type=float, default=1e-4)
     q.add_argument("--iters", type=int, default=3000)
+    q.add_argument("--opening-weight", type=float, default=1.0, help="weight of positions of at most 14 stones")
     o = sub.add_parser("openings", help="our first moves as O against Rapfi, judged by Rapfi")
     o.add_argument("--preset", default="freestyle", choices=sorted(RAPFI_RULES))
     o.add_argument("--nodes", type=int, default=10000, help="Rapfi's max_node as X")
@@ -219,8 +283,16 @@ def main(argv=None) -> int:
     o.add_argument("--count", type=int, default=24)
     o.add_argument("--rapfi", type=Path, default=Path(os.environ.get("RAPFI", RAPFI_DEFAULT)))
     o.add_argument("--dir", type=Path, default=TUNE_DEFAULT)
+    g = sub.add_parser("opening-positions", help="random opening positions scored by Rapfi")
+    g.add_argument("--preset", default="freestyle", choices=sorted(RAPFI_RULES))
+    g.add_argument("--nodes", type=int, default=100000)
+    g.add_argument("--walks", type=int, default=240)
+    g.add_argument("--depth", type=int, default=8)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--rapfi", type=Path, default=Path(os.environ.get("RAPFI", RAPFI_DEFAULT)))
+    g.add_argument("--dir", type=Path, default=TUNE_DEFAULT)
     args = parser.parse_args(argv)
-    return {"label": label, "fit": fit, "openings": openings}[args.step](args)
+    return {"label": label, "fit": fit, "openings": openings, "opening-positions": opening_positions}[args.step](args)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 // (bench/caro_tune_js.py label: ~/caro-gate/tune/positions-<preset>.jsonl, one position a line:
 // {preset, moves, eval (Rapfi's, side to move), result (1 / 0.5 / 0 for the side to move)}).
 //
-//   node bench/js/caro_tune.mjs --dir ~/caro-gate/tune [--k 300] [--result-weight 0.25] [--l2 1e-4]
+//   node bench/js/caro_tune.mjs --dir ~/caro-gate/tune [--k 300] [--result-weight 0.25] [--l2 1e-4] [--opening-weight 1]
 //                               [--iters 3000] [--holdout 5]
 //
 // Features per position (the side to move "me", the other "opp"): for each side, over its empty
@@ -33,7 +33,9 @@ const K = Number(args.k ?? 300);
 const RW = Number(args["result-weight"] ?? 0.25);
 const L2 = Number(args.l2 ?? 1e-4);
 const ITERS = Number(args.iters ?? 3000);
-const HOLDOUT = Number(args.holdout ?? 5); // one game in HOLDOUT held out (by its first 8 moves)
+const HOLDOUT = Number(args.holdout ?? 5);
+const OPENING_PLIES = 14; // positions with at most this many stones ...
+const OPENING_WEIGHT = Number(args["opening-weight"] ?? 1); // ... count this many times in the fit // one game in HOLDOUT held out (by its first 8 moves)
 
 const NL = 6; // line classes ONE .. OPEN4
 const NG = GLOBAL_NAMES.length;
@@ -91,8 +93,10 @@ for (const name of readdirSync(DIR).filter((n) => /^positions-.*\.jsonl$/.test(n
       continue;
     }
     const ev = Math.max(-3000, Math.min(3000, r.eval));
-    const target = (1 - RW) * sigmoid(ev / K) + RW * r.result;
-    const item = { f: features(fb), old: evaluate(fb), target };
+    const rw = name.includes("-openings") ? 0 : RW; // (caro_tune_js.py opening-positions: no game played out)
+    const target = (1 - rw) * sigmoid(ev / K) + rw * r.result;
+    const wt = r.moves.length <= OPENING_PLIES ? OPENING_WEIGHT : 1;
+    const item = { f: features(fb), old: evaluate(fb), target, wt, opening: r.moves.length <= OPENING_PLIES };
     (hash(r.moves.slice(0, 8).join(" ")) % HOLDOUT === 0 ? test : train).push(item);
   }
 }
@@ -159,7 +163,7 @@ const dot = (f) => {
 for (let t = 1; t <= ITERS; t++) {
   const g = new Float64Array(NF);
   for (const it of train) {
-    const e = sigmoid(dot(it.f)) - it.target;
+    const e = (sigmoid(dot(it.f)) - it.target) * it.wt;
     for (let j = 0; j < NF; j++) if (it.f[j] !== 0) g[j] += e * it.f[j];
   }
   for (let j = 0; j < NF; j++) {
@@ -174,6 +178,10 @@ for (let t = 1; t <= ITERS; t++) {
   if (t % 500 === 0 || t === ITERS) {
     console.log(`  iter ${t}: loss train ${loss(train, (it) => dot(it.f)).toFixed(4)}, held out ${loss(test, (it) => dot(it.f)).toFixed(4)}`);
   }
+}
+{
+  const open = test.filter((it) => it.opening);
+  console.log(`held-out opening positions (<= ${OPENING_PLIES} stones): ${open.length}; loss of the code's evaluation ${loss(open, (it) => scale * it.old).toFixed(4)}, of the fit ${loss(open, (it) => dot(it.f)).toFixed(4)} (floor ${bestLoss(open).toFixed(4)})`);
 }
 
 // -- the tables in pattern units ------------------------------------------------------------------
