@@ -33,7 +33,7 @@ MESSAGES = {
     "offer_count": _("Offer exactly two different points for the 5th move."),
     "equivalent_fifth": _("These two points are mirror images of each other in this position: offer two points that differ."),
     "not_offered": _("Choose one of the two offered points for the 5th move."),
-    "bad_color": _("Choose Black or White."),
+    "bad_color": _("Choose X or O."),
     "banned": _("Your account is banned: you cannot play, create rooms or chat."),
     "not_annullable": _("Only a finished rated game that is not annulled yet can be annulled."),
     "room_closed": _("A moderator closed this room. You can start a new game from the home page."),

@@ -113,8 +113,24 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "share_url": share_url,
             "rules_line": game_summary(game),
             "state": snapshot.state_for(game, request.user),
+            "device_url": next_on_device(room, game),
         },
     )
+
+
+def next_on_device(room: Room, game: Game) -> str | None:
+    """Where "Play again" leads in a computer or one-device room the server made before issue 26
+    (such games are played in the page now, and the server starts none: `on_device`): the on-device
+    page (CONTRACTS.md section 3) with the room's rules, board and win length, and against the
+    computer its level and the side the person played. None for any other room."""
+    if room.kind not in (Room.Kind.COMPUTER, Room.Kind.LOCAL):
+        return None
+    caro = game.kind == Game.Kind.CARO
+    size, win_length = (game.rules.get("size"), game.rules.get("win_length")) if caro else (None, None)
+    if room.kind == Room.Kind.LOCAL:
+        return device_page_url("local", room.preset, size, win_length)
+    person = game.side_of("guest" if game.bot_seat == "host" else "host")
+    return device_page_url("computer", room.preset, size, win_length, level=game.bot_level or "easy", side=person)
 
 
 def _room_within_limit(request: HttpRequest, code: str) -> tuple[Room, HttpResponse | None]:
@@ -229,6 +245,10 @@ def home(request: HttpRequest, join_form: JoinByCodeForm | None = None) -> HttpR
             # Who moves first in game 1 is not the host's choice (Reversi: colours drawn at random).
             "first_drawn": kind_for_choice(slug).first_mover != FirstMover.HOST,
             "rules_open": request.GET.get("rules") == "open",
+            "reversi_chosen": not kind_for_choice(slug).has_options,
+            # `?preset=` chose the rules: quick match's entry follows them (its key format).
+            "rules_chosen": ("reversi" if not kind_for_choice(slug).has_options else f"{slug}|{size}|{win_length}")
+            if "preset" in request.GET else "",
             "rules_line": choice_summary(slug, size, win_length, _default_move_ms(slug)),
             "rules_lines": _rules_lines(),
             "fixed_numbers": FIXED_NUMBERS,

@@ -20,5 +20,10 @@ def quick_match_entry(context) -> dict:
         choice = choices.parse_quick(key)
         rule = "reversi" if choice.kind == "reversi" else f"{choice.preset}|{choice.size}|{choices.QUICK_WIN_LENGTH}"
         follow[rule] = {"key": key, "line": choice.describe()}
+    # Rules chosen by the address (a guide's "play now with these rules"): quick match follows them
+    # from the first paint when it offers them, as the script does on a change.
+    chosen = follow.get(context.get("rules_chosen") or "")
+    if chosen:
+        quick = choices.parse_quick(chosen["key"])
     return {"quick": quick, "quick_line": quick.describe(), "csrf_token": context.get("csrf_token"),
             "quick_follow": follow, "seek_refused": context.get("seek_refused", False)}

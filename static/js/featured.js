@@ -1,7 +1,10 @@
 // The home page's featured game (lobby/templates/lobby/featured.html): the highest-rated live game
 // between people, drawn as a small SVG board and kept current move by move over the live socket
 // (lobby/consumers.py, docs/protocol.md "Live socket"). Replaced by the next game when it ends.
-// One job: draw what the socket says. It never judges a move (the server did).
+// One job: draw what the socket says. It never judges a move (the server did). The socket
+// (live-socket.js) is not tried while the browser is offline and backs off while the server is away.
+import { keepLive } from "./live-socket.js";
+
 const root = document.querySelector("[data-featured]");
 if (root) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -13,7 +16,6 @@ if (root) {
   const SVG = "http://www.w3.org/2000/svg";
   const CELL = 20;
   let game = null;      // the featured state, kept current by the events
-  let socket = null, retry = 500, pinger = null;
 
   function el(name, attrs) {
     const node = document.createElementNS(SVG, name);
@@ -95,23 +97,10 @@ if (root) {
     else if (f.type === "over" && game && f.game_id === game.game_id) { game.over = true; text(); }
   }
 
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${proto}://${location.host}/ws/live/?featured=1&lang=${encodeURIComponent(document.documentElement.lang)}`);
-    socket.addEventListener("open", () => {
-      retry = 500;
-      root.dataset.connected = "1";
-      clearInterval(pinger);
-      pinger = setInterval(() => socket.send(JSON.stringify({type: "ping"})), 25000);
-    });
-    socket.addEventListener("message", (e) => { try { onFrame(JSON.parse(e.data)); } catch (err) { console.error(err); } });
-    socket.addEventListener("close", (e) => {
-      root.dataset.connected = "";
-      clearInterval(pinger);
-      if (e.code === 4429) return;
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
-    });
-  }
-  connect();
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  keepLive(() => `${proto}://${location.host}/ws/live/?featured=1&lang=${encodeURIComponent(document.documentElement.lang)}`, {
+    frame: (f) => { try { onFrame(f); } catch (err) { console.error(err); } },
+    // Not connected (offline, the server away): the board shown is the last one seen, not live.
+    status: (live) => { root.dataset.connected = live ? "1" : ""; },
+  });
 }

@@ -2,7 +2,9 @@
 // live socket whenever it changes (lobby/consumers.py, docs/protocol.md "Live socket"); htmx swaps
 // it when the filter changes. This module also marks, in every list it shows, the viewer's own
 // rooms and the rooms only accounts may join, and fills the forms' CSRF token (the socket's list
-// is the same for everyone, rendered without a request).
+// is the same for everyone, rendered without a request). The socket: live-socket.js.
+import { keepLive } from "./live-socket.js";
+
 const box = document.querySelector("[data-live-lobby]");
 if (box) {
   const words = {};
@@ -11,7 +13,7 @@ if (box) {
   }
   const token = () => document.querySelector('input[name="csrfmiddlewaretoken"][value]:not([value=""])')?.value
     || (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
-  let socket = null, retry = 500, pinger = null, kind = box.dataset.liveLobby;
+  let kind = box.dataset.liveLobby;
 
   function mark() {
     const csrf = token();
@@ -37,27 +39,9 @@ if (box) {
     }
   }
 
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${proto}://${location.host}/ws/live/?lobby=${encodeURIComponent(kind)}&lang=${encodeURIComponent(document.documentElement.lang)}`);
-    socket.addEventListener("open", () => {
-      retry = 500;
-      box.dataset.connected = "1";
-      clearInterval(pinger);
-      pinger = setInterval(() => socket.send(JSON.stringify({type: "ping"})), 25000);
-    });
-    socket.addEventListener("message", (e) => {
-      const f = JSON.parse(e.data);
-      if (f.type === "lobby") { box.innerHTML = f.html; mark(); box.dataset.updated = String(Date.now()); }
-    });
-    socket.addEventListener("close", (e) => {
-      box.dataset.connected = "";
-      clearInterval(pinger);
-      if (e.code === 4429 || e.code === 4999) return;
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
-    });
-  }
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const url = () => `${proto}://${location.host}/ws/live/?lobby=${encodeURIComponent(kind)}&lang=${encodeURIComponent(document.documentElement.lang)}`;
+  let live = null; // the socket keeper, once started below
 
   // A filter (htmx) swaps the list and pushes ?kind=: the socket follows the new kind.
   document.body.addEventListener("htmx:afterSwap", (e) => {
@@ -65,7 +49,7 @@ if (box) {
     mark();
     const list = box.querySelector("[data-kind]");
     const next = new URL(location.href).searchParams.get("kind") || "all";
-    if (next !== kind) { kind = next; box.dataset.liveLobby = kind; if (socket) { socket.close(4999); } connect(); }
+    if (next !== kind) { kind = next; box.dataset.liveLobby = kind; live.restart(); }
     for (const a of document.querySelectorAll(".kind-tabs a")) {
       const current = a.dataset.kind === kind;
       a.classList.toggle("current", current);
@@ -74,5 +58,10 @@ if (box) {
     void list;
   });
   mark();
-  connect();
+  live = keepLive(url, {
+    frame: (f) => {
+      if (f.type === "lobby") { box.innerHTML = f.html; mark(); box.dataset.updated = String(Date.now()); }
+    },
+    status: (on) => { box.dataset.connected = on ? "1" : ""; },
+  });
 }

@@ -108,3 +108,49 @@ def test_an_anonymous_visitor_s_header_fits_at_360(browser, live_server_url):
         assert page.locator(".nav-login").is_visible() and page.locator(".nav-signup").is_visible()
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------ tap targets (WCAG 2.2 AA, 2.5.8)
+
+#: The smallest target WCAG 2.2 AA asks for (2.5.8 "Target Size (Minimum)"), CSS px each way.
+MIN_TARGET_PX = 24
+#: Everything in the header a finger may press.
+TARGETS = ".site-header a, .site-header button, .site-header summary, .site-header input:not([type=hidden])"
+
+
+def _small_targets(page):
+    """The header's visible targets smaller than MIN_TARGET_PX either way, by Playwright's
+    bounding box: [(what, width, height)]."""
+    small = []
+    for target in page.locator(TARGETS).all():
+        if not target.is_visible():
+            continue
+        box = target.bounding_box()
+        if box["width"] < MIN_TARGET_PX or box["height"] < MIN_TARGET_PX:
+            what = target.evaluate("el => el.dataset.testid || el.className || el.tagName") + f" {target.inner_text()!r}"
+            small.append((what, round(box["width"], 1), round(box["height"], 1)))
+    return small
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_every_header_target_is_at_least_24_px_each_way_at_360(browser, live_server_url, lang):
+    """A visitor's header (the site's name, rules, leaderboard, their guest name, log in, sign up,
+    the languages), the guest-name form it opens, and an account's header with its menu open."""
+    user = _off_loop(lambda: User.objects.create(username=f"tap-{lang}", display_name="Tâm"))
+    context = _context(browser, lang, 360)
+    try:
+        page = context.new_page()
+        page.goto(live_server_url + "/")
+        assert page.locator(TARGETS).count() >= 8
+        assert _small_targets(page) == []
+        page.click('[data-testid="guest-name"]')
+        page.wait_for_selector("#guest-name-input")
+        assert _small_targets(page) == []
+        _login(context, live_server_url, user)
+        page.goto(live_server_url + "/")
+        page.click('[data-testid="user-menu"] summary')
+        page.locator('[data-testid="logout"]').wait_for()
+        assert _small_targets(page) == []
+        assert page.evaluate(OVERFLOW) <= 0
+    finally:
+        context.close()

@@ -135,14 +135,24 @@ def test_a_spectator_finds_a_live_quick_game_on_the_watch_page_and_sees_its_move
         assert game.host.public_name in row.inner_text() and game.guest.public_name in row.inner_text()
         assert page.evaluate(NO_OVERFLOW) <= 0
         _shot(page, f"watch-{lang}-{width}.png")
+        # Every frame the spectator's room socket receives, and every request of the page after it
+        # opened: the moves must come pushed over the socket, not by a reload or a poll.
+        frames, requests = [], []
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload))
+                if "/ws/room/" in ws.url else None)
         row.locator("a").click()
         page.wait_for_url(re.compile(rf"/r/{room.code}/$"))
         page.wait_for_selector('.room[data-connected="1"]')
+        page.on("request", lambda r: requests.append(r.url) if "/static/" not in r.url else None)  # not sounds
+        assert page.locator('[data-role="resign"]').is_hidden()  # a spectator: no play controls
         for square in ("H8", "H9", "I8"):
             started = time.monotonic()
             _off_loop(_play, game.pk, square)
             page.wait_for_selector(f'.sq[data-sq="{square}"][data-stone]', timeout=WAIT)
             print(f"watch: {square} reached the spectator in {time.monotonic() - started:.2f} s")
+            assert any('"move"' in f and f'"{square}"' in f for f in frames if isinstance(f, str)), \
+                f"{square} did not come as a move frame of the room socket"
+        assert requests == [], f"the page asked the server for {requests}: the moves were not pushed"
     finally:
         context.close()
 
@@ -179,7 +189,9 @@ def _count(page, testid):
     return int(page.get_attribute(f'[data-testid="{testid}"]', "data-n"))
 
 
-def test_the_online_and_playing_counts_change_when_a_browser_comes_and_a_game_ends(browser, live_server_url):
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_online_and_playing_counts_change_when_a_browser_comes_and_a_game_ends(browser, live_server_url, lang,
+                                                                                      width):
     from django.core.cache import cache
     from lobby import counts
 
@@ -187,8 +199,8 @@ def test_the_online_and_playing_counts_change_when_a_browser_comes_and_a_game_en
     # test runs (the count then need not grow when one browser comes): start from nobody.
     _off_loop(lambda: (counts._redis().delete(counts.ONLINE_KEY), cache.delete(counts.COUNTS_KEY)))
     room, game = _off_loop(_quick_game)
-    first = _context(browser, "vi", 360)
-    second = _context(browser, "en", 1280)
+    first = _context(browser, lang, width)
+    second = _context(browser, "en" if lang == "vi" else "vi", 1280 if width == 360 else 360)
     try:
         page = first.new_page()
         page.goto(live_server_url + "/")
@@ -201,7 +213,7 @@ def test_the_online_and_playing_counts_change_when_a_browser_comes_and_a_game_en
         _off_loop(games.resign, game.pk, game.host)  # a game ends
         page.wait_for_function(f"Number(document.querySelector('[data-testid=\"playing-count\"]').dataset.n) < {playing}",
                                timeout=WAIT)
-        _shot(page, "home-counts-vi-360.png")
+        _shot(page, f"home-counts-{lang}-{width}.png")
     finally:
         first.close()
         second.close()

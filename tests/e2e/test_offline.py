@@ -469,3 +469,60 @@ def test_a_record_finished_offline_is_sent_once_and_shows_once_in_my_games(brows
         assert first.locator('[data-testid="records-pending"]').is_hidden()
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ the home page's live parts offline
+
+#: Counts every live socket the page makes (the featured game's, the lobby's), before its scripts run.
+COUNT_LIVE_SOCKETS = """
+window.__liveSockets = 0;
+const RealSocket = window.WebSocket;
+window.WebSocket = class extends RealSocket {
+  constructor(url, protocols) { super(url, protocols); if (String(url).includes('/ws/live/')) window.__liveSockets += 1; }
+};
+"""
+NOT_LIVE = {"vi": "Không cập nhật trực tiếp: đang mất kết nối", "en": "Not live: no connection."}
+
+
+@pytest.mark.parametrize("lang, width", [("vi", 360), ("en", 1280)])
+def test_offline_the_home_page_says_its_counts_are_not_live_and_its_live_socket_waits_for_the_network(
+        browser, offline_site, seeded, lang, width):
+    """The counts of who is here and the featured game, once the device is offline: the counts are
+    marked as not live with a line saying so (at once, and on the worker's copy of the page), the
+    featured game's socket is dropped and not tried again while offline (a minute of the page's
+    clock: no socket, no poll of the counts), and both come back live with the network."""
+    url = offline_site.url
+    ctx = _context(browser, lang, width)
+    ctx.add_init_script(COUNT_LIVE_SOCKETS)
+    try:
+        page = ctx.new_page()
+        _controlled(page, url + "/")
+        page.wait_for_selector('[data-featured][data-connected="1"]', timeout=TIMEOUT)
+        hint = page.locator('[data-testid="counts-stale"]')
+        assert hint.is_hidden() and page.get_attribute("#live-counts", "data-stale") is None
+        ctx.set_offline(True)
+        page.wait_for_selector('#live-counts[data-stale="1"]')
+        assert hint.is_visible() and hint.inner_text().startswith(NOT_LIVE[lang])
+        page.wait_for_selector('[data-featured]:not([data-connected="1"])')
+
+        page.reload()  # the worker's copy of the home page: its counts are from the last visit
+        page.wait_for_selector('#live-counts[data-stale="1"]')
+        assert hint.is_visible()
+        polls = []
+        page.on("request", lambda r: polls.append(r.url) if "/song/" in r.url else None)
+        page.clock.install()
+        page.clock.run_for(60_000)  # a minute offline
+        assert page.evaluate("window.__liveSockets") == 0, "a live socket was tried while offline"
+        assert polls == [], "the counts were polled while offline"
+        assert page.locator('[data-offline-line="refused"]').count() == 0
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"home-offline-counts-{lang}-{width}.png"))
+        page.clock.resume()
+
+        ctx.set_offline(False)  # the network is back: live again at once, without a reload
+        page.wait_for_selector('[data-featured][data-connected="1"]', timeout=TIMEOUT)
+        page.wait_for_selector('#live-counts:not([data-stale])', timeout=TIMEOUT)
+        page.wait_for_selector('[data-testid="counts-stale"]', state="hidden", timeout=TIMEOUT)
+        assert page.evaluate("window.__liveSockets") == 1 and polls
+    finally:
+        ctx.close()

@@ -17,6 +17,18 @@ def _prompt(page, text, timeout=20_000):
         f"document.querySelector('[data-testid=opening-prompt]').textContent.includes({text!r})", timeout=timeout)
 
 
+#: Colour words an opening's texts must not use beside X and O (the site's words for the sides),
+#: in the page's language.
+COLOUR_WORDS = {"en": ("Black", "White", "black", "white"), "vi": ("Đen", "Trắng", "đen", "trắng")}
+
+
+def _in_x_and_o(page, lang):
+    """The opening panel (prompt, buttons, steps) names the sides X and O only."""
+    text = page.inner_text('[data-testid="opening"]')
+    assert not [w for w in COLOUR_WORDS[lang] if w in text], text
+    return text
+
+
 def _choose_rules(page, preset):
     page.click(".rules-choice summary")
     page.select_option('select[name="preset"]', preset)
@@ -40,7 +52,8 @@ def test_a_full_rif_game_between_two_browsers_through_the_swap_and_the_fifth_mov
         guest.click('[data-testid="take-seat"]')
         _one_tap(host)
         _one_tap(guest)
-        _prompt(host, "place stone 1 (black) on the centre point")
+        _prompt(host, "place stone 1 (X) on the centre point")
+        _prompt(guest, "đặt quân thứ 1 (X) vào điểm chính giữa")
         assert host.locator(".sq.area").count() == 1
         host.click('.sq[data-sq="H8"]')
         _stone(guest, "H8", "X")
@@ -56,14 +69,20 @@ def test_a_full_rif_game_between_two_browsers_through_the_swap_and_the_fifth_mov
         # The tentative White decides: swap.
         guest.wait_for_selector('[data-testid="opening-swap"]')
         assert host.locator('[data-testid="opening-swap"]').count() == 0
+        assert "đổi quân (cầm X) hay giữ O?" in _in_x_and_o(guest, "vi")
+        assert guest.inner_text('[data-testid="opening-swap"]') == "Đổi quân: tôi cầm X"
+        assert guest.inner_text('[data-testid="opening-keep"]') == "Giữ O"
+        assert "swap sides (take X) or keep O?" in _in_x_and_o(host, "en")
         guest.click('[data-testid="opening-swap"]')
-        _prompt(host, "place stone 4 (white) anywhere")
+        _prompt(host, "place stone 4 (O) anywhere")
         host_name = host.inner_text('[data-role="name-O"]')
         assert "(you)" in host_name  # the host holds White now
         host.click('.sq[data-sq="G9"]')
         _stone(guest, "G9", "O")
-        # Black (the guest) offers two 5th moves; a mirror pair is refused by the server.
+        # X (the guest) offers two 5th moves; a mirror pair is refused by the server.
         guest.wait_for_selector('[data-testid="opening-offer"]')
+        assert "đề cử hai điểm cho nước thứ 5 (X)" in _in_x_and_o(guest, "vi")
+        _in_x_and_o(host, "en")
         guest.click('.sq[data-sq="H10"]')
         guest.click('.sq[data-sq="K11"]')
         assert guest.locator(".sq.proposed").count() == 2
@@ -75,11 +94,16 @@ def test_a_full_rif_game_between_two_browsers_through_the_swap_and_the_fifth_mov
         _stone(guest, "K11", "X")
         host.wait_for_function("document.querySelector('[data-testid=opening-prompt]').textContent.includes('Opening over')")
         assert host.locator('[data-testid="opening-log"] li').count() == 7
-        # Each step names the colour held then: the host placed stone 1 as Black, though White now.
+        # Each step names the side held then: the host placed stone 1 as X, though O now.
         log = host.locator('[data-testid="opening-log"] li')
-        assert log.nth(0).inner_text().startswith("Black") and log.nth(3).inner_text().startswith("White")
-        assert log.nth(4).inner_text().startswith("White") and log.nth(5).inner_text().startswith("Black")
-        # The game goes on: White plays far away, Black makes a five on row 13.
+        assert log.nth(0).inner_text().startswith("X (") and log.nth(3).inner_text().startswith("O (")
+        assert log.nth(3).inner_text().endswith("swapped sides.")
+        assert log.nth(4).inner_text().startswith("O (") and log.nth(5).inner_text().startswith("X (")
+        assert "Opening over: the players swapped X and O." in _in_x_and_o(host, "en")
+        vi_log = guest.locator('[data-testid="opening-log"] li')
+        assert vi_log.nth(3).inner_text().endswith("đổi quân với đối thủ.")
+        assert "hai bên đã đổi quân X và O cho nhau" in _in_x_and_o(guest, "vi")
+        # The game goes on: O plays far away, X makes a five on row 13.
         for white, black in (("A1", "D13"), ("A3", "E13"), ("A5", "F13"), ("A7", "G13"), ("A9", "H13")):
             host.click(f'.sq[data-sq="{white}"]')
             _stone(guest, white, "O")
@@ -107,18 +131,21 @@ def test_a_swap2_game_against_the_computer_that_gets_the_choice_back(browser, li
         page.click('[data-testid="play-computer"]')
         page.wait_for_url(re.compile(r"/choi-may/\?"))
         _one_tap(page)
-        _prompt(page, "choose a colour, or place two more stones", timeout=60_000)
+        _prompt(page, "choose X or O, or place two more stones (O, then X)", timeout=60_000)
+        _in_x_and_o(page, "en")
+        assert page.inner_text('[data-testid="opening-choose-X"]') == "Play X"
         assert page.locator('.sq[data-stone="X"], .sq[data-stone="O"]').count() == 3
         assert page.locator('[data-testid="opening-choose-X"]').count() == 1
         page.click('.sq[data-sq="A1"]')  # the 4th stone (white): two more, then the computer chooses
         _stone(page, "A1", "O")
-        _prompt(page, "place stone 5 (black)")
+        _prompt(page, "place stone 5 (X)")
         page.click('.sq[data-sq="O15"]')
         _stone(page, "O15", "X")
         page.wait_for_function(
             "document.querySelectorAll('[data-testid=opening-log] li').length === 6", timeout=60_000)
         last = page.locator('[data-testid="opening-log"] li').nth(5).inner_text()
-        assert re.search(r"chose (Black|White)", last)
+        assert re.search(r"chose (X|O)\.$", last)
+        _in_x_and_o(page, "en")
         assert "Computer" in last
         page.wait_for_function(
             "document.querySelector('[data-testid=opening-prompt]').textContent.includes('Opening over')")

@@ -401,6 +401,23 @@ def test_a_ranked_room_shows_both_ratings_and_the_stakes_before_the_first_move_a
                 mark = "?" if side == new_side else ""
                 assert page.inner_text(f'[data-testid="rating-{side}"]') == f"{change.after}{mark} ({_signed(change.delta)})"
         _shot(pages[0], f"ranked-room-over-{lang}-{width}")
+
+        # After one rated game the new player is on the leaderboard, marked provisional ("?"), after
+        # the established player, with the line saying why and their own row shown to them.
+        new_page = pages[1]
+        new_page.click(".nav-leaderboard")
+        new_page.wait_for_selector('[data-testid="leaderboard"]')
+        table = new_page.inner_text('[data-testid="leaderboard"]')
+        assert table.index(strong.public_name) < table.index(new.public_name)
+        new_after = changes[new.pk].after
+        row = new_page.locator('[data-testid="leaderboard"] tr', has_text=new.public_name).inner_text()
+        assert f"{new_after}?" in row
+        strong_row = new_page.locator('[data-testid="leaderboard"] tr', has_text=strong.public_name).inner_text()
+        assert f"{changes[strong.pk].after}?" not in strong_row and str(changes[strong.pk].after) in strong_row
+        assert new.public_name in new_page.inner_text('[data-testid="my-row"]')
+        assert new_page.locator('[data-testid="provisional-why"]').is_visible()
+        assert new_page.evaluate(NO_OVERFLOW) <= 0
+        _shot(new_page, f"ranked-leaderboard-{lang}-{width}")
     finally:
         for ctx in contexts:
             ctx.close()

@@ -528,3 +528,42 @@ def test_the_chat_box_hint_is_read_whole(browser, live_server_url, lang, width):
         assert text_px <= room_px, f"{hint!r} is {text_px:.0f} px in a {room_px:.0f} px box"
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ 12. an old computer room's "Play again"
+
+@pytest.mark.parametrize("lang, width, kind, preset, want", [
+    pytest.param("vi", 360, "computer", "renju-rif", "/choi-may/?preset=renju-rif&size=15&win_length=5&level=medium&side=X",
+                 id="vi-360-computer"),
+    pytest.param("en", 1280, "local", "caro-vn", "/choi-hai-nguoi/?preset=caro-vn&size=15&win_length=5", id="en-1280-local"),
+])
+def test_play_again_in_an_old_device_room_opens_the_device_page_with_the_same_rules_and_level(
+        browser, live_server_url, lang, width, kind, preset, want):
+    """A computer or one-device room the server made before such games moved to the device: its
+    "Play again" opens the device page with the room's rules and level (it answered with the
+    on_device refusal), and the game there is played under those rules."""
+    def make():
+        user = create_guest()
+        room = legacy_room(user, kind, preset, level="medium")
+        games.resign(room.current_game_id, user)
+        return room, user
+
+    room, user = _off_loop(make)
+    ctx = _context(browser, lang, width)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        again = page.locator('[data-role="play-again"]')
+        again.wait_for(state="visible", timeout=WAIT)
+        assert again.is_enabled()
+        again.click()
+        page.wait_for_url(re.compile(r"/choi-(may|hai-nguoi)/\?"), timeout=WAIT)
+        assert page.url.startswith(live_server_url + want)
+        page.wait_for_selector('[data-testid="device-game"] .board .sq')
+        line = page.inner_text('[data-role="rules-line"]')
+        assert ("Renju" in line and "RIF" in line) if preset == "renju-rif" else "15×15" in line
+        if kind == "computer":
+            assert page.input_value('[data-role="level"]') == "medium"
+        assert page.locator('[data-offline-line="refused"]').count() == 0
+        assert _off_loop(lambda: Game.objects.filter(rematch_of_id=room.current_game_id).count()) == 0
+    finally:
+        ctx.close()

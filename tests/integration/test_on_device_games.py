@@ -115,3 +115,40 @@ def test_rooms_are_friend_rooms_only():
         rooms.create_room(create_guest(), kind="computer")  # noqa - no such argument any more
     with pytest.raises(TypeError):
         services.create_game(host=create_guest(), bot_seat="guest", bot_level="easy")
+
+
+def _device_url(room, user):
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    html = client.get(f"/r/{room.code}/").content.decode()
+    found = [part.split('"')[0] for part in html.split('data-device-url="')[1:]]
+    return found[0].replace("&amp;", "&") if found else None
+
+
+@pytest.mark.parametrize("preset, size, win_length, level, side, want", [
+    ("caro-exact", 19, 6, "hard", "O",
+     {"preset": "caro-exact", "size": "19", "win_length": "6", "level": "hard", "side": "O"}),
+    ("renju-rif", None, None, "medium", "X", {"preset": "renju-rif", "size": "15", "win_length": "5", "level": "medium",
+                                               "side": "X"}),
+    ("reversi", None, None, "easy", "X", {"preset": "reversi", "level": "easy", "side": "X"}),
+])
+def test_play_again_in_an_old_computer_room_leads_to_the_device_page_with_its_rules_and_level(
+        preset, size, win_length, level, side, want):
+    user = create_guest()
+    room = legacy_room(user, "computer", preset, level=level, side=side, size=size, win_length=win_length)
+    services.resign(room.current_game_id, user)
+    url = _device_url(room, user)
+    parts = urlsplit(url)
+    assert parts.path == DEVICE_PAGES["computer"]
+    assert {key: values[0] for key, values in parse_qs(parts.query).items()} == want
+    before = _counts()
+    assert Client().get(url).status_code == 200 and _counts() == before  # the page itself makes nothing
+
+
+def test_play_again_in_an_old_one_device_room_leads_to_the_one_device_page_and_a_friend_room_keeps_its_rematch():
+    user = create_guest()
+    room = legacy_room(user, "local", "freestyle", size=13, win_length=4)
+    url = _device_url(room, user)
+    assert url == f"{DEVICE_PAGES['local']}?preset=freestyle&size=13&win_length=4"
+    friend = rooms.create_room(user, "caro-vn")
+    assert _device_url(friend, user) is None

@@ -245,18 +245,22 @@ def test_the_record_page_and_the_psq_export_keep_the_opening():
     client = Client()
     page = client.get(f"/en/game/{game.pk}/").content.decode()
     assert 'data-testid="opening-steps"' in page
-    assert "swapped colours" in page and "offered G9, K11 for the 5th move" in page
+    assert "swapped sides" in page and "offered G9, K11 for the 5th move" in page
     assert "picked G9 as the 5th move" in page and "RIF opening" in page
-    # Each step names the colour its person held then (the host is White after the swap, but
-    # placed stones 1-3 as Black), with the person's name.
+    # Each step names the side its person held then, in the site's X and O (the host holds O after
+    # the swap, but placed stones 1-3 as X), with the person's name.
     steps = [re.sub(r"<[^>]+>", "", li) for li in
              re.findall(r"<li>(.*?)</li>", page.split('data-testid="opening-steps"')[1].split("</ol>")[0])]
     host_name, guest_name = html_lib.escape(host.public_name), html_lib.escape(guest.public_name)
     assert steps == [
-        f"Black ({host_name}) placed stone 1 on H8.", f"Black ({host_name}) placed stone 2 on H7.",
-        f"Black ({host_name}) placed stone 3 on J9.", f"White ({guest_name}) swapped colours.",
-        f"White ({host_name}) placed stone 4 on I8.", f"Black ({guest_name}) offered G9, K11 for the 5th move.",
-        f"White ({host_name}) picked G9 as the 5th move."]
+        f"X ({host_name}) placed stone 1 on H8.", f"X ({host_name}) placed stone 2 on H7.",
+        f"X ({host_name}) placed stone 3 on J9.", f"O ({guest_name}) swapped sides.",
+        f"O ({host_name}) placed stone 4 on I8.", f"X ({guest_name}) offered G9, K11 for the 5th move.",
+        f"O ({host_name}) picked G9 as the 5th move."]
+    vi_page = client.get(f"/van/{game.pk}/").content.decode()
+    vi_steps = vi_page.split('data-testid="opening-steps"')[1].split("</ol>")[0]
+    assert f"O ({guest_name}) đổi quân với đối thủ." in vi_steps
+    assert not [w for w in ("Đen", "Trắng", "đen", "trắng") if w in vi_steps]
     text = client.get(f"/en/game/{game.pk}/download/psq").content.decode()
     lines = text.splitlines()
     assert lines[0] == "Piskvorky 15x15, 11:11, 0"

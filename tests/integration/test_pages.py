@@ -335,3 +335,21 @@ def test_a_quick_choice_in_digits_int_refuses_is_ignored_not_a_500(choice):
     response = Client().post("/match/start", {"mode": "quick", "q": choice})
     assert response.status_code == 302 and "go=1" in response["Location"]
     assert choice not in response["Location"]
+
+
+def test_a_guide_s_play_now_link_chooses_quick_match_s_rules_too():
+    """`/?preset=reversi` (a guide's "play now with these rules"): the headline, the rules line and
+    quick match's button and line all name Reversi from the first paint (new-user trial: quick match
+    kept its caro choice and sought a caro game)."""
+    page = Client().get("/?preset=reversi").content.decode()
+    assert "Chơi cờ lật ngay" in re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)
+    assert re.search(r'name="q" value="reversi" data-role="quick-key"', page)
+    plain = Client().get("/").content.decode()
+    assert re.search(r'name="q" value="caro-15-blocked" data-role="quick-key"', plain)
+    assert "Chơi caro ngay" in re.search(r"<h1[^>]*>(.*?)</h1>", plain, re.S).group(1)
+
+
+def test_the_home_rules_line_names_the_opening_procedure():
+    page = Client(headers={"accept-language": "en"}).get("/?preset=swap2").content.decode()
+    line = re.search(r'data-role="rules-line">(.*?)</p>', page, re.S).group(1)
+    assert "Swap2 opening" in line

@@ -63,5 +63,9 @@ export function watchConnection(win, texts) {
     event.preventDefault();
     refuse();
   });
-  doc.addEventListener("htmx:sendError", refuse);
+  // A request the visitor made; not a part that polls by itself (the home page's counts: they say
+  // on their own that they are not live).
+  doc.addEventListener("htmx:sendError", (event) => {
+    if (!String(event.target?.getAttribute?.("hx-trigger") || "").includes("every")) refuse();
+  });
 }

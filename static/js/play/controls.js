@@ -18,6 +18,9 @@ export class Controls {
     this.root = root;
     const $ = (this.$ = (role) => root.querySelector(`[data-role="${role}"]`));
     $("play-again").addEventListener("click", () => {
+      // A computer or one-device room the server made before such games moved to the device: the
+      // next game opens on the device page, with the same rules and level (the room's data-device-url).
+      if (root.dataset.deviceUrl) { window.location.assign(root.dataset.deviceUrl); return; }
       const level = $("level");
       if (playAgain(level ? level.value : null)) $("play-again").disabled = true;
     });

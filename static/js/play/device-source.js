@@ -28,7 +28,7 @@ const REFUSALS = () => ({
   offer_count: gettext("Offer exactly two different points for the 5th move."),
   equivalent_fifth: gettext("These two points are mirror images of each other in this position: offer two points that differ."),
   not_offered: gettext("Choose one of the two offered points for the 5th move."),
-  bad_color: gettext("Choose Black or White."),
+  bad_color: gettext("Choose X or O."),
 });
 
 export class DeviceSource {

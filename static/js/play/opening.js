@@ -3,7 +3,7 @@
 // the 5th move and the pick among them), and the steps taken so far. It reads the `opening` view of
 // the state, whichever source made it, and hands the chosen action to its owner.
 
-import { colourName, fmt, playerName } from "./words.js";
+import { fmt, playerName, sideName } from "./words.js";
 
 // The running opening procedure (state.opening while not done), or null.
 export function openingNow(state) {
@@ -11,39 +11,41 @@ export function openingNow(state) {
   return op && !op.done && state.status === "active" ? op : null;
 }
 
-// Who acts in the opening, in words: "Black (Lan)" / "You (Black)" / on one device "Black".
+// Who acts in the opening, in words: "X (Lan)" / "You (X)" / on one device "X". The opening's
+// sides are named by the site's X and O, as their stones are drawn (an opening game draws the
+// first mover's stones as X: Game.mark_of), never "Black" / "White" beside them.
 function actorWords(state, side) {
-  if (state.local) return colourName(side);
-  if (state.you === side) return fmt(gettext("You (%(colour)s)"), { colour: colourName(side) });
-  return fmt(gettext("%(colour)s (%(name)s)"), { colour: colourName(side), name: playerName(state, side) });
+  if (state.local) return sideName(state, side);
+  if (state.you === side) return fmt(gettext("You (%(colour)s)"), { colour: sideName(state, side) });
+  return fmt(gettext("%(colour)s (%(name)s)"), { colour: sideName(state, side), name: playerName(state, side) });
 }
 
 const OPENING_PROMPTS = () => ({
-  place_1: gettext("%(who)s: place stone 1 (black) on the centre point."),
-  place_2: gettext("%(who)s: place stone 2 (white) inside the central 3×3."),
-  place_3: gettext("%(who)s: place stone 3 (black) inside the central 5×5."),
-  swap: gettext("%(who)s: swap colours or keep White?"),
-  place_4: gettext("%(who)s: place stone 4 (white) anywhere."),
-  offer_5: gettext("%(who)s: offer two points for the 5th move (Black); your opponent picks one."),
+  place_1: gettext("%(who)s: place stone 1 (X) on the centre point."),
+  place_2: gettext("%(who)s: place stone 2 (O) inside the central 3×3."),
+  place_3: gettext("%(who)s: place stone 3 (X) inside the central 5×5."),
+  swap: gettext("%(who)s: swap sides (take X) or keep O?"),
+  place_4: gettext("%(who)s: place stone 4 (O) anywhere."),
+  offer_5: gettext("%(who)s: offer two points for the 5th move (X); your opponent picks one."),
   select_5: gettext("%(who)s: pick one of the two offered points; it becomes the 5th move."),
-  place_three: gettext("%(who)s: place the first three stones, black, white, black (stone %(n)s now)."),
-  second_choice: gettext("%(who)s: choose a colour, or place two more stones (white, then black) and hand the choice back."),
+  place_three: gettext("%(who)s: place the first three stones, X, O, X (stone %(n)s now)."),
+  second_choice: gettext("%(who)s: choose X or O, or place two more stones (O, then X) and hand the choice back."),
   second_place: gettext("%(who)s: place stone %(n)s (%(colour)s)."),
-  first_choice: gettext("%(who)s: choose your colour for the rest of the game."),
+  first_choice: gettext("%(who)s: choose X or O for the rest of the game."),
 });
 
-// One logged step in words: "Black (Lan) placed H8", "White swapped colours", "Black offered J9, G9".
+// One logged step in words: "X (Lan) placed stone 1 on H8.", "O (Minh) swapped sides.", "X offered J9, G9".
 export function openingStepText(state, entry) {
-  // The colour held at that step (a swap changes it after), the person by the side they hold now.
-  const who = colourName(entry.as ?? entry.by) + (state.local ? "" : ` (${playerName(state, entry.by)})`);
+  // The side held at that step (a swap changes it after), the person by the side they hold now.
+  const who = sideName(state, entry.as ?? entry.by) + (state.local ? "" : ` (${playerName(state, entry.by)})`);
   const squares = entry.squares.join(", ");
   switch (entry.kind) {
     case "place": return fmt(gettext("%(who)s placed stone %(n)s on %(square)s."), { who, n: entry.plies[0], square: squares });
-    case "swap": return fmt(gettext("%(who)s swapped colours."), { who });
-    case "keep": return fmt(gettext("%(who)s kept the colours."), { who });
+    case "swap": return fmt(gettext("%(who)s swapped sides."), { who });
+    case "keep": return fmt(gettext("%(who)s kept their side."), { who });
     case "offer": return fmt(gettext("%(who)s offered %(squares)s for the 5th move."), { who, squares });
     case "select": return fmt(gettext("%(who)s picked %(square)s as the 5th move."), { who, square: squares });
-    case "choose": return fmt(gettext("%(who)s chose %(colour)s."), { who, colour: colourName(entry.color) });
+    case "choose": return fmt(gettext("%(who)s chose %(colour)s."), { who, colour: sideName(state, entry.color) });
     default: return "";
   }
 }
@@ -94,14 +96,14 @@ export class OpeningPanel {
     let prompt = "";
     if (running) {
       prompt = fmt(OPENING_PROMPTS()[running.step] || "", { who: actorWords(state, running.actor), n,
-        colour: n % 2 ? gettext("black") : gettext("white") });
+        colour: n % 2 ? sideName(state, "X") : sideName(state, "O") });
       if (computerActs) prompt += " " + gettext("The computer is deciding…");
       if (mine && running.step === "offer_5") {
         prompt += " " + (proposal.length ? fmt(gettext("Chosen: %(points)s."), { points: proposal.join(", ") })
           : gettext("Click two empty points."));
       }
     } else {
-      prompt = op.swapped ? gettext("Opening over: the players swapped colours.") : gettext("Opening over: the colours stay as they began.");
+      prompt = op.swapped ? gettext("Opening over: the players swapped X and O.") : gettext("Opening over: X and O stay as they began.");
     }
     this.$("opening-prompt").textContent = prompt;
     const buttons = [];
@@ -116,16 +118,16 @@ export class OpeningPanel {
       buttons.push(btn);
     };
     if (mine && running.allowed.includes("swap")) {
-      add(gettext("Swap: I take Black"), { action: "swap" }, "opening-swap", true);
-      add(gettext("Keep White"), { action: "keep" }, "opening-keep");
+      add(gettext("Swap: I take X"), { action: "swap" }, "opening-swap", true);
+      add(gettext("Keep O"), { action: "keep" }, "opening-keep");
     }
     if (mine && running.allowed.includes("choose")) {
-      add(gettext("Play Black"), { action: "choose", color: "X" }, "opening-choose-X", true);
-      add(gettext("Play White"), { action: "choose", color: "O" }, "opening-choose-O");
+      add(gettext("Play X"), { action: "choose", color: "X" }, "opening-choose-X", true);
+      add(gettext("Play O"), { action: "choose", color: "O" }, "opening-choose-O");
       if (running.allowed.includes("place")) {
         const hint = document.createElement("span");
         hint.className = "hint";
-        hint.textContent = gettext("…or place the 4th stone (white) on the board to put two more stones.");
+        hint.textContent = gettext("…or place the 4th stone (O) on the board to put two more stones.");
         buttons.push(hint);
       }
     }

@@ -72,7 +72,7 @@ export function sideName(state, side) {
   return isReversi(state) ? (side === "X" ? gettext("Black") : gettext("White")) : markOf(state, side);
 }
 
-// Black/White: the colours of the opening procedures (RIF, Swap2) and of Reversi.
+// Black/White: Reversi's colours (caro's opening procedures name their sides X and O, as drawn).
 export function colourName(side) {
   return side === "X" ? gettext("Black") : gettext("White");
 }
