@@ -121,8 +121,9 @@ export function cellTables(rules, weights = null) {
   return t;
 }
 
-/** Whether side `s` has a legal four-three cell and a legal three-three cell: [ft, tt]. */
-function doubles(fb, s) {
+/** Whether side `s` has a legal cell making a four and an open three on two lines (four-three),
+ * and whether it has one making open threes on two lines (three-three): [ft, tt]. */
+export function doubleThreats(fb, s) {
   const n3 = fb.count(s, THREE);
   if (n3 === 0) return [false, false];
   const NC = fb.NC;
@@ -156,12 +157,12 @@ export function globalFeatures(fb, out = new Int8Array(GLOBAL_NAMES.length)) {
   if (fb.count(me, OPEN4) > 0) {
     out[0] = 1;
   } else {
-    const [ft, tt] = doubles(fb, me);
+    const [ft, tt] = doubleThreats(fb, me);
     if (ft) out[oppFours ? 2 : 1] = 1;
     else if (tt && !oppFours) out[3] = 1;
   }
   if (fb.count(opp, OPEN4) > 0) out[myFours ? 5 : 4] = 1;
-  const [ft, tt] = doubles(fb, opp);
+  const [ft, tt] = doubleThreats(fb, opp);
   if ((ft || tt) && !myFours) out[6] = 1;
   return out;
 }
