@@ -20,7 +20,9 @@
 //
 // The weights come from bench/caro_tune_js.py (positions of our games against Rapfi and against
 // the Python Hard, each scored by Rapfi's search at 50,000 nodes and by the game's result; a
-// logistic regression of the side to move's winning chance). Units: the pattern units of the
+// logistic regression of the side to move's winning chance; the tables below: the first fit, on
+// 1,150 positions, `fit --l2 3e-2 --k 250`, started from the hand-set weights before; docs/strength.md
+// has its held-out numbers and why later refits did not replace it). Units: the pattern units of the
 // per-line weights (patterns.js WEIGHT), so the other levels' numbers and Hard's margins keep
 // their meaning.
 
