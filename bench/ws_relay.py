@@ -20,7 +20,8 @@ receiving the broadcast `move` event. Printed per run: moves relayed per second,
 latency in ms, errors (error frames, timeouts, failed connects), the load average, per move the
 CPU ms of each process (web, worker, PostgreSQL, Redis; bare relay, PostgreSQL) and Redis commands,
 and, for a site the bench starts, the longest garbage-collection pause of its web processes while
-the games were played (caro/gcpolicy.py logs each pause to CARO_GC_LOG). `--think-s 5` plays one
+the games were played, in wall time and in the CPU time the collection took (caro/gcpolicy.py logs
+each pause to CARO_GC_LOG). `--think-s 5` plays one
 move per game every 5 s (how people play; think 4.5-5.5 s) instead of one a second.
 
 `--bare`: one site of its own (bench/stack.py: embedded PostgreSQL and Redis unless DATABASE_URL /
@@ -363,6 +364,7 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     stats.close.set()
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     pauses = gc_pauses(probe.get("gc_log") if probe else None, wall1, wall2)
+    cpu_pauses = [cpu for _ms, cpu in pauses or () if cpu is not None]
     stats.errors += [f"failed: {type(o).__name__}" for o in outcomes if isinstance(o, BaseException)]
     lat = stats.latencies_ms
     ok = not stats.errors and stats.moves == (games * args.moves if play else 0)
@@ -374,8 +376,9 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
         "retries": stats.connect_retries, "ok": ok, "load": os.getloadavg(),
         "per_game_kib": (rss1 - rss0) / games / 1024 if pids else None,
         "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None, "per_move": per_move,
-        "gc_max_ms": max(pauses, default=0.0) if pauses is not None else None,
-        "gc_slow": sum(1 for ms in pauses or () if ms >= GC_SLOW_MS) if pauses is not None else None,
+        "gc_max_ms": max((ms for ms, _cpu in pauses), default=0.0) if pauses is not None else None,
+        "gc_max_cpu_ms": max(cpu_pauses, default=0.0) if pauses is not None else None,
+        "gc_slow": sum(1 for ms, _cpu in pauses or () if ms >= GC_SLOW_MS) if pauses is not None else None,
     }
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -401,9 +404,10 @@ def listener(port: int) -> int | None:
                  if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid), None)
 
 
-def gc_pauses(path, since: float, until: float) -> list[float] | None:
-    """The collection pauses (ms) the web processes logged between Unix times `since` and `until`
-    (caro/gcpolicy.py writes those of at least 1 ms to CARO_GC_LOG), or None without a log."""
+def gc_pauses(path, since: float, until: float) -> list[tuple[float, float | None]] | None:
+    """The collection pauses the web processes logged between Unix times `since` and `until`
+    (caro/gcpolicy.py writes those of at least 1 ms to CARO_GC_LOG), as (wall ms, CPU ms of the
+    collecting thread, None in an older log without it), or None without a log."""
     if not path:
         return None
     try:
@@ -413,9 +417,9 @@ def gc_pauses(path, since: float, until: float) -> list[float] | None:
     pauses = []
     for line in lines:
         try:
-            at, _generation, ms = line.split()
+            at, _generation, ms, *cpu = line.split()
             if since <= float(at) <= until:
-                pauses.append(float(ms))
+                pauses.append((float(ms), float(cpu[0]) if cpu else None))
         except ValueError:
             continue
     return pauses
@@ -470,7 +474,8 @@ def show(result: dict, label: str = "") -> None:
           f"load average {load}", flush=True)
     if result.get("gc_max_ms") is not None:
         print(f"{label}longest collection pause in the web process(es) while playing: {result['gc_max_ms']:.1f} ms "
-              f"({result['gc_slow']} of {GC_SLOW_MS:.0f} ms or more)", flush=True)
+              f"({result['gc_slow']} of {GC_SLOW_MS:.0f} ms or more); the most CPU one took: "
+              f"{result['gc_max_cpu_ms']:.1f} ms", flush=True)
     if result["per_move"]:
         pm = result["per_move"]
         cpu = ", ".join(f"{k} {v:.2f}" for k, v in pm.items() if k != "redis_commands")
@@ -492,6 +497,8 @@ def median_of(runs: list[dict]) -> dict:
             **{p: statistics.median(r[p] for r in runs) for p in ("p50", "p95", "p99", "max")},
             "errors": sum(len(r["errors"]) for r in runs), "ok": all(r["ok"] for r in runs),
             "gc_max_ms": max((r["gc_max_ms"] for r in runs if r.get("gc_max_ms") is not None), default=None),
+            "gc_max_cpu_ms": max((r["gc_max_cpu_ms"] for r in runs if r.get("gc_max_cpu_ms") is not None),
+                                 default=None),
             "per_move": {k: statistics.median(r["per_move"][k] for r in runs if k in (r.get("per_move") or {}))
                          for k in keys}}
 
@@ -708,7 +715,8 @@ def describe_floor(m: dict, bare: dict) -> str:
     """One target's medians for the --floor table: latencies, errors, CPU ms per move, p99 / bare."""
     cpu = ", ".join(f"{k} {v:.2f}" for k, v in m["per_move"].items() if k != "redis_commands")
     commands = f", Redis commands {m['per_move']['redis_commands']:.1f}" if "redis_commands" in m["per_move"] else ""
-    pause = f"; longest gc pause {m['gc_max_ms']:.1f} ms" if m.get("gc_max_ms") is not None else ""
+    pause = (f"; longest gc pause {m['gc_max_ms']:.1f} ms (CPU {m['gc_max_cpu_ms']:.1f} ms)"
+             if m.get("gc_max_ms") is not None else "")
     return (f"{m['moves_per_s']:.1f} moves/s, p50 {m['p50']:.1f} / p95 {m['p95']:.1f} / p99 {m['p99']:.1f} / "
             f"max {m['max']:.1f} ms, {m['errors']} errors; CPU ms per move: {cpu or '-'}{commands}; "
             f"p99 / bare's = {m['p99'] / bare['p99']:.2f}{pause}")

@@ -23,8 +23,10 @@ process:
    a process that is never idle (what is in flight then may stay frozen: see below);
 3. times every collection (`gc.callbacks`): the longest pause so far is kept (`stats()`), a pause
    over SLOW_PAUSE_MS is logged, and with `CARO_GC_LOG=<file>` each pause of at least
-   LOG_PAUSE_MS is appended to that file as `<unix time s> <generation> <ms>` (bench/ws_relay.py
-   sets it and prints the longest pause of each run).
+   LOG_PAUSE_MS is appended to that file as `<unix time s> <generation> <ms> <cpu ms>` (the
+   pause's wall time, and the CPU time the collecting thread spent in it: on a loaded machine the
+   wall time is mostly the wait for a core; bench/ws_relay.py sets it and prints the longest
+   pause of each run, both ways).
 
 **Why frozen sockets do not leak.** A frozen object is still freed the moment its reference count
 drops to zero; only garbage held in reference cycles needs the collector, and frozen cycles are
@@ -112,26 +114,28 @@ def _freeze_round(call_later, waited: float) -> None:
     call_later(SETTLE_RETRY_S, _freeze_round, call_later, waited + SETTLE_RETRY_S)
 
 
-def freeze(forced: bool = False) -> int:
+def freeze(forced: bool = False) -> None:
     """Collect every object not frozen yet, then move every object left out of the collector's
-    reach; returns how many objects are frozen now. `forced`: done while something was in flight
-    (counted in `stats()`)."""
+    reach. `forced`: done while something was in flight (counted in `stats()`).
+
+    It does not count the frozen objects: `gc.get_freeze_count()` walks every one of them (a
+    few hundred thousand in a serving process: 5-20 ms with the loop stopped, every
+    FREEZE_EVERY_S, on top of the freeze itself), so `stats()` counts them only when asked."""
     started = time.perf_counter()
     gc.collect()
     gc.freeze()
     ms = (time.perf_counter() - started) * 1000
-    _state["frozen"] = gc.get_freeze_count()
     _state["freezes"] += 1
     _state["forced"] += forced
     _state["freeze_max_ms"] = max(_state["freeze_max_ms"], ms)
-    log.debug("gc: %d objects frozen in %.1f ms%s", _state["frozen"], ms, " (forced)" if forced else "")
-    return _state["frozen"]
+    log.debug("gc: frozen in %.1f ms%s", ms, " (forced)" if forced else "")
 
 
 def stats() -> dict:
     """Collections timed so far: `count`, `max_ms` (the longest pause), `total_ms`; `frozen` (objects
-    frozen at the last freeze), `freezes`, `forced` (freezes made with something in flight) and
-    `freeze_max_ms` (the longest freeze, its collection included)."""
+    frozen now: counted by this call, which walks them all), `freezes`, `forced` (freezes made with
+    something in flight) and `freeze_max_ms` (the longest freeze, its collection included)."""
+    _state["frozen"] = gc.get_freeze_count()
     return {k: _state[k] for k in ("count", "max_ms", "total_ms", "frozen", "freezes", "forced", "freeze_max_ms")}
 
 
@@ -208,12 +212,13 @@ class InFlight:
 
 def _timer(phase: str, info: dict) -> None:
     if phase == "start":
-        _state["started"] = time.perf_counter()
+        _state["started"] = (time.perf_counter(), time.thread_time())
         return
     started, _state["started"] = _state["started"], None
     if started is None:
         return
-    ms = (time.perf_counter() - started) * 1000
+    ms = (time.perf_counter() - started[0]) * 1000
+    cpu_ms = (time.thread_time() - started[1]) * 1000
     with _lock:
         _state["count"] += 1
         _state["total_ms"] += ms
@@ -221,7 +226,7 @@ def _timer(phase: str, info: dict) -> None:
         handle = _state["file"]
     if handle is not None and ms >= LOG_PAUSE_MS:
         try:
-            handle.write(f"{time.time():.3f} {info.get('generation')} {ms:.2f}\n")
+            handle.write(f"{time.time():.3f} {info.get('generation')} {ms:.2f} {cpu_ms:.2f}\n")
         except (OSError, ValueError):
             pass
     if ms > SLOW_PAUSE_MS:

@@ -21,6 +21,8 @@ on uvloop, with the collector tuned for a long-lived server and a bounded answer
   anything else malformed **400**, each with a short text body and `Connection: close`; the
   connection then reads and drops what the client still sends (so the answer is not lost to a
   TCP reset) until the client closes or REFUSED_LINGER_S passes.
+- **No terminal styling per frame**: autobahn's per-frame debug-log values are not built
+  (`plain_debug_values`).
 
 Daphne writes its access log (`daphne.access.AccessLogGenerator`, on by default at verbosity 1)
 straight to stdout with `datetime.now()`, the process's local time (UTC+7 here: Django sets the
@@ -170,6 +172,28 @@ class BoundedHTTPFactory(HTTPFactory):
     protocol = _bounded_protocol
 
 
+def _unformatted(value, *_args, **_kwargs):
+    """`value` itself: what autobahn's debug-log highlighters become here (`plain_debug_values`)."""
+    return value
+
+
+def plain_debug_values() -> None:
+    """Stop autobahn from building its terminal-coloured debug values for every frame.
+
+    autobahn's websocket protocol passes `hltype(...)` and `hlval(...)` (the qualified name of a
+    method, the peer, the byte count, each styled for a terminal through click) as arguments of a
+    `log.debug` call on every frame it receives and every frame it sends, so they are computed
+    even though nothing logs at debug level: about 7 string-formatting calls per frame, ~5 % of
+    the web process's CPU per move (a profile of bench/ws_relay.py at 50 games). Replaced in the
+    two modules that call them per frame by `_unformatted`, a debug line (if ever switched on)
+    shows the same values, unstyled."""
+    from autobahn.twisted import websocket as twisted_websocket
+    from autobahn.websocket import protocol as websocket_protocol
+
+    for module in (twisted_websocket, websocket_protocol):
+        module.hltype = module.hlval = _unformatted
+
+
 class LoggingServer(Server):
     """Daphne's server with `AccessLog` wherever Daphne's command line would have given it its
     own access log (at verbosity 1 or more, or with `--access-log`), serving through
@@ -185,6 +209,7 @@ class LoggingServer(Server):
         daphne_server.WebSocketFactory = CollectableWebSocketFactory
         from twisted.internet import reactor
 
+        plain_debug_values()
         reactor.callWhenRunning(gcpolicy.apply, reactor.callLater, reactor.callFromThread)
         super().run()
 

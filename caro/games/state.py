@@ -203,17 +203,23 @@ def choices_for(game: Game, seat: str | None) -> list[str]:
     """The actions the holder of `seat` may take now (none for a spectator), as protocol names."""
     if seat is None or not is_active(game):
         return []
-    checks = {
-        "resign": resignable(game),
-        "leave": between_people(game),
-        "offer_draw": may_offer_draw(game, seat) and not may_answer_draw(game, seat),
-        "accept_draw": may_answer_draw(game, seat),
-        "decline_draw": may_answer_draw(game, seat),
-        "request_undo": may_request_undo(game, seat),
-        "accept_undo": may_answer_undo(game, seat),
-        "decline_undo": may_answer_undo(game, seat),
-        "wait": may_wait_longer(game, seat),
-        "claim_win": may_decide_absence(game, seat),
-        "claim_draw": may_decide_absence(game, seat),
-    }
-    return [name for name, allowed in checks.items() if allowed]
+    # Each predicate once (this runs for both sides of every move event), in the protocol's order:
+    # resign, leave, offer_draw, accept_draw, decline_draw, request_undo, accept_undo,
+    # decline_undo, wait, claim_win, claim_draw.
+    choices = []
+    if resignable(game):
+        choices.append("resign")
+    if between_people(game):
+        choices.append("leave")
+    answer_draw = may_answer_draw(game, seat)
+    if not answer_draw and may_offer_draw(game, seat):
+        choices.append("offer_draw")
+    if answer_draw:
+        choices += ("accept_draw", "decline_draw")
+    if may_request_undo(game, seat):
+        choices.append("request_undo")
+    if may_answer_undo(game, seat):
+        choices += ("accept_undo", "decline_undo")
+    if may_decide_absence(game, seat):  # may_wait_longer: the same, once per game
+        choices += ("wait", "claim_win", "claim_draw") if not game.absence_waited else ("claim_win", "claim_draw")
+    return choices

@@ -33,7 +33,7 @@ MESSAGES = {
     "chat_too_long": _("A chat message can have at most 200 characters."),
     "chat_flood": _("You are sending messages too fast: wait a few seconds."),
     "chat_closed": _("This room is closed."),
-    "chat_signin": _("To chat, first press “Chat under a guest name” below the chat."),
+    "chat_signin": _("To chat, first press the “Chat as …” button below the chat."),
 }
 
 

@@ -159,8 +159,8 @@ def join_room(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def chat_name(request: HttpRequest, code: str) -> HttpResponse:
-    """"Chat under a guest name": a spectator who came by link without a name gets a guest name
-    (as a player does on taking a seat), then the room page again, at the chat, where the socket
+    """"Chat as <name>": a spectator who came by link and is not a player yet becomes a guest under
+    the visitor's name the header shows (as a player does on taking a seat), then the room page again, at the chat, where the socket
     now knows them. Someone who has a name already just goes back to the chat."""
     room, refused = _room_within_limit(request, code)
     if refused is not None:

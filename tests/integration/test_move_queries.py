@@ -263,3 +263,31 @@ async def test_an_expired_clock_is_left_to_the_general_path_which_enforces_it():
         assert game.is_over and game.ply == 1
     finally:
         await lean.close_loop_pool()
+
+
+def test_the_statements_parameters_are_what_the_orm_would_send():
+    """`lean._prepared` skips `get_db_prep_save` only for values PostgreSQL's backend passes
+    unchanged: for every column a move writes, the parameters equal the ORM's own, and the Move
+    made without `Model.__init__` (`play.new_move`) holds what `Move(...)` holds."""
+    from caro.games.services import lean
+    from caro.games.services.play import MOVE_FIELDS, new_move
+
+    game, x, o = started_game()
+    play(game, x, "H8", ply=1)
+    game.refresh_from_db()
+    game.draw_offer, game.lapsed_seat = "host", "guest"  # text columns with values, not only ""
+    wrapper = lean.loop_wrapper()
+    for name in MOVE_FIELDS:
+        field = Game._meta.get_field(name)
+        value = field.pre_save(game, False)
+        assert lean._prepared(field, value, wrapper) == field.get_db_prep_save(value, wrapper), name
+    client_id = uuid.uuid4()
+    made = new_move(game, ply=2, side="O", square="H9", client_id=client_id, think_ms=1234)
+    orm = Move(game=game, ply=2, side="O", square="H9", client_id=client_id, think_ms=1234)
+    assert made.__dict__.keys() - {"_state"} <= orm.__dict__.keys()
+    assert {k: v for k, v in made.__dict__.items() if k != "_state"} == {
+        k: v for k, v in orm.__dict__.items() if k in made.__dict__ and k != "_state"}
+    assert made.game is game and made._state.adding and made._state.db is None
+    for field in lean._insert_fields():
+        value = field.pre_save(made, True)
+        assert lean._prepared(field, value, wrapper) == field.get_db_prep_save(value, wrapper), field.name

@@ -35,7 +35,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import datetime
+import functools
 import threading
+import uuid
 import weakref
 
 import psycopg
@@ -154,8 +157,11 @@ def _game_of(rows: list, connection, alias: str) -> tuple[Game, str] | None:
     return game, xmin
 
 
-def _insert_fields() -> list:
-    return [f for f in Move._meta.local_concrete_fields if f is not Move._meta.auto_field]
+@functools.cache
+def _insert_fields() -> tuple:
+    """The fields of a move's INSERT: every concrete field but the id (models are final once
+    this module is imported, so computed once)."""
+    return tuple(f for f in Move._meta.local_concrete_fields if f is not Move._meta.auto_field)
 
 
 def _write_statement(fields: tuple[str, ...], connection) -> str:
@@ -178,15 +184,32 @@ def _write_statement(fields: tuple[str, ...], connection) -> str:
     return sql
 
 
+#: Python types whose values Django's PostgreSQL backend passes to psycopg unchanged for the
+#: columns a move writes (integers, text, an aware `datetime`, a `UUID`): `_prepared` skips the
+#: field's `get_db_prep_save` for them.
+_AS_IS = (int, str, datetime.datetime, uuid.UUID)
+
+
+def _prepared(field, value, connection):
+    """`field.get_db_prep_save(value, connection)`, without the call for a value of a type in
+    `_AS_IS` (exactly: not a subclass such as `bool`) or None, which that call returns unchanged
+    on PostgreSQL (for a datetime only when aware: a naive one goes through the field, which
+    warns and makes it aware as the ORM does)."""
+    kind = type(value)
+    if value is None or (kind in _AS_IS and (kind is not datetime.datetime or value.tzinfo is not None)):
+        return value
+    return field.get_db_prep_save(value, connection)
+
+
 def _write(game: Game, move: Move, fields: list[str], ply_before: int, xmin: str, connection) -> tuple[str, list]:
     """The write and its parameters, prepared as the ORM's UPDATE and INSERT prepare them."""
     sql = _write_statement(tuple(fields), connection)
     params = []
     for name in fields:
         field = Game._meta.get_field(name)
-        params.append(field.get_db_prep_save(field.pre_save(game, False), connection))
+        params.append(_prepared(field, field.pre_save(game, False), connection))
     params += [game.pk, ply_before, xmin]
-    params += [field.get_db_prep_save(field.pre_save(move, True), connection) for field in _insert_fields()]
+    params += [_prepared(field, field.pre_save(move, True), connection) for field in _insert_fields()]
     return sql, params
 
 

@@ -1,12 +1,15 @@
 // Reversi Hard's move choice: the time plan of bench/pybots/reversi_search.py (`choose`). From
 // EXACT_EMPTIES empties an exact solve, from WLD_EMPTIES a win/draw/loss solve, each after a short
 // midgame search that orders it; a solve not finished by SOLVE_SHARE_END of the planned time gives
-// way to the midgame search again (same table) for the rest of the time.
+// way to the midgame search again (same table) for the rest of the time. The midgame search scores
+// its leaves with the pattern evaluation (patterns.js); the linear one of the Python
+// (evaluation.js) is what the Python agreement tests search with.
 
 import { low32, moves, out, pop32 } from "./bitboard.js";
 import { Control, wallClock } from "./control.js";
 import { Endgame } from "./endgame.js";
 import { MidgameSearch, STATIC_ORDER } from "./midgame.js";
+import { evaluatePatterns } from "./patterns.js";
 
 export const EXACT_EMPTIES = 16; // exact solve from this many empty squares at a 1000 ms budget
 export const WLD_EMPTIES = 18; // win/draw/loss solve (window -1..1) from this many
@@ -25,7 +28,7 @@ let context = null;
 function searchContext(clock) {
   if (context === null) {
     const control = new Control(clock);
-    context = { control, midgame: new MidgameSearch(control), endgame: new Endgame(control) };
+    context = { control, midgame: new MidgameSearch(control, evaluatePatterns), endgame: new Endgame(control) };
   }
   context.control.clock = clock;
   return context;

@@ -4,8 +4,9 @@
 //
 // * "easy": greedy with noise, a random legal move a quarter of the time (levels.js).
 // * "medium": 3-ply alpha-beta on mobility and corners (levels.js).
-// * "hard": iterative-deepening negascout with the tuned evaluation, exact endgame from 16 empties,
-//   win/draw/loss from 18 (hard.js, midgame.js, endgame.js, evaluation.js).
+// * "hard": iterative-deepening negascout with the pattern evaluation (tables fitted on positions a
+//   strong engine scored), exact endgame from 16 empties, win/draw/loss from 18 (hard.js, midgame.js,
+//   endgame.js, patterns.js, weights.js).
 //
 // `exactReversiMoveValues(board, {deadline, maxNodes})` gives the exact result of every legal move
 // (post-game analysis).

@@ -82,8 +82,14 @@ export function takeLowest(keys, base, n) {
  * cleared by `clear()`), and per-ply buffers for sorting children. `control` (control.js) stops it.
  */
 export class MidgameSearch {
-  constructor(control) {
+  /**
+   * @param {Control} control
+   * @param {Function} evaluateFn the leaf evaluation, (m lo, m hi, o lo, o hi, m's moves lo, hi, o's moves
+   *   lo, hi) -> evaluation units: evaluation.js's (the Python's, the default) or patterns.js's (Hard)
+   */
+  constructor(control, evaluateFn = evaluate) {
     this.control = control;
+    this.evaluate = evaluateFn;
     const n = 1 << TT_BITS;
     // per entry: me lo, me hi, opp lo, opp hi, depth, flag (-1 upper bound, 0 exact, 1 lower bound),
     // value, move
@@ -182,7 +188,7 @@ export class MidgameSearch {
     }
     if (depth <= 0) {
       const tlo = moves(olo, ohi, mlo, mhi);
-      return evaluate(mlo, mhi, olo, ohi, llo, lhi, tlo, out[0]);
+      return this.evaluate(mlo, mhi, olo, ohi, llo, lhi, tlo, out[0]);
     }
     const table = this.table;
     let e = -1;
@@ -247,7 +253,7 @@ export class MidgameSearch {
           let value;
           if (nllo | nlhi) {
             const tlo = moves(nop_lo, nop_hi, nme_lo, nme_hi);
-            value = 0 - evaluate(nme_lo, nme_hi, nop_lo, nop_hi, nllo, nlhi, tlo, out[0]);
+            value = 0 - this.evaluate(nme_lo, nme_hi, nop_lo, nop_hi, nllo, nlhi, tlo, out[0]);
           } else {
             value = 0 - this.search(nme_lo, nme_hi, nop_lo, nop_hi, 0, 0 - beta, 0 - alpha, ply + 1, true, 0, 0);
             if (ctl.stop) return 0;
