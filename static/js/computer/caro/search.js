@@ -25,6 +25,7 @@
 import { EMPTY, XS } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, rulesKey } from "./patterns.js";
 import { Timeout, checkEvery, wallClock } from "./clock.js";
+import { evaluate as shapeValue, doubleThreats } from "./evaluation.js";
 
 /** Value of a won position (less the plies to the win). */
 export const WIN = 10_000_000;
@@ -81,31 +82,7 @@ const SHARED = new Map(); // "rules key/width" -> SearchTable of Hard
 const TOP = new Int32Array(64); // moves()' best candidates so far (scratch) ...
 const TOP_VALUES = new Int32Array(64); // ... and their values
 
-/** Whether side `s` has a legal cell making a four and an open three on two lines (four-three),
- * and whether it has one making open threes on two lines (three-three): [ft, tt]. */
-export function doubleThreats(fb, s) {
-  const n3 = fb.count(s, THREE);
-  if (n3 === 0) return [false, false];
-  const NC = fb.NC;
-  const cnt = fb.cnt;
-  const o3 = (s * 8 + THREE) * NC;
-  const o4 = (s * 8 + FOUR) * NC;
-  const o5 = (s * 8 + OPEN4) * NC;
-  const renjuX = s === XS && fb.renju;
-  const cells = fb.setCells;
-  let ft = false;
-  let tt = false;
-  for (let i = (s * 8 + THREE) * NC, end = i + n3; i < end; i++) {
-    const q = cells[i];
-    const fours = cnt[o4 + q] > 0 || cnt[o5 + q] > 0;
-    if (!fours && cnt[o3 + q] < 2) continue;
-    if (renjuX && fb.isFoul(q)) continue;
-    if (fours) ft = true;
-    else tt = true;
-    if (ft && tt) break;
-  }
-  return [ft, tt];
-}
+export { doubleThreats }; // (evaluation.js: Hard's evaluation reads it)
 
 /**
  * Negamax alpha-beta over `fb` (changed during a search, restored after). Options: `deadline` /
@@ -197,6 +174,7 @@ export class AlphaBeta {
   /** Static score for the side to move (pattern units, positive = good for it). */
   evaluate() {
     const fb = this.fb;
+    if (this.hard) return shapeValue(fb); // evaluation.js: the four lines' classes together, tuned
     const me = fb.turn;
     const opp = 3 - me;
     let value = Math.floor((fb.total[me] * this.attack - fb.total[opp] * this.defence) / 10);
