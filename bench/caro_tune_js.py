@@ -250,10 +250,85 @@ def openings(args) -> int:
     return 0
 
 
+def rapfi_games(args) -> int:
+    """Positions of Rapfi-against-Rapfi games, for a fit on many more positions than our own games
+    give: each game starts from one of bench/match.py's openings with 0-3 random stones added, or
+    from 2-5 random stones near the centre; then every position is searched by Rapfi (``--nodes``,
+    one thread), whose ``Eval`` (for the side to move) labels it, and the move played is Rapfi's
+    or, with probability ``--random``, a random empty cell within two of the stones (so the
+    positions are not only good play: the alpha-beta evaluates bad moves' positions too). The game
+    ends at a five, a full board or ``--max-ply`` stones; its result labels every position. One
+    JSON line a position in ``positions-<preset>-rr-s<seed>.jsonl`` (``fit`` reads every
+    ``positions-*.jsonl``), written a game at a time; a rerun appends more games (use another
+    ``--seed``)."""
+    import random
+
+    from caro.engine.caro import PRESETS, Board
+    from caro.engine.coords import parse_square, square_name
+    from match import CARO_OPENINGS, CARO_OPENINGS_4
+
+    rng = random.Random(args.seed)
+    rules = PRESETS[args.preset].rules
+    size = rules.size
+    judge = QuickRapfi(args.rapfi, RAPFI_RULES[args.preset], args.nodes)
+    path = args.dir / f"positions-{args.preset}-rr-s{args.seed}.jsonl"
+    args.dir.mkdir(parents=True, exist_ok=True)
+
+    def near(board, radius):
+        cells = set()
+        for sq in board.moves:
+            c, r = parse_square(sq, size)
+            for dc in range(-radius, radius + 1):
+                for dr in range(-radius, radius + 1):
+                    if 0 <= c + dc < size and 0 <= r + dr < size:
+                        cells.add(square_name(c + dc, r + dr))
+        return sorted(n for n in cells if board.stone_at(n) is None)
+
+    total = 0
+    try:
+        judge.new_game(Board(rules))
+        with path.open("a") as f:
+            for game in range(args.games):
+                board = Board(rules)
+                if rng.random() < 0.5:
+                    for m in rng.choice(CARO_OPENINGS_4 + CARO_OPENINGS):
+                        board.play(m)
+                    extra = rng.randint(0, 3)
+                else:
+                    centre = size // 2
+                    board.play(square_name(centre + rng.randint(-1, 1), centre + rng.randint(-1, 1)))
+                    extra = rng.randint(1, 4)
+                for _ in range(extra):
+                    board.play(rng.choice(near(board, 2)))
+                rows = []
+                while board.outcome is None and len(board.moves) < args.max_ply and not board.is_full():
+                    judge.last_eval = None
+                    move = judge.move(board)
+                    if judge.last_eval is not None:
+                        rows.append((list(board.moves), eval_value(judge.last_eval), board.turn))
+                    if rng.random() < args.random:
+                        move = rng.choice(near(board, 2))
+                    board.play(move)
+                winner = None
+                if board.outcome is not None and board.outcome.winner is not None:
+                    winner = board.outcome.winner
+                for moves, ev, side in rows:
+                    result = 0.5 if winner is None else (1.0 if winner == side else 0.0)
+                    f.write(json.dumps({"preset": args.preset, "moves": moves, "eval": ev, "result": result},
+                                       separators=(",", ":")) + "\n")
+                f.flush()
+                total += len(rows)
+                if game % 10 == 0:
+                    print(f"  game {game}: {total} positions", flush=True)
+    finally:
+        judge.close()
+    return 0
+
+
 def fit(args) -> int:
     cmd = ["node", str(ROOT / "bench" / "js" / "caro_tune.mjs"), "--dir", str(args.dir), "--k", str(args.k),
            "--result-weight", str(args.result_weight), "--l2", str(args.l2), "--iters", str(args.iters),
-           "--opening-weight", str(args.opening_weight)]
+           "--opening-weight", str(args.opening_weight), "--model", args.model, "--holdout", str(args.holdout)]
     return subprocess.call(cmd)
 
 
@@ -273,6 +348,9 @@ def main(argv=None) -> int:
     q.add_argument("--l2", type=float, default=3e-2, help="pull towards the weights in the code")
     q.add_argument("--iters", type=int, default=1500)
     q.add_argument("--opening-weight", type=float, default=1.0, help="weight of positions of at most 14 stones")
+    q.add_argument("--model", default="pairs", choices=["pairs", "table"],
+                   help="pairs: line and pair weights; table: a value per combination of four line classes")
+    q.add_argument("--holdout", type=int, default=5, help="one game in this many held out (by its first 8 moves)")
     o = sub.add_parser("openings", help="our first moves as O against Rapfi, judged by Rapfi")
     o.add_argument("--preset", default="freestyle", choices=sorted(RAPFI_RULES))
     o.add_argument("--nodes", type=int, default=10000, help="Rapfi's max_node as X")
@@ -291,8 +369,18 @@ def main(argv=None) -> int:
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--rapfi", type=Path, default=Path(os.environ.get("RAPFI", RAPFI_DEFAULT)))
     g.add_argument("--dir", type=Path, default=TUNE_DEFAULT)
+    r = sub.add_parser("rapfi-games", help="positions of Rapfi-against-Rapfi games, scored by Rapfi")
+    r.add_argument("--preset", default="freestyle", choices=sorted(RAPFI_RULES))
+    r.add_argument("--nodes", type=int, default=20000, help="Rapfi's max_node a position (its move and label)")
+    r.add_argument("--games", type=int, default=400)
+    r.add_argument("--random", type=float, default=0.1, help="chance of a random move instead of Rapfi's")
+    r.add_argument("--max-ply", type=int, default=120)
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--rapfi", type=Path, default=Path(os.environ.get("RAPFI", RAPFI_DEFAULT)))
+    r.add_argument("--dir", type=Path, default=TUNE_DEFAULT)
     args = parser.parse_args(argv)
-    return {"label": label, "fit": fit, "openings": openings, "opening-positions": opening_positions}[args.step](args)
+    return {"label": label, "fit": fit, "openings": openings, "opening-positions": opening_positions,
+            "rapfi-games": rapfi_games}[args.step](args)
 
 
 if __name__ == "__main__":

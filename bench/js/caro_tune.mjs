@@ -3,14 +3,17 @@
 // {preset, moves, eval (Rapfi's, side to move), result (1 / 0.5 / 0 for the side to move)}).
 //
 //   node bench/js/caro_tune.mjs --dir ~/caro-gate/tune [--k 300] [--result-weight 0.25] [--l2 1e-4] [--opening-weight 1]
-//                               [--iters 3000] [--holdout 5]
+//                               [--iters 3000] [--holdout 5] [--model pairs|table]
 //
 // Features per position (the side to move "me", the other "opp"): for each side, over its empty
 // cells, how many lines carry each class ONE .. OPEN4 and how many cells have each pair of
 // strongest classes (evaluation.js pairIndex); the GLOBAL indicators; a tempo constant. The model
 // is logistic: P(me wins) = sigmoid(w . f); the target mixes Rapfi's sigmoid(eval / k) and the
 // game's result. Positions where a side has a five to make are left out (the search never
-// evaluates them). Starts from the evaluation in the code, scaled to logit units by the one factor
+// evaluates them). `--model table`: instead of the line and pair counts, for each side how many
+// cells have each combination rank (evaluation.js COMBO_RANK: the 330 multisets of four line
+// classes), so every combination gets its own value (RANK_ATTACK / RANK_DEFENCE); the GLOBAL
+// indicators and the tempo as before. Starts from the evaluation in the code, scaled to logit units by the one factor
 // that fits it best; the L2 term pulls towards that start. Prints the held-out loss of the
 // current evaluation (best scale) and of the fit, then the fitted tables in pattern units.
 
@@ -21,7 +24,7 @@ import { PRESETS } from "../../static/js/computer/caro/rules.js";
 import { FIVE } from "../../static/js/computer/caro/patterns.js";
 import {
   LINE_ATTACK, PAIR_ATTACK, LINE_DEFENCE, PAIR_DEFENCE, GLOBAL, GLOBAL_NAMES, TEMPO, PAIRS,
-  topTwo, pairIndex, globalFeatures, evaluate,
+  RANKS, COMBO_RANK, topTwo, pairIndex, globalFeatures, evaluate, cellTables,
 } from "../../static/js/computer/caro/evaluation.js";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
@@ -37,10 +40,14 @@ const HOLDOUT = Number(args.holdout ?? 5);
 const OPENING_PLIES = 14; // positions with at most this many stones ...
 const OPENING_WEIGHT = Number(args["opening-weight"] ?? 1); // ... count this many times in the fit // one game in HOLDOUT held out (by its first 8 moves)
 
+const MODEL = args.model ?? "pairs";
+const TABLE = MODEL === "table";
 const NL = 6; // line classes ONE .. OPEN4
 const NG = GLOBAL_NAMES.length;
-const NF = 2 * (NL + PAIRS) + NG + 1;
+const SIDE = TABLE ? RANKS : NL + PAIRS; // features of one side's cells
+const NF = 2 * SIDE + NG + 1;
 
+/** The position's features, sparse: {idx: Int32Array, val: Float64Array}. */
 function features(fb) {
   const f = new Float64Array(NF);
   const me = fb.turn;
@@ -49,22 +56,28 @@ function features(fb) {
     if (fb.cells[q] !== 0) continue;
     for (const s of [me, 3 - me]) {
       const shift = s === 1 ? 0 : 3;
-      const base = s === me ? 0 : NL + PAIRS;
+      const base = s === me ? 0 : SIDE;
       let idx = 0;
       for (let d = 0; d < 4; d++) {
         const c = (fb.codes[d * NC + q] >> shift) & 7;
         idx |= c << (3 * d);
-        if (c >= 1 && c <= NL) f[base + c - 1]++;
+        if (!TABLE && c >= 1 && c <= NL) f[base + c - 1]++;
       }
-      const [a, b] = topTwo(idx);
-      const p = pairIndex(a, b);
-      if (p >= 0) f[base + NL + p]++;
+      if (TABLE) {
+        if (idx !== 0) f[base + COMBO_RANK[idx]]++;
+      } else {
+        const [a, b] = topTwo(idx);
+        const p = pairIndex(a, b);
+        if (p >= 0) f[base + NL + p]++;
+      }
     }
   }
   const g = globalFeatures(fb);
-  for (let i = 0; i < NG; i++) f[2 * (NL + PAIRS) + i] = g[i];
+  for (let i = 0; i < NG; i++) f[2 * SIDE + i] = g[i];
   f[NF - 1] = 1;
-  return f;
+  const nz = [];
+  for (let j = 0; j < NF; j++) if (f[j] !== 0) nz.push(j);
+  return { idx: Int32Array.from(nz), val: Float64Array.from(nz, (j) => f[j]) };
 }
 
 function hash(s) {
@@ -135,20 +148,30 @@ console.log(`current evaluation: scale ${scale.toExponential(3)} logit / unit; l
 
 // -- the start: the code's weights in logit units --------------------------------------------------
 const w0 = new Float64Array(NF);
-for (let c = 1; c <= NL; c++) {
-  w0[c - 1] = LINE_ATTACK[c] * scale;
-  w0[NL + PAIRS + c - 1] = LINE_DEFENCE[c] * scale;
+if (TABLE) {
+  // the code's cell values (O's tables: no Renju foul) per rank
+  const t = cellTables(PRESETS.freestyle.rules);
+  for (let idx = 0; idx < COMBO_RANK.length; idx++) {
+    w0[COMBO_RANK[idx]] = t.attack[2][idx] * scale;
+    w0[SIDE + COMBO_RANK[idx]] = t.defence[2][idx] * scale;
+  }
+} else {
+  for (let c = 1; c <= NL; c++) {
+    w0[c - 1] = LINE_ATTACK[c] * scale;
+    w0[NL + PAIRS + c - 1] = LINE_DEFENCE[c] * scale;
+  }
+  for (let p = 0; p < PAIRS; p++) {
+    w0[NL + p] = PAIR_ATTACK[p] * scale;
+    w0[2 * NL + PAIRS + p] = PAIR_DEFENCE[p] * scale;
+  }
 }
-for (let p = 0; p < PAIRS; p++) {
-  w0[NL + p] = PAIR_ATTACK[p] * scale;
-  w0[2 * NL + PAIRS + p] = PAIR_DEFENCE[p] * scale;
-}
-for (let i = 0; i < NG; i++) w0[2 * (NL + PAIRS) + i] = GLOBAL[i] * scale;
+for (let i = 0; i < NG; i++) w0[2 * SIDE + i] = GLOBAL[i] * scale;
 w0[NF - 1] = TEMPO * scale;
 
-// feature scales (Adam on standardised steps: the counts of ONE lines run to hundreds, a pair to 0-3)
+// feature scales (Adam on standardised steps: the counts of ONE lines run to hundreds, a pair to 0-3);
+// a feature no training position has keeps its start (scale 1, zero gradient but the L2 pull)
 const fs = new Float64Array(NF);
-for (const it of train) for (let j = 0; j < NF; j++) fs[j] += it.f[j] * it.f[j];
+for (const it of train) for (let k = 0; k < it.f.idx.length; k++) fs[it.f.idx[k]] += it.f.val[k] * it.f.val[k];
 for (let j = 0; j < NF; j++) fs[j] = Math.sqrt(fs[j] / train.length) || 1;
 
 const w = Float64Array.from(w0);
@@ -157,14 +180,14 @@ const v = new Float64Array(NF);
 const lr = 0.01;
 const dot = (f) => {
   let s = 0;
-  for (let j = 0; j < NF; j++) s += w[j] * f[j];
+  for (let k = 0; k < f.idx.length; k++) s += w[f.idx[k]] * f.val[k];
   return s;
 };
 for (let t = 1; t <= ITERS; t++) {
   const g = new Float64Array(NF);
   for (const it of train) {
     const e = (sigmoid(dot(it.f)) - it.target) * it.wt;
-    for (let j = 0; j < NF; j++) if (it.f[j] !== 0) g[j] += e * it.f[j];
+    for (let k = 0; k < it.f.idx.length; k++) g[it.f.idx[k]] += e * it.f.val[k];
   }
   for (let j = 0; j < NF; j++) {
     // gradient in the standardised coordinates u_j = w_j * fs_j
@@ -201,7 +224,20 @@ for (let p = 0; p < PAIRS; p++) {
   pairD.push(units(w[2 * NL + PAIRS + p]));
 }
 const glob = [];
-for (let i = 0; i < NG; i++) glob.push(units(w[2 * (NL + PAIRS) + i]));
+for (let i = 0; i < NG; i++) glob.push(units(w[2 * SIDE + i]));
+if (TABLE) {
+  const ra = [];
+  const rd = [];
+  for (let r = 0; r < RANKS; r++) {
+    ra.push(r === 0 ? 0 : units(w[r]));
+    rd.push(r === 0 ? 0 : units(w[SIDE + r]));
+  }
+  console.log(`export const RANK_ATTACK = Object.freeze([${ra.join(", ")}]);`);
+  console.log(`export const RANK_DEFENCE = Object.freeze([${rd.join(", ")}]);`);
+  console.log(`export const GLOBAL = Object.freeze([${glob.join(", ")}]);`);
+  console.log(`export const TEMPO = ${units(w[NF - 1])};`);
+  process.exit(0);
+}
 console.log(`export const LINE_ATTACK = Object.freeze([${lineA.join(", ")}]);`);
 console.log(`export const PAIR_ATTACK = Object.freeze([${pairA.join(", ")}]);`);
 console.log(`export const LINE_DEFENCE = Object.freeze([${lineD.join(", ")}]);`);

@@ -60,6 +60,8 @@ export const HARD = Object.freeze({
   maxDepth: 30, // plies of the deepest alpha-beta iteration
   rootMoves: 14, // root candidates of the alpha-beta
   safetyMoves: 10, // best moves the guard checks for the opponent's VCF / VCT
+  moreMin: 0.2, // after the guard, with at least this part of the planned time left: deepen on ...
+  moreGuard: 0.1, // ... until this part of it is left, for the guard of a new best move
 });
 
 function byScore(fb, s, weightOwn, weightOther) {
@@ -263,11 +265,51 @@ class Hard {
     const t1 = clock();
     const ranked = this.deepen(ab, moves);
     const t2 = clock();
+    let q = this.guard(ranked, !!threat);
+    const t3 = clock();
+    q = this.more(ab, ranked, q, !!threat);
     this.stats.nodes = ab.nodes;
     this.stats.vcfNodes = ab.vcfNodes;
-    const q = this.guard(ranked, !!threat);
-    Object.assign(this.stats, { preMs: t1 - t0, abMs: t2 - t1, guardMs: clock() - t2 });
+    Object.assign(this.stats, { preMs: t1 - t0, abMs: t2 - t1, guardMs: t3 - t2, moreMs: clock() - t3 });
     return this.done(q, threat ? "defence" : "search");
+  }
+
+  /** The guard's unused time (it usually proves the first move safe at once): with at least
+   * HARD.moreMin of the planned time left and no decided score, the alpha-beta deepens on over
+   * the root moves the guard did not drop (the guard's choice `q` first) until HARD.moreGuard of
+   * it is left; a new best move replaces `q` only if the guard's checks prove it safe in the rest.
+   * Returns the move to play. */
+  more(ab, ranked, q, threat) {
+    const { budget, end, clock } = this;
+    if (end - clock() < budget * HARD.moreMin || Math.abs(ranked[0][0]) >= WIN - 100) return q;
+    const dropped = this.dropped || new Set();
+    const moves = [q, ...ranked.map(([, c]) => c).filter((c) => c !== q && !dropped.has(c))];
+    if (moves.length < 2) return q;
+    const stop = end - budget * HARD.moreGuard;
+    ab.deadline = stop;
+    let best = moves.map((c) => [0, c]);
+    let depth = this.stats.depth + 1;
+    for (; depth <= HARD.maxDepth; depth++) {
+      try {
+        best = ab.root(best.map(([, c]) => c), depth);
+      } catch (e) {
+        if (!(e instanceof Timeout)) throw e;
+        best = ab.salvage(best);
+        break;
+      }
+      this.stats.moreDepth = depth;
+      this.stats.depth = depth;
+      if (best[0][0] >= WIN - 100 || best[0][0] <= -(WIN - 100)) break;
+      if (clock() > stop) break;
+    }
+    const r = best[0][1];
+    if (r === q || best[0][0] <= -(WIN - 100)) return q;
+    const now = clock();
+    const verdict = this.safe(r, Math.max(now + budget * HARD.guardMinShare, end), threat ? 2 * NODE_CAP : NODE_CAP);
+    (this.stats.guard ||= []).push(`more ${this.fb.name(r)}:${verdict}`);
+    if (verdict !== 2 || clock() > end || this.lostAfter(r, threat, threat ? 2 * NODE_CAP : NODE_CAP)) return q;
+    this.stats.moreChanged = true;
+    return r;
   }
 
   /** Iterative deepening of `ab` over the root `moves` until the alpha-beta's share of the move
@@ -308,12 +350,9 @@ class Hard {
       if (now > end && fallback !== null) break;
       const verdict = this.safe(q, Math.max(now + budget * HARD.guardMinShare, Math.min(end, now + budget * HARD.guardShare)), nodes);
       (this.stats.guard ||= []).push(`${this.fb.name(q)}:${verdict}`);
-      if (verdict === 0) {
+      if (verdict === 0 || (verdict === 2 && clock() < end && this.lostAfter(q, threat, nodes))) {
         this.stats.dropped = (this.stats.dropped || 0) + 1;
-        continue;
-      }
-      if (verdict === 2 && clock() < end && this.lostAfter(q, threat, nodes)) {
-        this.stats.dropped = (this.stats.dropped || 0) + 1;
+        (this.dropped ||= new Set()).add(q);
         continue;
       }
       if (verdict === 2) return q;
