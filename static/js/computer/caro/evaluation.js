@@ -18,11 +18,13 @@
 // is left out and the cell counts only its lines' value less PAIR, i.e. a foul combination is
 // worth no more than its single lines.
 //
-// The weights come from bench/caro_tune_js.py (positions of our games against Rapfi and against
-// the Python Hard, each scored by Rapfi's search at 50,000 nodes and by the game's result; a
-// logistic regression of the side to move's winning chance; the tables below: the first fit, on
-// 1,150 positions, `fit --l2 3e-2 --k 250`, started from the hand-set weights before; docs/strength.md
-// has its held-out numbers and why later refits did not replace it). Units: the pattern units of the
+// The weights come from bench/caro_tune_js.py (a logistic regression of the side to move's winning
+// chance on positions scored by Rapfi's search and by the game's result). The tables below: the
+// second fit, `fit --l2 1e-3 --k 250`, started from the first fit's tables, on 24,025 positions
+// (16,445 fitted, 3,860 held out, 3,720 with a five to make left out): the first fit's 4,010 (our
+// games against Rapfi and the Python Hard, Rapfi at 50,000 nodes; random openings) and 20,015 of
+// Rapfi-against-Rapfi games with random moves (`rapfi-games`, Rapfi at 20,000 nodes);
+// docs/strength.md has the numbers. Units: the pattern units of the
 // per-line weights (patterns.js WEIGHT), so the other levels' numbers and Hard's margins keep
 // their meaning.
 
@@ -75,10 +77,10 @@ export function foulShape(idx) {
 // (OPEN4,OPEN4) (pairIndex).
 // GLOBAL: see GLOBAL_NAMES; TEMPO: the side to move's bonus.
 
-export const LINE_ATTACK = Object.freeze([0, 4, 871, 52, 265, 637, 2740, 6000]);
-export const PAIR_ATTACK = Object.freeze([0, -683, 0, -55, -2722, -150, 336, 0, 108, 843, 720, 0, 2532, 3131, 176, 2085, 0, 3430, 4653, 0, 29]);
-export const LINE_DEFENCE = Object.freeze([0, 4, -448, -47, -199, -584, -1716, -9000]);
-export const PAIR_DEFENCE = Object.freeze([26, 1391, 0, 109, 1206, 473, -119, 0, -174, 7, -789, 0, -2658, -1055, -4403, -299, 0, -165, 909, 0, -3283]);
+export const LINE_ATTACK = Object.freeze([0, 18, 530, 220, 559, 1085, 2412, 6000]);
+export const PAIR_ATTACK = Object.freeze([64, -734, 0, 6, -801, -289, 323, -1440, 329, 91, 396, -1886, 1261, 4827, 13790, 823, 5705, 11120, 4946, 11556, 42]);
+export const LINE_DEFENCE = Object.freeze([0, 4, -289, -197, -381, -943, -2186, -9000]);
+export const PAIR_DEFENCE = Object.freeze([-76, 219, 5189, -26, 280, 321, -312, -75, -419, 430, -641, 2017, -1222, -2601, -1902, -944, 150, -1639, 1761, 4360, 9233]);
 export const GLOBAL_NAMES = Object.freeze([
   "my open four, other side has a four", // the side to move has an OPEN4 cell (the other side can counter)
   "my four-three, no four against", "my four-three, a four against",
@@ -86,8 +88,8 @@ export const GLOBAL_NAMES = Object.freeze([
   "their open three, I have no four", "their open three, I have a four",
   "their four-three or three-three, I have no four",
 ]);
-export const GLOBAL = Object.freeze([5517, 3501, 5966, 6925, -2386, -255, -2421]);
-export const TEMPO = 619;
+export const GLOBAL = Object.freeze([11126, 3340, 5824, 11181, -977, -509, -1788]);
+export const TEMPO = 991;
 // RANK_*: when set, a value per combination rank (COMBO_RANK) replaces LINE + PAIR for the cells
 // (bench/caro_tune_js.py fit --model table); null: the LINE + PAIR tables above.
 export const RANK_ATTACK = null;
