@@ -11,8 +11,9 @@
 // is logistic: P(me wins) = sigmoid(w . f); the target mixes Rapfi's sigmoid(eval / k) and the
 // game's result. Positions where a side has a five to make are left out (the search never
 // evaluates them). `--model table`: instead of the line and pair counts, for each side how many
-// cells have each combination rank (evaluation.js COMBO_RANK: the 330 multisets of four line
-// classes), so every combination gets its own value (RANK_ATTACK / RANK_DEFENCE); the GLOBAL
+// cells have each combination rank (COMBO_RANK: the 330 multisets of four line classes),
+// so every combination gets its own value (printed as RANK_ATTACK / RANK_DEFENCE; evaluation.js
+// has no such table: this fit was no better than the pairs' on held-out positions); the GLOBAL
 // indicators and the tempo as before. Starts from the evaluation in the code, scaled to logit units by the one factor
 // that fits it best; the L2 term pulls towards that start. Prints the held-out loss of the
 // current evaluation (best scale) and of the fit, then the fitted tables in pattern units.
@@ -24,7 +25,7 @@ import { PRESETS } from "../../static/js/computer/caro/rules.js";
 import { FIVE } from "../../static/js/computer/caro/patterns.js";
 import {
   LINE_ATTACK, PAIR_ATTACK, LINE_DEFENCE, PAIR_DEFENCE, GLOBAL, GLOBAL_NAMES, TEMPO, PAIRS,
-  RANKS, COMBO_RANK, topTwo, pairIndex, globalFeatures, evaluate, cellTables,
+  COMBOS, topTwo, pairIndex, globalFeatures, evaluate, cellTables,
 } from "../../static/js/computer/caro/evaluation.js";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
@@ -39,6 +40,25 @@ const ITERS = Number(args.iters ?? 3000);
 const HOLDOUT = Number(args.holdout ?? 5);
 const OPENING_PLIES = 14; // positions with at most this many stones ...
 const OPENING_WEIGHT = Number(args["opening-weight"] ?? 1); // ... count this many times in the fit // one game in HOLDOUT held out (by its first 8 moves)
+
+/**
+ * (--model table) A combination's rank among the 330 multisets of four classes (the order of the lines does
+ * not matter to a cell's value): COMBO_RANK[idx], 0 for a cell with no class on any line. Ranks
+ * follow the sorted classes (a >= b >= c >= d) in lexicographic order.
+ */
+const RANKS = 330;
+const COMBO_RANK = (() => {
+  const rankOf = new Map();
+  for (let a = 0; a < 8; a++) for (let b = 0; b <= a; b++) for (let c = 0; c <= b; c++) for (let d = 0; d <= c; d++) {
+    rankOf.set(((a * 8 + b) * 8 + c) * 8 + d, rankOf.size);
+  }
+  const out = new Int16Array(COMBOS);
+  for (let idx = 0; idx < COMBOS; idx++) {
+    const k = [0, 1, 2, 3].map((d) => (idx >> (3 * d)) & 7).sort((x, y) => y - x);
+    out[idx] = rankOf.get(((k[0] * 8 + k[1]) * 8 + k[2]) * 8 + k[3]);
+  }
+  return out;
+})();
 
 const MODEL = args.model ?? "pairs";
 const TABLE = MODEL === "table";

@@ -90,50 +90,18 @@ export const GLOBAL_NAMES = Object.freeze([
 ]);
 export const GLOBAL = Object.freeze([11126, 3340, 5824, 11181, -977, -509, -1788]);
 export const TEMPO = 991;
-// RANK_*: when set, a value per combination rank (COMBO_RANK) replaces LINE + PAIR for the cells
-// (bench/caro_tune_js.py fit --model table); null: the LINE + PAIR tables above.
-export const RANK_ATTACK = null;
-export const RANK_DEFENCE = null;
 
 const TABLES = new Map();
 
-/**
- * The combination's rank among the 330 multisets of four classes (the order of the lines does
- * not matter to a cell's value): COMBO_RANK[idx], 0 for a cell with no class on any line. Ranks
- * follow the sorted classes (a >= b >= c >= d) in lexicographic order.
- */
-export const RANKS = 330;
-export const COMBO_RANK = (() => {
-  const rankOf = new Map();
-  for (let a = 0; a < 8; a++) for (let b = 0; b <= a; b++) for (let c = 0; c <= b; c++) for (let d = 0; d <= c; d++) {
-    rankOf.set(((a * 8 + b) * 8 + c) * 8 + d, rankOf.size);
-  }
-  const out = new Int16Array(COMBOS);
-  for (let idx = 0; idx < COMBOS; idx++) {
-    const k = [0, 1, 2, 3].map((d) => (idx >> (3 * d)) & 7).sort((x, y) => y - x);
-    out[idx] = rankOf.get(((k[0] * 8 + k[1]) * 8 + k[2]) * 8 + k[3]);
-  }
-  return out;
-})();
-
-/**
- * A cell-value table over the 4096 combinations from LINE / PAIR weights (foul: Renju X), or,
- * given `ranked` (a value per combination rank, RANKS long), from it: then a Renju foul shape
- * keeps only its lines' LINE values, as with pairs.
- */
-export function cellTable(line, pair, foul = false, ranked = null) {
+/** A cell-value table over the 4096 combinations from LINE / PAIR weights (foul: Renju X). */
+export function cellTable(line, pair, foul = false) {
   const t = new Int32Array(COMBOS);
   for (let idx = 0; idx < COMBOS; idx++) {
     let v = 0;
     for (let d = 0; d < 4; d++) v += line[(idx >> (3 * d)) & 7];
-    const fouled = foul && foulShape(idx);
-    if (ranked && !fouled) {
-      v = ranked[COMBO_RANK[idx]];
-    } else {
-      const [a, b] = topTwo(idx);
-      const p = pairIndex(a, b);
-      if (p >= 0 && !fouled) v += pair[p];
-    }
+    const [a, b] = topTwo(idx);
+    const p = pairIndex(a, b);
+    if (p >= 0 && !(foul && foulShape(idx))) v += pair[p];
     t[idx] = v;
   }
   return t;
@@ -147,14 +115,11 @@ export function cellTables(rules, weights = null) {
   const key = rules.renju ? "renju" : "plain";
   if (!weights && TABLES.has(key)) return TABLES.get(key);
   const w = weights || { lineAttack: LINE_ATTACK, pairAttack: PAIR_ATTACK, lineDefence: LINE_DEFENCE,
-    pairDefence: PAIR_DEFENCE, rankAttack: RANK_ATTACK, rankDefence: RANK_DEFENCE };
+    pairDefence: PAIR_DEFENCE };
   const renju = !!rules.renju;
-  const ra = w.rankAttack || null;
-  const rd = w.rankDefence || null;
   const t = {
-    attack: [null, cellTable(w.lineAttack, w.pairAttack, renju, ra), cellTable(w.lineAttack, w.pairAttack, false, ra)],
-    defence: [null, cellTable(w.lineDefence, w.pairDefence, renju, rd),
-      cellTable(w.lineDefence, w.pairDefence, false, rd)],
+    attack: [null, cellTable(w.lineAttack, w.pairAttack, renju), cellTable(w.lineAttack, w.pairAttack)],
+    defence: [null, cellTable(w.lineDefence, w.pairDefence, renju), cellTable(w.lineDefence, w.pairDefence)],
   };
   if (!weights) TABLES.set(key, t);
   return t;
