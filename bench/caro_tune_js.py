@@ -95,6 +95,26 @@ class QuickRapfi(Rapfi):
         raise RuntimeError("Rapfi takes no command")
 
 
+def position_line(preset: str, moves, ev: int, result: float) -> str:
+    """One labelled position as the JSON line the ``positions-*.jsonl`` files hold."""
+    return json.dumps({"preset": preset, "moves": list(moves), "eval": ev, "result": result}, separators=(",", ":")) + "\n"
+
+
+def near_cells(board, radius: int) -> list[str]:
+    """The empty cells within ``radius`` (columns and rows) of a stone on ``board``, sorted."""
+    from caro.engine.coords import parse_square, square_name
+
+    size = board.rules.size
+    cells = set()
+    for sq in board.moves:
+        c, r = parse_square(sq, size)
+        for dc in range(-radius, radius + 1):
+            for dr in range(-radius, radius + 1):
+                if 0 <= c + dc < size and 0 <= r + dr < size:
+                    cells.add(square_name(c + dc, r + dr))
+    return sorted(n for n in cells if board.stone_at(n) is None)
+
+
 def label(args) -> int:
     from caro.engine.caro import PRESETS, Board
 
@@ -126,8 +146,7 @@ def label(args) -> int:
                     continue
                 side = board.turn
                 result = 0.5 if winner is None else (1.0 if winner == side else 0.0)
-                f.write(json.dumps({"preset": args.preset, "moves": list(moves), "eval": eval_value(rapfi.last_eval),
-                                    "result": result}, separators=(",", ":")) + "\n")
+                f.write(position_line(args.preset, moves, eval_value(rapfi.last_eval), result))
                 f.flush()
                 if i % 200 == 0:
                     print(f"  {i}/{len(todo)}", flush=True)
@@ -145,7 +164,6 @@ def opening_positions(args) -> int:
     import random
 
     from caro.engine.caro import PRESETS, Board
-    from caro.engine.coords import parse_square, square_name
     from match import CARO_OPENINGS, CARO_OPENINGS_4
 
     rng = random.Random(args.seed)
@@ -166,14 +184,7 @@ def opening_positions(args) -> int:
                     board.play(m)
                 for _ in range(rng.randint(1, args.depth)):
                     if rng.random() < 0.35:
-                        near = set()
-                        for sq in board.moves:
-                            c, r = parse_square(sq, rules.size)
-                            for dc in range(-2, 3):
-                                for dr in range(-2, 3):
-                                    if 0 <= c + dc < rules.size and 0 <= r + dr < rules.size:
-                                        near.add(square_name(c + dc, r + dr))
-                        move = rng.choice(sorted(n for n in near if board.stone_at(n) is None))
+                        move = rng.choice(near_cells(board, 2))
                     else:
                         move = mover.move(board)
                     board.play(move)
@@ -264,7 +275,7 @@ def rapfi_games(args) -> int:
     import random
 
     from caro.engine.caro import PRESETS, Board
-    from caro.engine.coords import parse_square, square_name
+    from caro.engine.coords import square_name
     from match import CARO_OPENINGS, CARO_OPENINGS_4
 
     rng = random.Random(args.seed)
@@ -273,16 +284,6 @@ def rapfi_games(args) -> int:
     judge = QuickRapfi(args.rapfi, RAPFI_RULES[args.preset], args.nodes)
     path = args.dir / f"positions-{args.preset}-rr-s{args.seed}.jsonl"
     args.dir.mkdir(parents=True, exist_ok=True)
-
-    def near(board, radius):
-        cells = set()
-        for sq in board.moves:
-            c, r = parse_square(sq, size)
-            for dc in range(-radius, radius + 1):
-                for dr in range(-radius, radius + 1):
-                    if 0 <= c + dc < size and 0 <= r + dr < size:
-                        cells.add(square_name(c + dc, r + dr))
-        return sorted(n for n in cells if board.stone_at(n) is None)
 
     total = 0
     try:
@@ -299,7 +300,7 @@ def rapfi_games(args) -> int:
                     board.play(square_name(centre + rng.randint(-1, 1), centre + rng.randint(-1, 1)))
                     extra = rng.randint(1, 4)
                 for _ in range(extra):
-                    board.play(rng.choice(near(board, 2)))
+                    board.play(rng.choice(near_cells(board, 2)))
                 rows = []
                 while board.outcome is None and len(board.moves) < args.max_ply and not board.is_full():
                     judge.last_eval = None
@@ -307,15 +308,14 @@ def rapfi_games(args) -> int:
                     if judge.last_eval is not None:
                         rows.append((list(board.moves), eval_value(judge.last_eval), board.turn))
                     if rng.random() < args.random:
-                        move = rng.choice(near(board, 2))
+                        move = rng.choice(near_cells(board, 2))
                     board.play(move)
                 winner = None
                 if board.outcome is not None and board.outcome.winner is not None:
                     winner = board.outcome.winner
                 for moves, ev, side in rows:
                     result = 0.5 if winner is None else (1.0 if winner == side else 0.0)
-                    f.write(json.dumps({"preset": args.preset, "moves": moves, "eval": ev, "result": result},
-                                       separators=(",", ":")) + "\n")
+                    f.write(position_line(args.preset, moves, ev, result))
                 f.flush()
                 total += len(rows)
                 if game % 10 == 0:
