@@ -145,6 +145,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # A banned user's ban, or a fair-play seek bar and its time left, on every page.
                 "moderation.context.restrictions",
+                # A record page's address in the other language, for the language switch.
+                "caro.records.context.language_urls",
             ],
         },
     },

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -45,11 +46,23 @@ def _page_language(request: HttpRequest, language: str) -> str:
     return chosen if chosen in dict(settings.LANGUAGES) else language
 
 
+def _language_urls(request: HttpRequest) -> list[tuple[str, str]]:
+    """[(language code, this page's address in that language)], the query string kept (`?ply=`,
+    `?page=`): the header's language switch goes there (caro.records.context)."""
+    match = request.resolver_match
+    base = match.url_name.rsplit("_", 1)[0]
+    kwargs = {key: value for key, value in match.kwargs.items() if key != "language"}
+    query = request.META.get("QUERY_STRING", "")
+    suffix = f"?{query}" if query else ""
+    return [(code, reverse(f"records:{base}_{code}", kwargs=kwargs) + suffix) for code, _name in settings.LANGUAGES]
+
+
 def in_page_language(view):
     """Run `view` in the page's language (`_page_language`), from the URL's `language` kwarg."""
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args, language: str, **kwargs) -> HttpResponse:
+        request.record_language_urls = _language_urls(request)
         with translation.override(_page_language(request, language)):
             return view(request, *args, language=language, **kwargs)
 

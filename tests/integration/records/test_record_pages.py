@@ -126,6 +126,22 @@ def test_the_url_language_is_the_page_language_unless_the_reader_chose_one(caro_
     assert f"{x.public_name} (X) thắng với 5 quân liên tiếp." in _page(f"/en/game/{game.pk}/", client)
 
 
+def test_the_language_switch_takes_a_record_page_to_its_address_in_that_language(caro_game):
+    """On /van/<id>/?ply=3 the switch's English form goes to /en/game/<id>/?ply=3 (and back), so
+    the address and the words change together; "My games" likewise."""
+    game, x, _o = caro_game
+    client = Client()
+    html = _page(f"/van/{game.pk}/?ply=3", client)
+    nexts = dict((lang, url) for url, lang in re.findall(
+        r'name="next" type="hidden" value="([^"]*)">\s*<button type="submit" name="language" value="(\w+)"', html))
+    assert nexts == {"vi": f"/van/{game.pk}/?ply=3", "en": f"/en/game/{game.pk}/?ply=3"}
+    response = client.post("/i18n/setlang/", {"language": "en", "next": nexts["en"]}, follow=True)
+    assert response.redirect_chain[-1][0] == f"/en/game/{game.pk}/?ply=3"
+    assert f"{x.public_name} (X)" in response.content.decode() and "Move 3" in response.content.decode()
+    mine = _page("/en/game/mine/", client)
+    assert 'value="/van/cua-toi/"' in mine and 'value="/en/game/mine/"' in mine
+
+
 def test_unknown_games_and_formats_are_404(caro_game):
     game, _x, _o = caro_game
     assert Client().get("/van/999999/").status_code == 404
