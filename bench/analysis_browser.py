@@ -6,6 +6,8 @@ Usage (from the repository root; run it niced on a shared machine)::
     nice -n 10 .venv/bin/python bench/analysis_browser.py
     nice -n 10 .venv/bin/python bench/analysis_browser.py --rates 1,4,6 --repeat 2
     nice -n 19 .venv/bin/python bench/analysis_browser.py --games caro --no-deep  # the second look's cost
+    git archive main static tests/js | tar -x -C /tmp/base   # another version, beside this one:
+    nice -n 19 .venv/bin/python bench/analysis_browser.py --games caro --baseline /tmp/base
 
 Serves the repository's files over HTTP, opens a page in Debian's Chromium (Playwright) and runs the
 record page's own analysis worker (``static/js/analysis/worker.js``, a module Web Worker) on the games
@@ -22,7 +24,10 @@ rate 4, the difference being the worker's start on the throttled main thread). S
 a phone 4x slower is the ``page`` run at rate 4, which throttles the analysis's own code; the
 ``worker`` run at rate 4 is printed beside it to show that. For each rate, each game: wall time
 (s), the searches' node count (the same at every rate: the searches are bounded by nodes, never by
-time), and the load average (``uptime``) before, during and after. Targets (issue 29): the caro
+time), and the load average (``uptime``) before, during and after. With ``--baseline DIR`` (a copy
+of another version's ``static/`` and ``tests/js/``), each game is run by that version too, in the
+same page, one run after the other (lines marked "baseline"), so the two are measured at the same
+load. Targets (issue 29): the caro
 game within 20 s at rate 1 and within 60 s at rate 4. The machine's load lengthens wall times; the
 load figures say how busy it was. Not part of the test suite.
 """
@@ -118,6 +123,8 @@ def main(argv=None) -> None:
     parser.add_argument("--modes", default="worker,page", help="worker (as the page runs it), page (main thread)")
     parser.add_argument("--no-deep", action="store_true",
                         help="also the caro game without the second look (caro-deep.js), page mode, beside it")
+    parser.add_argument("--baseline", default="", help="a directory holding another version's static/ and "
+                        "tests/js/: its analysis is run beside this one's (same modes, same page)")
     parser.add_argument("--reversi-seeds", default="", help="Reversi games (seeds of reversi_endgames.json); "
                         "default: records.json's first (seed 29 takes minutes at rate 1)")
     args = parser.parse_args(argv)
@@ -129,29 +136,36 @@ def main(argv=None) -> None:
         def log_message(self, *args):  # no line per request
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(ROOT)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+    servers = {}
+    for label, directory in [("", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else []):
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers[label] = server
     print(f"before: {uptime()}", flush=True)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
             for rate in (float(r) for r in args.rates.split(",")):
-                page = browser.new_page()
-                page.goto(base + "/static/js/package.json")
-                cdp = page.context.new_cdp_session(page)
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+                pages = {}
+                for label, server in servers.items():  # one page per version (each its own origin)
+                    page = pages[label] = browser.new_page()
+                    page.goto(f"http://127.0.0.1:{server.server_address[1]}/static/js/package.json")
+                    cdp = page.context.new_cdp_session(page)
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
                 seeds = [int(x) for x in args.reversi_seeds.split(",") if x]
                 for name, request in [j for j in jobs(seeds, args.no_deep) if j[1]["game"] in args.games.split(",")]:
                     for mode in args.modes.split(","):
                         if request.get("noDeep") and mode != "page":
                             continue  # (the worker takes the record page's request only)
                         for _ in range(args.repeat):
-                            print(run_one(page, mode, rate, name, request), flush=True)
-                page.close()
+                            for label, page in pages.items():
+                                print(run_one(page, mode, rate, f"{name} {label}".rstrip(), request), flush=True)
+                for page in pages.values():
+                    page.close()
             browser.close()
     finally:
-        server.shutdown()
+        for server in servers.values():
+            server.shutdown()
     print(f"after: {uptime()}")
 
 

@@ -1,4 +1,4 @@
-"""PostgreSQL's own CPU for the site's one-statement move (caro/games/services/lean.py) under four
+"""PostgreSQL's own CPU for the site's one-statement move (caro/games/services/lean.py) under five
 layouts of the game row, side by side in one run, and what each costs the deadline timer with
 100,000 live games (issue 27).
 
@@ -23,10 +23,16 @@ round). Layouts of games_game (everything else identical):
 - `wake_at` (what migration 0014 makes, the site's layout): no index on `deadline`; the timer
   finds the nearest deadline through `wake_at`, a lower bound of it kept by a trigger and indexed
   for active games only, which a move does not change; the timer moves it on to the deadline
-  when it passes (one UPDATE per game per clock period, measured apart below).
+  when it passes (one UPDATE per game per clock period, measured apart below);
+- `wake_at no fk`: the same without games_move's foreign key to games_game (what PostgreSQL's
+  referential-integrity trigger costs each INSERT: a look-up of the game row and a key-share lock
+  on it); put back (NOT VALID) for the other layouts;
+- `wake_at 10 conns`: `wake_at`, the moves sent round-robin over 10 connections instead of one
+  (what a pool that hands out its least recently used connection does: the site's loop pool,
+  psycopg_pool, is first in, first out).
 
 Prints per layout: PostgreSQL's CPU ms per move (the whole server: backend, autovacuum, WAL
-writer, checkpointer; counted until SETTLE_S after the round's last move), the HOT share of the
+writer, checkpointer; counted until SETTLE_S after the round's last move; and split by process), the HOT share of the
 game row's updates, and the deadline timer's two look-ups on the `--live` games (the nearest
 deadline, and the due games' batch), PostgreSQL's execution time (EXPLAIN ANALYZE, median of
 LOOKUPS), with the plan's first node; for `wake_at` also PostgreSQL's CPU per game moved on by
@@ -37,6 +43,7 @@ LOOKUPS), with the plan's first node; for `wake_at` also PostgreSQL's CPU per ga
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -59,11 +66,14 @@ CLOCK_S = 60.0
 """The games' move clock (a friend room's default): how often `wake_at` is moved on per game."""
 WAKE_GAMES = 5_000
 """Live games whose `wake_at` is set in the past to measure `advance_wakeups`."""
-LAYOUTS = ("before", "brin", "live table", "wake_at")
+LAYOUTS = ("before", "brin", "live table", "wake_at", "wake_at no fk", "wake_at 10 conns")
+CONNECTIONS = {"wake_at 10 conns": 10}
+"""Layouts whose moves go round-robin over that many connections (default one): as a FIFO pool
+(psycopg_pool's) hands out the least recently used of its idle connections."""
 TRIGGER = "games_game_wake_at"
 BEFORE_INDEXES = ("CREATE INDEX games_game_status_040d39_idx ON games_game (status, deadline)",
                   "CREATE INDEX games_game_deadline_6382dfcd ON games_game (deadline)")
-FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80}
+FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80, "wake_at no fk": 80, "wake_at 10 conns": 80}
 #: The timer's look-ups per layout: (the nearest deadline, the due games' batch of 50).
 LOOKUP_SQL = {
     "before": ("SELECT min(deadline) FROM games_game WHERE status = 'active'",
@@ -76,6 +86,9 @@ LOOKUP_SQL = {
                 "SELECT id FROM games_game WHERE status = 'active' AND wake_at <= now() AND deadline <= now() "
                 "ORDER BY wake_at LIMIT 50"),
 }
+LOOKUP_SQL["wake_at no fk"] = LOOKUP_SQL["wake_at 10 conns"] = LOOKUP_SQL["wake_at"]
+_FOREIGN_KEYS: list[tuple[str, str]] = []
+"""(name, definition) of games_move's foreign key to games_game, as migrated (read once)."""
 
 
 def server_cpu_s(database_url: str) -> float:
@@ -98,7 +111,19 @@ def set_layout(conn, layout: str) -> None:
                  "game_wake_active"):
         conn.execute(f"DROP INDEX IF EXISTS {name}")
     conn.execute("DROP TABLE IF EXISTS games_live")
-    conn.execute(f"ALTER TABLE games_game {'ENABLE' if layout == 'wake_at' else 'DISABLE'} TRIGGER {TRIGGER}")
+    if not _FOREIGN_KEYS:
+        _FOREIGN_KEYS.extend(conn.execute(
+            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'games_move'::regclass "
+            "AND confrelid = 'games_game'::regclass AND contype = 'f'").fetchall())
+    present = {name for (name,) in conn.execute(
+        "SELECT conname FROM pg_constraint WHERE conrelid = 'games_move'::regclass AND contype = 'f'")}
+    for name, definition in _FOREIGN_KEYS:  # `wake_at no fk`: without it (PostgreSQL's RI trigger and its row lock)
+        if layout == "wake_at no fk" and name in present:
+            conn.execute(f'ALTER TABLE games_move DROP CONSTRAINT "{name}"')
+        elif layout != "wake_at no fk" and name not in present:
+            conn.execute(f'ALTER TABLE games_move ADD CONSTRAINT "{name}" {definition} NOT VALID')
+    wake = layout.startswith("wake_at")
+    conn.execute(f"ALTER TABLE games_game {'ENABLE' if wake else 'DISABLE'} TRIGGER {TRIGGER}")
     if layout == "before":
         for sql in BEFORE_INDEXES:
             conn.execute(sql)
@@ -178,6 +203,11 @@ def main() -> int:
         print(f"cores: {os.cpu_count()}; load average {load()}; {args.games} games x {args.moves} moves per round, "
               f"{args.rounds} round(s) per layout; {args.live:,} live games in the background", flush=True)
         dsn = {k: v for k, v in connection.get_connection_params().items() if k != "cursor_factory"}
+        import urllib.parse
+
+        from ws_relay import describe_split, listener, pg_parts, pg_split
+
+        postmaster = listener(urllib.parse.urlsplit(backends.database_url).port)
         with psycopg.connect(**dsn, autocommit=True) as conn:
             template = _started_games([(create_guest(), create_guest())])[0]
             columns = [name for (name,) in conn.execute(
@@ -202,28 +232,34 @@ def main() -> int:
                         conn.execute("INSERT INTO games_live SELECT id, deadline FROM games_game WHERE id = ANY(%s)",
                                      (ids,))
                 hot0 = _updates(dsn)
-                with psycopg.connect(**dsn, autocommit=True) as conn:
+                with contextlib.ExitStack() as conns:
+                    pool = [conns.enter_context(psycopg.connect(**dsn, autocommit=True))
+                            for _ in range(CONNECTIONS.get(layout, 1))]
                     state = {game_id: lean.read(game_id) for game_id in ids}
                     cpu0, moves = server_cpu_s(backends.database_url), 0
+                    parts0 = pg_parts(postmaster)
                     wrapper = lean.loop_wrapper()
                     for ply in range(1, args.moves + 1):
                         for game_id in ids:
                             game, xmin = state[game_id]
                             step = advance(game, "X" if ply % 2 else "O", SEQUENCE[ply - 1], uuid.uuid4())
                             sql, params = lean._write(game, step.move, step.changed(), ply - 1, xmin, wrapper)
+                            conn = pool[moves % len(pool)]
                             row = conn.execute(statement(layout, sql), params, prepare=True).fetchone()
                             assert row is not None, "the optimistic check failed"
                             state[game_id] = (game, row[0])
                             moves += 1
                     time.sleep(SETTLE_S)  # what the moves left to autovacuum is counted too
                     cpu = server_cpu_s(backends.database_url) - cpu0
+                    split = pg_split(parts0, pg_parts(postmaster), moves)
                 hot1 = _updates(dsn)
                 per_move = cpu * 1000 / moves
                 results[layout].append(per_move)
                 updates, hot = hot1[0] - hot0[0], hot1[1] - hot0[1]
                 hot_share[layout].append((hot, updates))
                 print(f"round {round_ + 1} {layout:<11} PostgreSQL CPU {per_move:.3f} ms per move over {moves} moves; "
-                      f"HOT updates of the game row {hot} of {updates}; load average {load()}", flush=True)
+                      f"HOT updates of the game row {hot} of {updates}; by process: {describe_split(split)}; "
+                      f"load average {load()}", flush=True)
         wake = _advance_cost(dsn, backends.database_url, args.live) if "wake_at" in layouts else None
         print(f"summary (medians of {args.rounds} round(s); {args.live:,} live games; load average now {load()}):")
         for layout in layouts:

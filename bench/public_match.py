@@ -484,6 +484,8 @@ def run(args, match: str, opponent, ours, openings: list, make_board, our_colour
     path = results_path(args.dir, match)
     skip = repeated_openings([make_board(opening).position() for opening in openings])
     todo = pending_games(load_records(path), args.start, min(args.openings, len(openings) - args.start), skip)
+    if getattr(args, "side", None):  # --side: only the games where ours plays that side
+        todo = [(i, side) for i, side in todo if side == args.side]
     print(f"== {match}: {len(todo)} games to play -> {path} (load {os.getloadavg()[0]:.2f})", flush=True)
     try:
         for index, side in todo:
@@ -777,6 +779,7 @@ def main(argv=None) -> int:
     parser.add_argument("--egaroucid", type=Path, default=Path(os.environ.get("EGAROUCID", EGAROUCID_DEFAULT)))
     parser.add_argument("--openings", type=int, default=24, help="openings, each played with both colours")
     parser.add_argument("--start", type=int, default=0, help="first opening's index")
+    parser.add_argument("--side", choices=["X", "O"], help="play only the games where ours is this side")
     parser.add_argument("--move-ms", type=int, default=1000, help="our time a move (CPU clock), ms")
     parser.add_argument("--max-ply", type=int, default=225, help="a caro game with no five by then is a draw")
     parser.add_argument("--postmortem", action="store_true", help="with --match: Rapfi judges our moves in lost games")

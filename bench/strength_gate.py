@@ -40,6 +40,14 @@ on the per-game scores, as bench/match.py), the Elo difference, both sides' move
 (mean, p50, p95, max; the JS side's as its brain measures them), the JS search's depth and nodes,
 and the commits the games were played with.
 
+Against a previous JS Hard (``--against-js DIR``, issue 28's "vs the previous browser Hard" in
+caro with blocked ends and Renju): the other side is the brain of a frozen copy of the browser code
+(``DIR/static/js/computer/brain.js``, made with ``git archive <commit> static/js | tar -x -C DIR``),
+run the same way (Gomocup, CPU clock, the same ``timeout_turn``); its move times are reported in the
+"Py Hard" line. Use a results folder of its own (``--results``); every game records the frozen
+copy's folder. Rule sets: also ``caro-exact``, ``caro-edge-open`` and ``renju`` (free opening,
+Renju fouls for X).
+
 Reversi (``--game reversi``): the JS Reversi Hard through ``static/js/computer/reversi/cli.js`` (the
 line protocol of the js-reversi branch, documented in its header: ``--cpu-clock``, ``--budget``,
 ``info on``, ``moves <squares>``) against the Python Reversi Hard, both given ``--move-ms`` a move
@@ -74,6 +82,7 @@ from match import CARO_OPENINGS, CARO_OPENINGS_4, REVERSI_OPENINGS, elo  # noqa:
 from caro.engine import reversi  # noqa: E402
 
 CARO_PRESETS = ("freestyle", "exact-five", "caro-vn")
+JS_VS_JS_PRESETS = CARO_PRESETS + ("caro-exact", "caro-edge-open", "renju")  # --against-js: free openings
 BRAIN_SHARE = 0.8  # bench/pybots/brain.py and brain.js: the budget is 80 % of timeout_turn
 REVERSI_CLI = ROOT / "static" / "js" / "computer" / "reversi" / "cli.js"
 TARGET = 0.45  # the gate: the JS Hard scores at least this much in each rule set
@@ -123,8 +132,9 @@ class JsBrain(JsProcess):
     name = "the brain"
     quit = "END"
 
-    def __init__(self, preset: str, timeout_turn_ms: int) -> None:
-        super().__init__(["--level", "hard", "--cpu-clock", "--stats", "--preset", preset])
+    def __init__(self, preset: str, timeout_turn_ms: int, script: Path | None = None) -> None:
+        """``script``: another copy's brain.js (default this checkout's)."""
+        super().__init__(["--level", "hard", "--cpu-clock", "--stats", "--preset", preset], script)
         self.timeout_turn = timeout_turn_ms
         self.first = True
         self.stats: dict[str, str] = {}
@@ -191,8 +201,9 @@ class JsReversi(JsProcess):
         return square, dict(zip(facts[::2], facts[1::2]))
 
 
-def play(js: JsProcess, board, js_to_move, budget_ms: int, max_ply: int) -> dict:
-    """Play ``board`` out: the JS side moves when ``js_to_move(board)``, the Python Hard otherwise,
+def play(js: JsProcess, board, js_to_move, budget_ms: int, max_ply: int, opponent: JsProcess | None = None) -> dict:
+    """Play ``board`` out: the JS side moves when ``js_to_move(board)``, the Python Hard (or
+    ``opponent``, another JS process, its CPU ms in ``py_ms``) otherwise,
     every move judged by the Python engine (an illegal one loses the game for its side). Returns
     ``{"illegal": "JS" | "Python" | None, "why": text, "js_ms": [CPU ms], "py_ms": [CPU ms],
     "depths": [plies], "nodes": [int]}`` (the JS side's per move; depth and nodes as its search
@@ -200,6 +211,8 @@ def play(js: JsProcess, board, js_to_move, budget_ms: int, max_ply: int) -> dict
     from bench.pybots import choose_move
 
     js.new_game(board)
+    if opponent is not None:
+        opponent.new_game(board)
     out = {"illegal": None, "why": "", "js_ms": [], "py_ms": [], "depths": [], "nodes": []}
     while board.outcome is None and board.ply < max_ply:
         mine = js_to_move(board)
@@ -209,6 +222,9 @@ def play(js: JsProcess, board, js_to_move, budget_ms: int, max_ply: int) -> dict
             for field, name in (("depths", "depth"), ("nodes", "nodes")):
                 if str(stats.get(name, "")).isdigit():
                     out[field].append(int(stats[name]))
+        elif opponent is not None:
+            move, stats = opponent.move(board)
+            out["py_ms"].append(round(float(stats.get("cpu_ms", "nan")), 1))
         else:
             t0 = time.process_time()
             move = choose_move(board, "hard", budget_ms=budget_ms)
@@ -225,13 +241,14 @@ def other(side: str) -> str:
     return "O" if side == "X" else "X"
 
 
-def play_caro(brain: JsBrain, rules, opening, js_side: str, budget_ms: int, max_ply: int) -> dict:
+def play_caro(brain: JsBrain, rules, opening, js_side: str, budget_ms: int, max_ply: int,
+              opponent: JsBrain | None = None) -> dict:
     """One caro game: :func:`play`'s dict with ``winner`` ('X', 'O' or None), ``plies``, ``moves``
     (every square in order, the opening's included) and ``detail``."""
     board = Board(rules)
     for square in opening:
         board.play(square)
-    game = play(brain, board, lambda b: b.turn == js_side, budget_ms, max_ply)
+    game = play(brain, board, lambda b: b.turn == js_side, budget_ms, max_ply, opponent)
     if game["illegal"]:
         loser = js_side if game["illegal"] == "JS" else other(js_side)
         winner, detail = other(loser), f"{game['illegal']}: {game['why']}"
@@ -416,6 +433,10 @@ class Match:
         self.path = results_path(args.results, game, preset)
         self.settings = {"game": game, "preset": preset, "move_ms": args.move_ms,
                          "max_ply": args.max_ply if game == "caro" else None, "clock": "cpu"}
+        self.against = getattr(args, "against_js", None)
+        if self.against is not None:  # the real path: brain.js runs only when argv[1] is its own resolved URL
+            self.against = self.against.resolve()
+        self.opponent: JsBrain | None = None
         if game == "caro":
             self.openings = (CARO_OPENINGS_4 + CARO_OPENINGS)[args.start:args.start + args.openings]
             self.budget_ms = int(args.move_ms * BRAIN_SHARE)
@@ -435,13 +456,16 @@ class Match:
     def process(self) -> JsProcess:
         if self.js is None:
             self.js = JsBrain(self.preset, self.args.move_ms) if self.game == "caro" else JsReversi(self.args.move_ms)
+        if self.against is not None and self.opponent is None:
+            self.opponent = JsBrain(self.preset, self.args.move_ms, self.against / "static/js/computer/brain.js")
         return self.js
 
     def play_one(self, index: int, js_side: str, commit: str) -> dict:
         opening = self.openings[index - self.args.start]
         js = self.process()
         if self.game == "caro":
-            game = play_caro(js, PRESETS[self.preset].rules, opening, js_side, self.budget_ms, self.args.max_ply)
+            game = play_caro(js, PRESETS[self.preset].rules, opening, js_side, self.budget_ms, self.args.max_ply,
+                             self.opponent)
         else:
             game = play_reversi(js, opening, js_side, self.budget_ms)
         winner = game["winner"]
@@ -449,7 +473,8 @@ class Match:
                   "opening_moves": opening if isinstance(opening, str) else " ".join(opening),
                   "winner": winner, "score": 0.5 if winner is None else (1.0 if winner == js_side else 0.0),
                   **{k: game[k] for k in ("plies", "detail", "illegal", "js_ms", "py_ms", "depths", "nodes", "moves")},
-                  "commit": commit, "load": round(os.getloadavg()[0], 2), "finished_at": round(time.time())}
+                  "commit": commit, **({"against_js": str(self.against)} if self.against else {}),
+                  "load": round(os.getloadavg()[0], 2), "finished_at": round(time.time())}
         append_result(self.path, record)
         self.done.add(game_key(record))
         return record
@@ -458,6 +483,9 @@ class Match:
         if self.js is not None:
             self.js.close()
             self.js = None
+        if self.opponent is not None:
+            self.opponent.close()
+            self.opponent = None
 
 
 def run(args, game: str, presets: list[str | None]) -> int:
@@ -483,7 +511,7 @@ def run(args, game: str, presets: list[str | None]) -> int:
     print(f"strength gate ({game}; code {commit}): {total - len(todo)} of {total} games already in "
           f"{', '.join(str(m.path) for m in matches)}; {len(todo)} to play, {args.move_ms} ms a move "
           f"(CPU clock both sides), load {os.getloadavg()[0]:.2f}", flush=True)
-    if todo:
+    if todo and not getattr(args, "against_js", None):
         warm_up()  # as a worker process does when it starts (compiled functions loaded, tables filled)
     names = {"caro": ("X", "O"), "reversi": ("black", "white")}[game]
     colour = dict(zip(("X", "O"), names))
@@ -531,15 +559,21 @@ def main(argv=None) -> int:
                         help="folder of the results files, outside the repository (default %(default)s)")
     parser.add_argument("--report", action="store_true", help="print the scores from the results files only")
     parser.add_argument("--verbose", action="store_true", help="print every game's moves")
+    parser.add_argument("--against-js", type=Path, default=None,
+                        help="caro: play against the brain of this frozen copy of the browser code (its "
+                             "static/js/computer/brain.js) instead of the Python Hard")
     args = parser.parse_args(argv)
     global VERBOSE
     VERBOSE = args.verbose
     presets: list[str | None] = [None]
     if args.game == "caro":
         presets = [p for item in (args.preset or [",".join(CARO_PRESETS)]) for p in item.split(",") if p]
-        unknown = [p for p in presets if p not in CARO_PRESETS]
+        allowed = JS_VS_JS_PRESETS if args.against_js else CARO_PRESETS
+        unknown = [p for p in presets if p not in allowed]
         if unknown:
-            parser.error(f"unknown rule set {', '.join(unknown)} (choose from {', '.join(CARO_PRESETS)})")
+            parser.error(f"unknown rule set {', '.join(unknown)} (choose from {', '.join(allowed)})")
+        if args.against_js and not (args.against_js / "static/js/computer/brain.js").exists():
+            parser.error(f"no static/js/computer/brain.js under {args.against_js}")
     if args.report:
         print_summary(report_files(args, args.game, presets))
         return 0

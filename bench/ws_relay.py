@@ -12,9 +12,20 @@ moves (default 30) that never make a five (a two-row checkerboard); a bot answer
 move after a think time drawn from `--think-min-ms`..`--think-max-ms` (default 900-1100 ms: one
 move per game per second); X's first move comes after a random delay up to the longest think time,
 so the games' moves spread over the second instead of arriving in bursts. The sockets connect over
-a ramp-up (`--ramp-s`, 10 s), then all games start together. On the site, the players create and
-join a room through the real HTTP pages (guest sessions, CSRF and all; the second seat is taken
-during the ramp-up, since that starts the clock). On the bare relay a room is just a code.
+a ramp-up (`--ramp-s`, 10 s, at the earliest; at most `--connect-concurrency` handshakes in flight,
+so they open at the server's pace instead of timing out and retrying in a storm), then all games
+start together. On a site the bench starts, the games
+(two guests with logged-in sessions, a room, a started game) are made before the ramp-up through
+the site's service layer (bench/site_games.py: seconds for 1,000 games, no web process involved),
+so set-up neither costs the web process nor lets clocks run; with `--url` (or
+`--setup-over-http`) the players create and join a room through the real HTTP pages (guest
+sessions, CSRF and all; the second seat is taken during the ramp-up, since that starts the clock).
+On the bare relay a room is just a code. Set-up, socket opening and play each print a progress
+line at least every 10 s, and a game the site ends itself (`game_over`: a clock ran out) or whose
+socket never sends its first frame counts as an error at once instead of waiting for the game
+timeout. Before the counted runs, a warm-up of two 4-move games on each target (whatever the think
+time). CPU per move is counted from the first move to the end of the last game: set-up, opening
+and closing the sockets are outside it.
 Measured per move: relay latency = from the mover sending its `move` frame to the OPPONENT's socket
 receiving the broadcast `move` event. Printed per run: moves relayed per second, p50/p95/p99/max
 latency in ms, errors (error frames, timeouts, failed connects), the load average, per move the
@@ -78,11 +89,15 @@ LETTERS = "ABCDEFGHIJKLMNO"
 # Rows 1 and 2 in order; X plays the even indexes: a checkerboard, so nobody ever makes five.
 SEQUENCE = [f"{c}{r}" for r in (1, 2) for c in LETTERS]
 GAME_TIMEOUT_S = 600
+"""How long one game may take before the bench counts it as a `timeout` error."""
+PROGRESS_S = 10.0
+"""While a run sets up, opens sockets or plays, a progress line at least this often (a stall shows)."""
+FIRST_FRAME_TIMEOUT_S = 60.0
+"""A socket whose first frame (`state`) has not come after this long counts as a failed connect."""
 GC_SLOW_MS = 20.0
 """A collection pause at least this long is counted apart (issue 27's bound on the longest)."""
 DATA_DIR = Path(os.environ.get("CARO_DATA_DIR") or HERE.parent / ".data")
 """Where bench/stack.py keeps each site's logs (the collector's log goes there too)."""
-"""How long one game may take before the bench counts it as a `timeout` error."""
 LIMITS_OFF = {"CARO_ROOMS_PER_MINUTE_PER_ADDRESS": "0", "CARO_GUESTS_PER_MINUTE_PER_ADDRESS": "0",
               "CARO_WS_PER_ADDRESS": "0", "CARO_WS_PER_ADDRESS_ROOM": "0", "CARO_WS_PER_SESSION": "0",
               "CARO_WS_PER_SESSION_ROOM": "0"}
@@ -127,6 +142,21 @@ def make_game(base: str) -> tuple[str, Player, Player]:
     return code, x, o
 
 
+async def make_over_http(make, games: int, args, progress) -> list:
+    """`games` results of `make()` (a game made through the pages), `--setup-threads` at once,
+    with a progress line at most every PROGRESS_S seconds."""
+    made: list = []
+    t0 = last = time.perf_counter()
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(max_workers=args.setup_threads) as pool:
+        for future in asyncio.as_completed([loop.run_in_executor(pool, make) for _ in range(games)]):
+            made.append(await future)
+            if time.perf_counter() - last >= PROGRESS_S or len(made) == games:
+                last = time.perf_counter()
+                progress(f"made {len(made)}/{games} games over HTTP in {last - t0:.1f} s")
+    return made
+
+
 def http_base(ws: str, origin: str) -> str:
     """The page origin a browser would send to the websocket base `ws` (scheme of `origin`)."""
     return origin.split("://", 1)[0] + "://" + ws.split("://", 1)[1]
@@ -143,17 +173,43 @@ class SiteTarget:
     processes. `pids`: the web processes (for memory); `probe`: what `probes` returns (CPU per move)."""
 
     def __init__(self, url: str, *, label: str = "site", own: list[str] | None = None,
-                 pids: list[int] | None = None, probe: dict | None = None) -> None:
+                 pids: list[int] | None = None, probe: dict | None = None, env: dict | None = None) -> None:
         self.url, self.label = url.rstrip("/"), label
         self.bases = [ws_base(u) for u in own] if own else [ws_base(self.url)]
-        self.pids, self.probe = list(pids or ()), probe
+        self.pids, self.probe, self.env = list(pids or ()), probe, env
 
-    def make(self) -> tuple[str, Player, Player]:
-        return make_game(self.url)
+    async def make_all(self, games: int, args, progress) -> list:
+        """`games` games ready to play. With `env` (a site this bench started: its database is
+        reachable) through the site's service layer in a subprocess (bench/site_games.py: seconds
+        for 1,000 games, nothing asked of the web processes; the games start at once with a clock
+        of `--setup-clock-s` per move); else through the HTTP pages like a browser (`--setup-threads`
+        at once; O takes the seat in `join`, just before the game is played)."""
+        if self.env is None:
+            return await make_over_http(lambda: make_game(self.url), games, args, progress)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(HERE / "site_games.py"), str(games), "--move-time-s", str(args.setup_clock_s),
+            env=self.env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, limit=2**20)
+
+        async def relay_progress() -> list[str]:
+            lines = []
+            async for raw in proc.stderr:
+                line = raw.decode().rstrip()
+                lines.append(line)
+                if line.startswith("made "):
+                    progress(line)
+            return lines
+
+        progress_task = asyncio.create_task(relay_progress())
+        made = [json.loads(line) async for line in proc.stdout]
+        stderr = await progress_task
+        if await proc.wait() != 0 or len(made) != games:
+            raise RuntimeError(f"bench/site_games.py made {len(made)} of {games} games: " + "\n".join(stderr[-20:]))
+        return [(g["code"], g["x"], g["o"]) for g in made]
 
     async def join(self, game) -> None:
         code, _x, o = game
-        await asyncio.to_thread(o.post, f"/r/{code}/join")
+        if isinstance(o, Player):  # a game made over HTTP: O takes the seat now (that starts X's clock)
+            await asyncio.to_thread(o.post, f"/r/{code}/join")
 
     def socket(self, game, i: int, side: str | None) -> tuple[str, dict]:
         """(URL, headers) of game `i`'s socket for `side` ("X", "O"; None: a spectator)."""
@@ -161,7 +217,8 @@ class SiteTarget:
         base = self.bases[(i + (side == "O")) % len(self.bases)]
         headers = {"Origin": http_base(base, self.url)}
         if side:
-            headers["Cookie"] = (x if side == "X" else o).cookie_header()
+            player = x if side == "X" else o
+            headers["Cookie"] = player.cookie_header() if isinstance(player, Player) else player
         return f"{base}/ws/room/{code}/", headers
 
 
@@ -172,8 +229,8 @@ class BareTarget:
     def __init__(self, port: int, pid: int, probe: dict | None = None, label: str = "bare") -> None:
         self.base, self.pids, self.probe, self.label = f"ws://127.0.0.1:{port}", [pid], probe, label
 
-    def make(self) -> tuple[str, None, None]:
-        return secrets.token_hex(6).upper(), None, None
+    async def make_all(self, games: int, args, progress) -> list:
+        return [(secrets.token_hex(6).upper(), None, None) for _ in range(games)]
 
     async def join(self, game) -> None:
         return None
@@ -207,7 +264,10 @@ def bare_relay_process(database_url: str, log: Path):
 
 
 class Stats:
-    def __init__(self) -> None:
+    def __init__(self, connect_concurrency: int = 0) -> None:
+        self.connecting = asyncio.Semaphore(connect_concurrency) if connect_concurrency > 0 else contextlib.nullcontext()
+        """At most this many socket handshakes (and first frames) in flight at once: the sockets open
+        at the pace the server takes them, as players arriving would, not in a storm of retries."""
         self.latencies_ms: list[float] = []
         self.errors: list[str] = []
         self.moves = 0
@@ -235,18 +295,21 @@ async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Eve
         url, headers = target.socket(game, i, side)
         for attempt in range(3):  # like the page, a client retries a failed connect
             try:
-                sockets[side] = await websockets.connect(url, additional_headers=headers, open_timeout=60,
-                                                         max_queue=None)
+                async with stats.connecting:
+                    ws = await websockets.connect(url, additional_headers=headers, open_timeout=60, max_queue=None)
+                    sockets[side] = ws
+                    first = json.loads(await asyncio.wait_for(ws.recv(), FIRST_FRAME_TIMEOUT_S))
+                assert first["type"] == "state", first  # (a socket that never sends one: a failed game)
                 break
             except (OSError, asyncio.TimeoutError, websockets.exceptions.InvalidMessage,
                     websockets.exceptions.InvalidHandshake):
                 stats.connect_retries += 1
+                stale = sockets.pop(side, None)
+                if stale is not None:
+                    await stale.close()
                 if attempt == 2:
                     raise
                 await asyncio.sleep(1 + attempt)
-    for ws in sockets.values():  # initial state frames
-        first = json.loads(await ws.recv())
-        assert first["type"] == "state", first
     if opened is not None:
         stats.opened += 1
         await opened.wait()
@@ -268,6 +331,10 @@ async def play_game(target, game, i: int, stats: Stats, args, start: asyncio.Eve
             frame = json.loads(raw)
             if frame["type"] == "error":
                 stats.errors.append(frame["code"])
+                done.set()
+                return
+            if frame["type"] == "game_over":  # ended by the site (a clock ran out, ...): never waited for
+                stats.errors.append(f"game_over:{frame.get('termination')}")
                 done.set()
                 return
             if frame["type"] != "move":
@@ -317,11 +384,11 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     live game (its two players' sockets included) and per extra open socket. Without `play` no move
     is made (a memory measurement only). With `target.probe` (from `probes`) the CPU seconds of each
     part and the Redis commands are counted over the played part, per move. Returns the numbers."""
+    label = f"  [{target.label} games={games}] "
     t0 = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=args.setup_threads) as pool:
-        made = list(pool.map(lambda _: target.make(), range(games)))
+    made = await target.make_all(games, args, lambda line: print(label + line, flush=True))
     setup_s = time.perf_counter() - t0
-    stats = Stats()
+    stats = Stats(args.connect_concurrency)
     start, opened = asyncio.Event(), asyncio.Event()
     pids = target.pids if memory else None
     rss0 = rss(pids)
@@ -329,9 +396,17 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     for i, game in enumerate(made):
         tasks.append(asyncio.create_task(play_game(target, game, i, stats, args, start, opened, play)))
         await asyncio.sleep(args.ramp_s / max(1, games))  # players arrive over the ramp-up time
-    deadline = time.monotonic() + 120
-    while stats.opened < games and time.monotonic() < deadline and not any(t.done() for t in tasks):
+    deadline = time.monotonic() + 120 + games * 0.5  # at worst a few sockets a second: a stuck server
+    last = time.monotonic()
+    while stats.opened + sum(t.done() for t in tasks) < games and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
+        if time.monotonic() - last >= PROGRESS_S:
+            last = time.monotonic()
+            print(f"{label}sockets open for {stats.opened}/{games} games ({stats.connect_retries} connect retries)",
+                  flush=True)
+    if stats.opened < games:
+        print(f"{label}playing with {stats.opened}/{games} games' sockets open "
+              f"({sum(t.done() for t in tasks)} failed before)", flush=True)
     await asyncio.sleep(2.0)
     rss1 = rss(pids)
     spectators = []
@@ -347,18 +422,31 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     opened.set()
     probe = target.probe if play else None
     before = {k: cpu_seconds(v) for k, v in probe["pids"].items()} if probe else {}
+    pg_before = pg_split_ms = None
+    if probe and "postgres" in probe["pids"]:
+        _pg_owner_names.clear()
+        _pg_owner_names.update({k: list(v) for k, v in probe["pids"].items() if k not in ("postgres", "redis")})
+        pg_before = pg_parts(probe["pids"]["postgres"][0])
     commands = redis_commands(probe["redis_url"]) if probe and probe["redis_url"] else 0
     t1, wall1 = time.perf_counter(), time.time()
     start.set()
     # Every game has played (or failed) once `finished` counts them all; a task that raised before
     # its `finally` is done without counting, so both are watched.
+    last = time.monotonic()
     while sum(1 for t in tasks if t.done()) + stats.finished < len(tasks):
         await asyncio.sleep(0.05)
+        if time.monotonic() - last >= PROGRESS_S:
+            last = time.monotonic()
+            print(f"{label}{stats.moves} moves, {stats.finished}/{games} games done, {len(stats.errors)} errors "
+                  f"{sorted(set(stats.errors))[:5]} after {time.perf_counter() - t1:.0f} s; load average {loadavg()}",
+                  flush=True)
     elapsed = time.perf_counter() - t1
     wall2 = time.time()
     per_move = {}
     if probe and stats.moves:
         per_move = {k: (cpu_seconds(v) - before[k]) * 1000 / stats.moves for k, v in probe["pids"].items()}
+        if pg_before is not None:
+            pg_split_ms = pg_split(pg_before, pg_parts(probe["pids"]["postgres"][0]), stats.moves)
         if probe["redis_url"]:
             per_move["redis_commands"] = (redis_commands(probe["redis_url"]) - commands) / stats.moves
     stats.close.set()
@@ -376,6 +464,7 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
         "retries": stats.connect_retries, "ok": ok, "load": os.getloadavg(),
         "per_game_kib": (rss1 - rss0) / games / 1024 if pids else None,
         "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None, "per_move": per_move,
+        "pg_split": pg_split_ms,
         "gc_max_ms": max((ms for ms, _cpu in pauses), default=0.0) if pauses is not None else None,
         "gc_max_cpu_ms": max(cpu_pauses, default=0.0) if pauses is not None else None,
         "gc_slow": sum(1 for ms, _cpu in pauses or () if ms >= GC_SLOW_MS) if pauses is not None else None,
@@ -396,6 +485,76 @@ def cpu_seconds(pids: list[int]) -> float:
         except psutil.Error:
             continue
     return total
+
+
+PG_BACKGROUND = ("checkpointer", "background writer", "walwriter", "autovacuum", "io worker",
+                 "logical replication", "archiver", "stats")
+"""PostgreSQL's own processes, named by the titles they set (`postgres: walwriter`, ...)."""
+
+
+def pg_parts(postmaster: int) -> dict[int, tuple[str, float]]:
+    """pid -> (part, CPU seconds so far) for every process of the PostgreSQL server `postmaster`:
+    a backend is named by the process at the other end of its connection (`web`, `worker`,
+    `relay`, `bench` for this process, or `other`), a background process by its title
+    (`walwriter`, `io worker`, `autovacuum`, ...); `postmaster` itself and the children it
+    reaped (their CPU, gone from /proc) as `postmaster`."""
+    # Only the named processes' sockets are read (psutil.net_connections() of the whole machine
+    # walks every process's descriptors: seconds with thousands of sockets open, with this
+    # process's loop stopped meanwhile, long enough for the sockets' keepalive to fail).
+    port = postmaster_port(postmaster)
+    names = {os.getpid(): "bench"}
+    for name, pids in _pg_owner_names.items():
+        for pid in pids:
+            names[pid] = name
+            with contextlib.suppress(psutil.Error):
+                names.update({child.pid: name for child in psutil.Process(pid).children(recursive=True)})
+    owners = {}
+    for pid in names:
+        with contextlib.suppress(psutil.Error):
+            for c in psutil.Process(pid).net_connections(kind="tcp"):
+                if c.laddr and c.raddr and c.raddr.port == port:
+                    owners[c.laddr.port] = pid
+    parts = {}
+    try:
+        root = psutil.Process(postmaster)
+        t = root.cpu_times()
+        parts[postmaster] = ("postmaster", t.user + t.system + t.children_user + t.children_system)
+        children = root.children()
+    except psutil.Error:
+        return parts
+    for child in children:
+        try:
+            title = " ".join(child.cmdline())
+            t = child.cpu_times()
+        except psutil.Error:
+            continue
+        part = next((b for b in PG_BACKGROUND if b in title), None)
+        if part is None:
+            found = re.search(r"\((\d+)\)", title)
+            owner = owners.get(int(found.group(1))) if found else None
+            part = "backends of " + names.get(owner, "other")
+        parts[child.pid] = (part, t.user + t.system)
+    return parts
+
+
+_pg_owner_names: dict[str, list[int]] = {}
+"""Names for the processes whose PostgreSQL backends `pg_parts` reports (set by `probes`)."""
+
+
+def postmaster_port(pid: int) -> int | None:
+    """The TCP port the PostgreSQL server `pid` listens on."""
+    try:
+        return next(c.laddr.port for c in psutil.Process(pid).net_connections(kind="tcp") if c.status == psutil.CONN_LISTEN)
+    except (psutil.Error, StopIteration):
+        return None
+
+
+def pg_split(before: dict, after: dict, moves: int) -> dict[str, float]:
+    """PostgreSQL's CPU ms per move by part between two `pg_parts` readings."""
+    split: dict[str, float] = {}
+    for pid, (part, cpu) in after.items():
+        split[part] = split.get(part, 0.0) + (cpu - before.get(pid, (part, 0.0))[1]) * 1000 / moves
+    return dict(sorted(split.items(), key=lambda kv: -kv[1]))
 
 
 def listener(port: int) -> int | None:
@@ -481,6 +640,12 @@ def show(result: dict, label: str = "") -> None:
         cpu = ", ".join(f"{k} {v:.2f}" for k, v in pm.items() if k != "redis_commands")
         redis_part = f"; Redis commands {pm['redis_commands']:.1f}" if "redis_commands" in pm else ""
         print(f"{label}per move: CPU ms {cpu}{redis_part}", flush=True)
+    if result.get("pg_split"):
+        print(f"{label}PostgreSQL's CPU ms per move by process: {describe_split(result['pg_split'])}", flush=True)
+
+
+def describe_split(split: dict[str, float]) -> str:
+    return ", ".join(f"{k} {v:.3f}" for k, v in split.items() if abs(v) >= 0.0005) or "-"
 
 
 def show_memory(result: dict, label: str) -> None:
@@ -500,7 +665,9 @@ def median_of(runs: list[dict]) -> dict:
             "gc_max_cpu_ms": max((r["gc_max_cpu_ms"] for r in runs if r.get("gc_max_cpu_ms") is not None),
                                  default=None),
             "per_move": {k: statistics.median(r["per_move"][k] for r in runs if k in (r.get("per_move") or {}))
-                         for k in keys}}
+                         for k in keys},
+            "pg_split": {k: statistics.median(r["pg_split"].get(k, 0.0) for r in runs if r.get("pg_split"))
+                         for k in sorted({k for r in runs for k in r.get("pg_split") or {}})}}
 
 
 def describe(m: dict) -> str:
@@ -607,9 +774,21 @@ def start_site(stack: contextlib.ExitStack, name: str, webs: int, redis_db: int 
     return site
 
 
-def site_target(site, label: str) -> SiteTarget:
+def site_target(site, label: str, args) -> SiteTarget:
+    """A site this bench started: its games made through its service layer (bench/site_games.py),
+    unless `--setup-over-http`."""
     return SiteTarget(site.url, label=label, own=site.web_urls if site.webs > 1 else None, pids=site.web_pids,
-                      probe=probes(site))
+                      probe=probes(site), env=None if args.setup_over_http else site.env)
+
+
+async def warm_up(targets: dict, args) -> None:
+    """Two short games on each target (imports, pools, templates), whatever the run's think time:
+    4 moves a second apart at most, so a `--think-s 5` run does not spend minutes here."""
+    quick = argparse.Namespace(**{**vars(args), "moves": 4, "think_min_ms": 50, "think_max_ms": 150})
+    for name, target in targets.items():
+        result = await run_load(target, 2, quick)
+        print(f"warm-up {name}: {result['moves']} moves, {len(result['errors'])} errors, setup {result['setup_s']:.1f} s; "
+              f"load average {loadavg()}", flush=True)
 
 
 async def main_async(args) -> int:
@@ -630,9 +809,8 @@ async def compare_bare(args) -> int:
     with contextlib.ExitStack() as stack:
         site = start_site(stack, "bench-ws-relay-bare", args.web)
         pid, port = stack.enter_context(bare_relay_process(site.env["DATABASE_URL"], site.logs / "bare.log"))
-        targets = {"site": site_target(site, "site"), "bare": BareTarget(port, pid, bare_probes(pid, site.env["DATABASE_URL"]))}
-        for target in targets.values():
-            await run_load(target, 2, args)  # warm-up: imports, pools, templates
+        targets = {"site": site_target(site, "site", args), "bare": BareTarget(port, pid, bare_probes(pid, site.env["DATABASE_URL"]))}
+        await warm_up(targets, args)
         if args.memory_games:
             for name, target in targets.items():
                 show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
@@ -667,9 +845,8 @@ async def compare_webs(args) -> int:
     failed = False
     with contextlib.ExitStack() as stack:
         sites = {n: start_site(stack, f"bench-ws-relay-{n}", n, redis_db=i or None) for i, n in enumerate(counts)}
-        targets = {f"webs={n}": site_target(site, f"webs={n}") for n, site in sites.items()}
-        for target in targets.values():
-            await run_load(target, 2, args)  # warm-up: imports, pools, templates
+        targets = {f"webs={n}": site_target(site, f"webs={n}", args) for n, site in sites.items()}
+        await warm_up(targets, args)
         if args.memory_games:
             for name, target in targets.items():
                 show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
@@ -717,9 +894,10 @@ def describe_floor(m: dict, bare: dict) -> str:
     commands = f", Redis commands {m['per_move']['redis_commands']:.1f}" if "redis_commands" in m["per_move"] else ""
     pause = (f"; longest gc pause {m['gc_max_ms']:.1f} ms (CPU {m['gc_max_cpu_ms']:.1f} ms)"
              if m.get("gc_max_ms") is not None else "")
+    split = f"; PostgreSQL by process: {describe_split(m['pg_split'])}" if m.get("pg_split") else ""
     return (f"{m['moves_per_s']:.1f} moves/s, p50 {m['p50']:.1f} / p95 {m['p95']:.1f} / p99 {m['p99']:.1f} / "
             f"max {m['max']:.1f} ms, {m['errors']} errors; CPU ms per move: {cpu or '-'}{commands}; "
-            f"p99 / bare's = {m['p99'] / bare['p99']:.2f}{pause}")
+            f"p99 / bare's = {m['p99'] / bare['p99']:.2f}{pause}{split}")
 
 
 async def compare_floor(args) -> int:
@@ -751,9 +929,8 @@ async def compare_floor(args) -> int:
             layer_url = redis_url if parse_variant(v)["layer"] != "local" else None
             targets[v] = BareTarget(port, pid, bare_probes(pid, database_url, layer_url, name="relay"), label=v)
         if args.site:
-            targets["site"] = site_target(site, "site")
-        for target in targets.values():
-            await run_load(target, 2, args)  # warm-up: imports, pools
+            targets["site"] = site_target(site, "site", args)
+        await warm_up(targets, args)
         if args.memory_games:
             for name, target in targets.items():
                 show_memory(await run_load(target, args.memory_games, args, play=False, memory=True), f"{name} ")
@@ -814,10 +991,21 @@ def main() -> int:
     parser.add_argument("--think-s", type=float,
                         help="one move per game every THINK_S seconds (think THINK_S ± 10 %%; e.g. 5, how people "
                              "play); overrides --think-min-ms/--think-max-ms")
-    parser.add_argument("--setup-threads", type=int, default=16)
+    parser.add_argument("--setup-threads", type=int, default=16,
+                        help="games made over HTTP at once (--url, or --setup-over-http)")
+    parser.add_argument("--setup-over-http", action="store_true",
+                        help="a site the bench starts: make its games through the pages (as before) instead of "
+                             "its service layer (bench/site_games.py)")
+    parser.add_argument("--setup-clock-s", type=float, default=600.0,
+                        help="games made through the service layer: the clock per move (they start at once, so "
+                             "X's first move must come before it runs out)")
     parser.add_argument("--game-timeout-s", type=float, default=GAME_TIMEOUT_S,
                         help="a game not finished after this many seconds counts as a `timeout` error (a lost move)")
-    parser.add_argument("--ramp-s", type=float, default=10.0, help="seconds over which the sockets connect")
+    parser.add_argument("--ramp-s", type=float, default=10.0,
+                        help="seconds over which the games' sockets start connecting (at the earliest)")
+    parser.add_argument("--connect-concurrency", type=int, default=16,
+                        help="socket handshakes in flight at once, at most (0: no bound; the sockets then open "
+                             "over --ramp-s whatever the server's pace)")
     args = parser.parse_args()
     if not 2 <= args.moves <= len(SEQUENCE):
         parser.error(f"--moves must be 2-{len(SEQUENCE)}")

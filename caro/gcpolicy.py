@@ -13,8 +13,10 @@ process:
    objects instead of 700, so the short-lived objects of a move (frames, dicts, futures) are freed
    by their reference counts before any collection sees them and are not promoted to older
    generations (which is what made full collections frequent);
-2. **freezes what lives long, again and again** (`gc.freeze()`): once the server serves, then every
-   FREEZE_EVERY_S at a *settled* moment: no page and no socket's handshake in flight (`InFlight`,
+2. **freezes what lives long, again and again** (`gc.freeze()`): once the server serves, then
+   whenever FREEZE_AT_YOUNG tracked objects are not frozen yet, or
+   FREEZE_EVERY_S passed (looked at every CHECK_EVERY_S), at a *settled* moment: no page and no
+   socket's handshake in flight (`InFlight`,
    the ASGI application's wrapper, counts them). A freeze first collects what is not frozen yet
    (what the process made since the last freeze: a short pause, logged like any other), then moves
    every survivor (the open sockets' objects, mostly) out of the collector's reach for good. So a
@@ -62,8 +64,17 @@ log = logging.getLogger(__name__)
 
 #: gc.set_threshold(young, middle, old): see the module docstring (CPython's default: 700, 10, 10).
 THRESHOLDS = (50_000, 20, 100)
-#: Seconds between two freezes of what the process made meanwhile.
+#: Seconds between two freezes of what the process made meanwhile, at most...
 FREEZE_EVERY_S = 10.0
+#: ...and sooner once this many tracked objects are not frozen (`young_objects`): the freeze's
+#: collection walks every one of them (about 1 µs each), so this bounds its pause to about 10 ms
+#: of CPU. With 2,000 open sockets, every message a socket gets re-creates its
+#: consumer's pending tasks, futures and coroutines (~40 objects), which live until its next
+#: message: 10 s of play at 1,000 games left 65,000-89,000 of them for each freeze, 97-115 ms of
+#: CPU (500-650 ms of wall time at load 13-22) every 10 s (bench/ws_relay.py, 2026-12-06).
+FREEZE_AT_YOUNG = 10_000
+#: Seconds between two looks at whether a freeze is due (`young_objects`).
+CHECK_EVERY_S = 0.1
 #: While something is in flight, the freeze looks again after this many seconds...
 SETTLE_RETRY_S = 0.05
 #: ...and freezes anyway once it has waited this long (s) for a settled moment.
@@ -82,9 +93,9 @@ _in_flight = [0]
 
 def apply(call_later=None, call_from_thread=None) -> None:
     """Apply the policy in this process: thresholds, the pause timer, a freeze now and, given
-    `call_later(seconds, function, *args)` (the server's scheduler), one every FREEZE_EVERY_S at
-    a settled moment (`schedule`). With CARO_GC_AUDIT set and `call_from_thread(function)` given,
-    SIGUSR2 runs `audit()` on the server's loop.
+    `call_later(seconds, function, *args)` (the server's scheduler), one whenever due
+    (`freeze_due`) at a settled moment (`schedule`). With CARO_GC_AUDIT set and
+    `call_from_thread(function)` given, SIGUSR2 runs `audit()` on the server's loop.
 
     The web server calls it before its port listens (caro.webserver): the first freeze collects
     everything start-up made (0.1 s on a quiet machine, 0.6-0.8 s at load 25 on 2 cores), and
@@ -100,10 +111,10 @@ def apply(call_later=None, call_from_thread=None) -> None:
 
 
 def schedule(call_later=None, call_from_thread=None) -> None:
-    """The running part of `apply`: given `call_later`, a freeze every FREEZE_EVERY_S at a
-    settled moment; given `call_from_thread` and CARO_GC_AUDIT, SIGUSR2 runs `audit()`."""
+    """The running part of `apply`: given `call_later`, a freeze whenever due (`freeze_due`) at
+    a settled moment; given `call_from_thread` and CARO_GC_AUDIT, SIGUSR2 runs `audit()`."""
     if call_later is not None:
-        call_later(FREEZE_EVERY_S, _freeze_round, call_later, 0.0)
+        call_later(CHECK_EVERY_S, _freeze_round, call_later, 0.0, time.monotonic())
     audit_path = os.environ.get("CARO_GC_AUDIT")
     if audit_path and call_from_thread is not None:
         signal.signal(signal.SIGUSR2, lambda _sig, _frame: call_from_thread(audit, audit_path))
@@ -114,14 +125,33 @@ def settled() -> bool:
     return _in_flight[0] == 0
 
 
-def _freeze_round(call_later, waited: float) -> None:
+def young_objects() -> int:
+    """The tracked objects not frozen yet: what the next freeze's collection walks. Counted from
+    the collector's lists (about 20 ns an object, so at most ~0.2 ms with FREEZE_AT_YOUNG of them),
+    not from `gc.get_count()`, whose count goes down when FROZEN objects are freed: with thousands
+    of sockets, each message frees the pending tasks the last freeze froze, and the count stayed
+    under the bound while 80,000 new objects waited for the freeze (about 90 ms of CPU)."""
+    return sum(len(gc.get_objects(generation)) for generation in range(3))
+
+
+def freeze_due(since_s: float, young: int) -> bool:
+    """Whether a freeze is due `since_s` seconds after the last one with `young` objects made since."""
+    return since_s >= FREEZE_EVERY_S or young >= FREEZE_AT_YOUNG
+
+
+def _freeze_round(call_later, waited: float, last: float) -> None:
+    """One look (every CHECK_EVERY_S): freeze when due and settled (or after FORCE_AFTER_S of
+    waiting for a settled moment), else look again. `last`: when the last freeze ended (monotonic s)."""
+    if not waited and not freeze_due(time.monotonic() - last, young_objects()):
+        call_later(CHECK_EVERY_S, _freeze_round, call_later, 0.0, last)
+        return
     if settled() or waited >= FORCE_AFTER_S:
         try:
             freeze(forced=not settled())
         finally:
-            call_later(FREEZE_EVERY_S, _freeze_round, call_later, 0.0)
+            call_later(CHECK_EVERY_S, _freeze_round, call_later, 0.0, time.monotonic())
         return
-    call_later(SETTLE_RETRY_S, _freeze_round, call_later, waited + SETTLE_RETRY_S)
+    call_later(SETTLE_RETRY_S, _freeze_round, call_later, waited + SETTLE_RETRY_S, last)
 
 
 def freeze(forced: bool = False) -> None:

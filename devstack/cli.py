@@ -12,7 +12,7 @@ run     embedded PostgreSQL/Redis when DATABASE_URL/REDIS_URL are unset, migrate
         The embedded PostgreSQL and Redis are watched too: one that dies is logged and started
         again at once on the same port and data (again every second until it starts), so the
         site recovers by itself (the web processes and the worker reconnect).
-test    embedded services on their own data folders and ports, then `python -m pytest ARGS`;
+test    embedded services on their own data folders and ports, then `python -m pytest --durations=25 ARGS`;
         exits with pytest's status, except that 5 ("no tests collected") becomes 1.
 brain   the computer's Gomocup-protocol brain (static/js/computer/brain.js) under Node, on
         stdin/stdout: `dev.py brain --level hard --cpu-clock`; ARGS go to brain.js as they are.
@@ -386,6 +386,12 @@ def cmd_brain(root: Path, args: list[str]) -> int:
     return 0  # pragma: no cover - execv does not return
 
 
+TEST_DEFAULTS = ("--durations=25",)
+"""pytest options `dev.py test` puts before the caller's: every run, CI's included, ends with its 25
+slowest setups, calls and teardowns, so a log shows where the suite's time goes. A later
+``--durations=N`` among the caller's arguments replaces it."""
+
+
 def cmd_test(root: Path, pytest_args: list[str]) -> int:
     state = data_dir(root)
     held = lock(state, "test")
@@ -400,7 +406,7 @@ def cmd_test(root: Path, pytest_args: list[str]) -> int:
         prepare(root, env, children, migrate=False)
         # pytest stays in our process group so a terminal Ctrl-C reaches it directly.
         pytest = subprocess.Popen(
-            [sys.executable, "-m", "pytest", *pytest_args], env=env, cwd=str(root), preexec_fn=set_parent_death_signal,
+            [sys.executable, "-m", "pytest", *TEST_DEFAULTS, *pytest_args], env=env, cwd=str(root), preexec_fn=set_parent_death_signal,
         )
         signal.signal(signal.SIGINT, lambda *_: None)
 

@@ -387,12 +387,43 @@ def chromium_path() -> str | None:
     )
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium driven by Playwright (never a downloaded browser).
+BROWSER_TESTS = "e2e"
+"""The folder under tests/ of the tests that drive Chromium (the only users of `browser`)."""
 
-    Module-scoped on purpose: Playwright's sync API keeps an event loop running in this thread
-    while it is open, and pytest-asyncio cannot start its own loop for later async tests then.
+
+def pytest_collection_modifyitems(session, config, items):
+    """The browser tests run last (stable sort: every other test keeps its order, and so do they),
+    so the one Chromium of the session (`browser`) opens after the last async test has run."""
+    def is_browser_test(item) -> bool:
+        try:
+            return Path(item.path).resolve().relative_to(ROOT / "tests").parts[:1] == (BROWSER_TESTS,)
+        except ValueError:  # a test file outside tests/
+            return False
+
+    items.sort(key=is_browser_test)
+
+
+@pytest.fixture
+def browser(session_browser):
+    """Debian's Chromium driven by Playwright (never a downloaded browser): the session's one
+    (`session_browser`). Each test opens contexts of its own (cookies, storage, service workers and
+    caches are per context); any context a test leaves open is closed after it, so no page of one
+    test (a room's socket, a timer) lives on into the next."""
+    before = set(session_browser.contexts)
+    yield session_browser
+    for context in session_browser.contexts:
+        if context not in before:
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def session_browser():
+    """One Chromium (and one Playwright driver) for the whole session: launching both once per
+    module cost about a second of CPU and 2-3 s of wall each, 26 times a run. Tests use `browser`.
+
+    Playwright's sync API keeps an event loop running in this thread while it is open, and
+    pytest-asyncio cannot start its own loop for an async test then: hence the browser tests run
+    after every other test (`pytest_collection_modifyitems`), and none of them is async.
     """
     path = chromium_path()
     if path is None:

@@ -370,9 +370,19 @@ class Board:
         names, cells = self._geo.names, self._cells
         empties = [i for i, v in enumerate(cells) if v == _EMPTY]
         if self.rules.renju and self.turn == X:
-            fouls = foul_map(cells, self._geo.rays)
+            fouls = self._foul_map()
             return [names[i] for i in empties if i not in fouls]
         return [names[i] for i in empties]
+
+    def _foul_map(self) -> dict[int, Foul]:
+        """:func:`renju.foul_map` of this position, kept until a stone changes: the legal-move list
+        and the foul points (explain.foul_points) of one position both need it. Do not modify the
+        returned dict."""
+        key = bytes(self._cells)
+        kept = getattr(self, "_fouls", None)  # copy() builds boards without __init__
+        if kept is None or kept[0] != key:
+            kept = self._fouls = (key, foul_map(self._cells, self._geo.rays))
+        return kept[1]
 
     def winning_line(self, square: str) -> tuple[str, ...] | None:
         """The winning run through the stone on ``square`` (whole run, one end to the other),

@@ -7,7 +7,6 @@ Pure functions of a :class:`caro.engine.caro.Board`; the site turns their answer
 from __future__ import annotations
 
 from .caro import Board
-from .renju import foul_map
 
 __all__ = ["foul_points", "refused_five"]
 
@@ -21,7 +20,7 @@ def foul_points(board: Board) -> dict[str, str]:
     if not board.rules.renju or board.turn != "X" or board.outcome is not None:
         return {}
     names = board._geo.names
-    return {names[i]: str(kind) for i, kind in foul_map(board._cells, board._geo.rays).items()}
+    return {names[i]: str(kind) for i, kind in board._foul_map().items()}
 
 
 def refused_five(board: Board, square: str) -> dict | None:

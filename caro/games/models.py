@@ -286,6 +286,10 @@ class Game(models.Model):
             # The deadline timer's look-up: the earliest wake_at of an active game (a move changes
             # `deadline` but not `wake_at`, so its UPDATE of the row is HOT: docs/scaling.md).
             models.Index(fields=["wake_at"], condition=Q(status="active"), name="game_wake_active"),
+            # ...and the earliest absence deadline (few games have one: a small index a move never
+            # changes, so the timer reads one entry instead of every active game's row).
+            models.Index(fields=["absence_deadline"], condition=Q(status="active", absence_deadline__isnull=False),
+                         name="game_absence_active"),
             # The admin's game list (newest first, filtered by status or rated) and a player's games.
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(fields=["rated", "-created_at"], name="game_rated_created"),

@@ -24,12 +24,11 @@ import logging
 import threading
 from datetime import datetime
 
+import psycopg
 from django.db import connection
-from django.db.models import Min
 from django.utils import timezone
 
 from caro.games import outbox
-from caro.games.models import Game
 from caro.games.services import presence
 from caro.games.services import time as deadlines
 
@@ -44,13 +43,32 @@ RETRY_S = 1.0
 _thread_state: dict = {"thread": None, "stop": None}
 
 
+#: The nearest move and absence deadlines of the active games, each its own scalar subquery so
+#: that PostgreSQL reads each from the end of its partial index (`game_wake_active`,
+#: `game_absence_active`: one index entry each, however many games are active). One aggregate
+#: with both minimums read every active row instead (its plan: the whole `game_wake_active`
+#: index and each row for its absence deadline), and the ORM's statement was planned again at
+#: every look (0.4 ms of planning): together about 0.4 ms of PostgreSQL's CPU a look, eight looks a
+#: second with two worker processes, 0.07 ms a move at 50 moves a second (bench/ws_relay.py).
+NEAREST_SQL = (
+    "SELECT (SELECT min(wake_at) FROM games_game WHERE status = 'active'), "
+    "(SELECT min(absence_deadline) FROM games_game WHERE status = 'active' AND absence_deadline IS NOT NULL)"
+)
+
+
 def nearest_deadline() -> datetime | None:
     """When the timer must look next (an aware datetime), or None: the earliest absence deadline
     or `wake_at` of any active game. `wake_at` is never after the game's move deadline (equal to it
     whenever the timer last looked, earlier when moves pushed the deadline on since), so the
-    timer never sleeps past a deadline; at an early `wake_at` it only moves it on (`run_due`)."""
-    found = Game.objects.active().aggregate(move=Min("wake_at"), absence=Min("absence_deadline"))
-    times = [t for t in (found["move"], found["absence"]) if t is not None]
+    timer never sleeps past a deadline; at an early `wake_at` it only moves it on (`run_due`).
+
+    One prepared statement (server-side binding, `NEAREST_SQL`) on Django's connection of this
+    thread, in its transaction if one is open. Raises psycopg's errors (the timer's loop logs
+    them and connects afresh)."""
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(NEAREST_SQL, prepare=True)
+        times = [t for t in cursor.fetchone() if t is not None]
     return min(times) if times else None
 
 

@@ -65,7 +65,12 @@ def _client() -> aioredis.Redis:
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
-        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
+        # driver_info None: no CLIENT SETINFO on a new connection. A Redis before 7.2 (the embedded
+        # one is 6.2) refuses it, and redis-py keeps each refusal's traceback in a reference cycle:
+        # garbage in the web process, frozen for good when a freeze (caro.gcpolicy) catches it in
+        # flight (tests/integration/test_gc_policy.py counted 13-36 such refusals for 40 sockets).
+        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5,
+                                         driver_info=None)
         _clients[loop] = client
     return client
 

@@ -271,50 +271,47 @@ def test_a_whole_reversi_game_against_the_computer_with_its_passes(browser, live
         ctx.close()
 
 
-BUDGET_MS = 1000  # what the page lets the computer spend on a move (static/js/play/device-source.js)
-# Long tasks on the page's main thread (over 50 ms, as the browser reports them), from now on.
-LONG_TASKS = """() => { window.__long = [];
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); })
-    .observe({ type: "longtask", buffered: false }); }"""
+# One move of the person and, while the computer answers it, a click on the move list: all in the
+# page, with no round trip to the test between the move and the click (on a busy machine those
+# round trips outlasted the computer's whole search, and it was "never caught thinking"). Returns
+# null when the computer had answered before the page saw it think; else whether the click lit its
+# square and whether the computer was still thinking after the page had drawn a frame (a search on
+# the page's main thread would hold the frame back until it ended).
+MOVE_AND_CLICK_WHILE_THINKING = """async (square) => {
+  const thinking = () => document.querySelector('[data-role=status]').textContent.includes('thinking');
+  const stones = () => document.querySelectorAll('.sq[data-stone=X], .sq[data-stone=O]').length;
+  const before = stones();
+  document.querySelector(`.sq[data-sq="${square}"]`).click();
+  while (!thinking() && stones() < before + 2) await new Promise((r) => setTimeout(r, 0));
+  if (!thinking()) return null;
+  const mv = document.querySelector('.move-list .mv[data-sq]');
+  mv.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+  mv.click();
+  await new Promise((r) => requestAnimationFrame(() => r()));
+  return { lit: document.querySelector(`.sq.hl[data-sq="${mv.dataset.sq}"]`) !== null, still: thinking() };
+}"""
 
 
 def test_the_page_answers_while_hard_thinks(browser, live_server_url):
     """Hard searches in the worker: meanwhile the move list answers a click at once (its move is
-    highlighted on the board) and the page's main thread never blocks."""
+    highlighted on the board) and the page goes on drawing frames: its main thread is not the one
+    searching. (No duration is asserted: long tasks measured on a busy machine say how busy it is.)"""
     ctx = _context(browser, "en", 1280)
     try:
         page = ctx.new_page()
         page.goto(live_server_url + "/choi-may/?preset=freestyle&level=hard&side=X")
         page.wait_for_selector(".sq")
         _one_tap(page)
-        page.evaluate(LONG_TASKS)
         caught = 0
         for square in ["H8", "J10", "G9", "K7", "F6", "L12"]:
             _my_turn_or_over(page)
             if _result(page) or not _empty(page, square):
                 break
-            before = page.evaluate(STONES)
-            page.click(f'.sq[data-sq="{square}"]')
-            page.wait_for_function(f"{STONES} > {before}")
-            # while the computer is thinking: click the first move in the list
-            took = page.evaluate("""async () => {
-              const thinking = () => document.querySelector('[data-role=status]').textContent.includes('thinking');
-              if (!thinking()) return null;
-              const t0 = performance.now();
-              const mv = document.querySelector('.move-list .mv[data-sq]');
-              mv.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
-              mv.click();
-              await new Promise((r) => requestAnimationFrame(() => r()));
-              const lit = document.querySelector(`.sq.hl[data-sq="${mv.dataset.sq}"]`) !== null;
-              return { ms: performance.now() - t0, lit, still: thinking() };
-            }""")
+            took = page.evaluate(MOVE_AND_CLICK_WHILE_THINKING, square)
             if took and took["still"]:
                 caught += 1
                 assert took["lit"], "the move list did not answer"
         assert caught >= 2, "the computer was never caught thinking"
-        # A search on the page's main thread would block it for about its whole budget; whatever a
-        # busy machine adds to rendering stays far below that.
-        assert max(page.evaluate("window.__long"), default=0) < BUDGET_MS, page.evaluate("window.__long")
     finally:
         ctx.close()
 
@@ -407,8 +404,17 @@ def _one_step(page, far):
     page.click(f'.sq[data-sq="{next(sq for sq in far if _empty(page, sq))}"]')
 
 
-@pytest.mark.parametrize("preset", ["caro-vn", "freestyle", "exact-five", "caro-exact", "caro-edge-open",
-                                    "renju", "renju-rif", "swap2"])
+#: The rule sets whose page differs: an exact win (exact-five), Renju's fouls for the person as X,
+#: and the RIF and Swap2 opening steps; caro-vn is played whole at every level above. freestyle,
+#: caro-exact and caro-edge-open took this same page path with other rules in the dict: that the
+#: computer plays legally under them is proven in Node (tests/js/computer/caro-legal.test.js, every
+#: rule set at every level); the server's replay of an uploaded record is one code path for every
+#: rule set (tests/integration/records/test_device_uploads.py), and the Python engine's verdicts
+#: under each set are held to the browser engine's by tests/unit/engine/test_engines_agree.py.
+PAGE_RULE_SETS = ["exact-five", "renju", "renju-rif", "swap2"]
+
+
+@pytest.mark.parametrize("preset", PAGE_RULE_SETS)
 def test_every_caro_rule_set_against_the_computer_to_the_end(browser, live_server_url, preset):
     """The person (X at the start) plays the far squares and takes the opening's steps (RIF: the
     three stones in their areas, keep or swap, the 5th-move offer or choice; Swap2: the choice),

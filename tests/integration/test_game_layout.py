@@ -100,3 +100,28 @@ def test_a_game_without_a_clock_is_never_woken_for():
     game.refresh_from_db()
     assert game.deadline is None and game.wake_at is None
     assert not Game.objects.to_wake(timezone.now()).filter(pk=game.pk).exists()
+
+
+def _scans(plan: dict) -> list[dict]:
+    """Every node of an EXPLAIN (FORMAT JSON) plan that reads games_game."""
+    found = [plan] if plan.get("Relation Name") == "games_game" else []
+    for child in plan.get("Plans", ()):
+        found += _scans(child)
+    return found
+
+
+def test_the_timers_look_reads_one_entry_of_each_index_however_many_games_are_active():
+    games = [started_game()[0] for _ in range(12)]
+    soon = timezone.now() + timedelta(seconds=30)
+    Game.objects.filter(pk__in=[g.pk for g in games[:5]]).update(absence_deadline=soon + timedelta(seconds=9))
+    Game.objects.filter(pk=games[7].pk).update(absence_deadline=soon)
+    assert timer.nearest_deadline() == min(soon, min(Game.objects.active().values_list("wake_at", flat=True)))
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")  # a dozen rows: the planner would read the table whole
+        cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {timer.NEAREST_SQL}")
+        plan = cursor.fetchone()[0]
+        cursor.execute("RESET enable_seqscan")
+    plan = plan[0]["Plan"] if isinstance(plan, list) else __import__("json").loads(plan)[0]["Plan"]
+    scans = _scans(plan)
+    assert {s.get("Index Name") for s in scans} == {"game_wake_active", "game_absence_active"}, scans
+    assert all(s["Actual Rows"] <= 1 for s in scans), [(s.get("Index Name"), s["Actual Rows"]) for s in scans]

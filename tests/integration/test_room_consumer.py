@@ -186,7 +186,7 @@ async def test_a_move_that_finds_no_free_loop_connection_is_refused_busy(monkeyp
     room, cookies = await _room_with_players()
     x, _ = await _connect(room, cookies["x"])
     pool = await lean.loop_pool()
-    held = await pool.getconn()
+    held = await pool.getconn(timeout=60)  # the test's own hold waits as long as it takes to connect
     try:
         before = await _snapshot(room)
         frame = {"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())}
@@ -197,7 +197,7 @@ async def test_a_move_that_finds_no_free_loop_connection_is_refused_busy(monkeyp
         await pool.putconn(held)
         held = None
         await x.send_json_to(frame)  # the same id: it was never stored
-        played = await x.receive_json_from(timeout=5)
+        played = await x.receive_json_from(timeout=60)
         assert played["type"] == "move" and played["id"] == frame["id"]
         assert (await _snapshot(room))[0] == 1
     finally:

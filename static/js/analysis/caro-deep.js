@@ -28,6 +28,7 @@
 
 import { ThreatSearch, ThreatTable, threeDefences } from "../computer/caro/threats.js";
 import { Timeout } from "../computer/caro/clock.js";
+import { PooledSearch } from "./caro-search.js";
 import { FIVE, OPEN4 } from "../computer/caro/patterns.js";
 
 /** Limits of the second look (nodes of the threat searches; widths in cells). */
@@ -51,7 +52,7 @@ export const DEEP = Object.freeze({
   // two-quiet-move wins in 49,000 to 551,000 nodes, and gives up on the bench game's ply 6 after
   // 168,000)
   stages: Object.freeze([
-    Object.freeze({ quietMoves: 1, nodes: 150000 }),
+    Object.freeze({ quietMoves: 1, setupMoves: 3, innerNodes: 50000, nodes: 600000 }),
     Object.freeze({ quietMoves: 2, nodes: 700000, innerQuietWidth: 6, innerNodes: 6000 }),
   ]),
   gameNodes: 1500000, // the second looks of one game together (past it: no more second looks): 5 to
@@ -76,32 +77,37 @@ export function plausible(fb, budget = DEEP) {
  * The second look at `fb` (the side to move has no forced win the per-ply searches found): when
  * plausible, the long VCT (only when `capped`: forcedWin's VCT stopped at its node cap), then the
  * quiet searches of `budget.stages`, within `left` nodes in all. Returns {kind: "vct" | "quiet" |
- * null, line, quiet (the quiet moves the search allowed), nodes}. `fb` is left as it was.
+ * null, line, stage (the index in `budget.stages` of the quiet search that found it; -1: none, or
+ * the long VCT), nodes}. `fb` is left as it was.
  */
 export function deepWin(fb, capped, budget = DEEP, left = Infinity) {
   let nodes = 0;
-  if (!plausible(fb, budget)) return { kind: null, line: null, quiet: 0, nodes };
+  if (!plausible(fb, budget)) return { kind: null, line: null, stage: -1, nodes };
   if (capped) {
     const r = longVct(fb, { ...budget, longNodes: Math.min(budget.longNodes, left) });
     nodes += r.nodes;
-    if (r.line) return { kind: "vct", line: r.line, quiet: 0, nodes };
+    if (r.line) return { kind: "vct", line: r.line, stage: -1, nodes };
   }
-  for (const stage of budget.stages) {
+  for (const [i, stage] of budget.stages.entries()) {
     if (left - nodes <= 0) break;
     const r = quietWin(fb, { ...budget, ...stage, quietNodes: Math.min(stage.nodes, left - nodes) });
     nodes += r.nodes;
-    if (r.line) return { kind: "quiet", line: r.line, quiet: stage.quietMoves, nodes };
+    if (r.line) return { kind: "quiet", line: r.line, stage: i, nodes };
   }
-  return { kind: null, line: null, quiet: 0, nodes };
+  return { kind: null, line: null, stage: -1, nodes };
 }
 
 /**
  * Whether the move `first` (a cell of `fb`, the side to move's) starts a win of the second look's
- * kind: quietWin from that move, with `quiet` quiet moves after it and `budget.keepNodes` nodes.
- * Returns {line, nodes} (line null: none found).
+ * kind: quietWin from that move with the settings of `budget.stages[stage]` (-1: the long VCT's
+ * kind, threat searches after it), `budget.keepNodes` nodes: after `first` as many quiet moves as
+ * the stage allowed and one three / four fewer before them. Returns {line, nodes} (line null:
+ * none found).
  */
-export function keepsDeepWin(fb, first, quiet, budget = DEEP) {
-  return quietWin(fb, { ...budget, quietNodes: budget.keepNodes }, first, quiet);
+export function keepsDeepWin(fb, first, stage, budget = DEEP) {
+  const s = budget.stages[stage] || { quietMoves: 0, setupMoves: 0 };
+  const setup = Math.max(0, (s.setupMoves ?? budget.setupMoves) - 1);
+  return quietWin(fb, { ...budget, ...s, quietNodes: budget.keepNodes, setupMoves: setup }, first, s.quietMoves);
 }
 
 /** Table bits of the quiet search's own threat table (kept across its inner searches). */
@@ -127,7 +133,7 @@ class TableSearch extends ThreatSearch {
  * Returns {line, nodes}. `fb` is left as it was.
  */
 export function longVct(fb, budget = DEEP) {
-  const ts = new ThreatSearch(fb, { maxNodes: budget.longNodes, zone: false, threeWidth: budget.longWidth });
+  const ts = new PooledSearch(fb, { maxNodes: budget.longNodes, zone: false, threeWidth: budget.longWidth });
   const line = ts.vct(budget.longDepth);
   return { line, nodes: ts.nodes };
 }
@@ -144,7 +150,7 @@ export function quietWin(fb, budget = DEEP, first = null, quiet = budget.quietMo
   const qs = new QuietSearch(fb, budget);
   let line = null;
   try {
-    line = first === null ? qs.attack(quiet, budget.setupMoves, true) : qs.attackWith(first, quiet);
+    line = first === null ? qs.attack(quiet, budget.setupMoves, true) : qs.attackWith(first, quiet, budget.setupMoves);
   } catch (e) {
     if (!(e instanceof Timeout)) throw e;
     qs.restore();
@@ -231,10 +237,10 @@ class QuietSearch {
   }
 
   /** The win starting with the attacker's move `first` (any kind), or null. */
-  attackWith(first, quiet) {
+  attackWith(first, quiet, setup = 0) {
     const fb = this.fb;
     if (fb.winsAt(first, this.att)) return [first];
-    return this.after(first, quiet, 0);
+    return this.after(first, quiet, setup);
   }
 
   /** The attacker plays `m`; the defender's replies (all of those that matter for a four or a
@@ -268,17 +274,21 @@ class QuietSearch {
     }
     let best = null;
     for (const r of replies) {
-      this.play(r);
-      let rest;
-      try {
-        rest = this.answer(quiet, setup, foursLeft);
-      } finally {
-        this.undo();
-      }
+      const rest = this.reply(r, quiet, setup, foursLeft);
       if (!rest) return null;
       if (best === null || rest.length + 1 > best.length) best = [r, ...rest];
     }
     return best;
+  }
+
+  /** The defender plays `r`: the attacker's answer (see answer()), the board restored. */
+  reply(r, quiet, setup, foursLeft) {
+    this.play(r);
+    try {
+      return this.answer(quiet, setup, foursLeft);
+    } finally {
+      this.undo();
+    }
   }
 
   /** The defender's replies to the attacker's last move (not a five-threat): facing an open three,

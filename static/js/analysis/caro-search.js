@@ -17,7 +17,7 @@
 // a phone and on a desktop, loaded or not.
 
 import { SearchBoard, XS, OS } from "../computer/caro/board.js";
-import { QUIET_COUNTER_FOURS, QUIET_REPLIES, ThreatSearch } from "../computer/caro/threats.js";
+import { QUIET_COUNTER_FOURS, QUIET_NODES, QUIET_REPLIES, ThreatSearch, ThreatTable } from "../computer/caro/threats.js";
 import { Timeout } from "../computer/caro/clock.js";
 import { AlphaBeta, WIN } from "../computer/caro/search.js";
 import { FIVE, OPEN4 } from "../computer/caro/patterns.js";
@@ -51,12 +51,51 @@ export const sideCode = (side) => (side === "X" ? XS : OS);
 /** "X" / "O" of a side code. */
 export const sideName = (code) => (code === XS ? "X" : "O");
 
+/** The analysis's tables, by size (2 ** bits slots): one search after the other takes the table of
+ * its size, cleared, instead of a new one (a table of 2 ** 18 slots is about 6 MB: the analysis of
+ * a game made hundreds of them, and the browser's time went to allocating and collecting them). */
+const POOL = new Map();
+
+/**
+ * The computer's ThreatSearch on a pooled table: the same search, node for node (a cleared table
+ * of the size ThreatSearch would make), for searches that run one after the other (never two
+ * alive at once: each takes its size's table at its first use). Its quiet-win checks' inner
+ * searches (winStays) are pooled searches too.
+ */
+export class PooledSearch extends ThreatSearch {
+  table() {
+    if (!this.ownTable) {
+      let bits = this.tableBits || 12;
+      while (!this.tableBits && bits < 18 && (1 << bits) < this.maxNodes * 4) bits++;
+      let t = POOL.get(bits);
+      if (t) t.clear();
+      else POOL.set(bits, (t = new ThreatTable(bits)));
+      this.ownTable = t;
+    }
+    return this.ownTable;
+  }
+
+  /** ThreatSearch.quietThreat on a pooled table (the same search otherwise). */
+  quietThreat() {
+    const { vcfDepth, vctDepth } = this.quiet;
+    if (this.clock() > this.deadline) throw new Timeout();
+    const ts = new PooledSearch(this.fb, {
+      deadline: this.deadline, clock: this.clock, maxNodes: QUIET_NODES, shared: false,
+      threeWidth: this.threeWidth, zone: this.zoneReach !== null,
+    });
+    const line = ts.vcf(vcfDepth) || ts.vct(vctDepth);
+    this.nodes += ts.nodes;
+    if (line === null && ts.timedOut && this.clock() > this.deadline) throw new Timeout();
+    return line;
+  }
+}
+
 /**
  * The search's ThreatSearch with the root restricted to one first move `first` (a padded cell of
  * `fb`): a VCF / VCT found by it is a forced win that starts with that move. A fresh table of its
  * own (a restricted root must not be stored as the position's disproof in a shared one).
  */
-export class FirstMoveSearch extends ThreatSearch {
+export class FirstMoveSearch extends PooledSearch {
   constructor(fb, first, options = {}) {
     super(fb, { ...options, shared: false });
     this.first = first;
@@ -92,7 +131,7 @@ export class FirstMoveSearch extends ThreatSearch {
  * `budget`: BUDGET's fields. `fb` is left as it was.
  */
 export function forcedWin(fb, budget = BUDGET, first = null) {
-  const make = (opts) => (first === null ? new ThreatSearch(fb, opts) : new FirstMoveSearch(fb, first, opts));
+  const make = (opts) => (first === null ? new PooledSearch(fb, opts) : new FirstMoveSearch(fb, first, opts));
   let nodes = 0;
   let ts = make({ maxNodes: budget.vcfNodes });
   let line = ts.vcf(budget.vcfDepth);
@@ -121,7 +160,7 @@ export function forcedWin(fb, budget = BUDGET, first = null) {
  * `fb` is left as it was.
  */
 export function winStays(fb, attacker, budget = BUDGET) {
-  const ts = new ThreatSearch(fb, { deadline: budget.stayNodes, clock: () => ts.nodes });
+  const ts = new PooledSearch(fb, { deadline: budget.stayNodes, clock: () => ts.nodes });
   ts.quiet = { att: attacker, vcfDepth: budget.vcfDepth, vctDepth: budget.vctDepth, replies: QUIET_REPLIES };
   try {
     return !ts.quietHeld(QUIET_COUNTER_FOURS);

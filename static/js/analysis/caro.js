@@ -14,7 +14,8 @@
 //    plies: [{ply, turn, over, win, score, graph, move}], stats: {nodes, deepNodes, invalidLines}}
 //   plies[i] is the position after i moves: `turn` the side to move ("X" / "O"; null once the
 //   game is over), `win` its forced win {side, kind: "vcf" | "vct" | "quiet", line: [square, ...],
-//   deep?: true (found by the second look), quiet?: quiet moves its search allowed} or null,
+//   deep?: true (found by the second look), stage?: which of its searches (caro-deep.js deepWin)}
+//   or null,
 //   `score` the computer's score for X (pattern units, ±WIN for a forced win), `graph` the same
 //   squashed into [-1, 1], and `move` (i >= 1) the move that led there: {square, side, had
 //   (its side had a forced win before it), kept (true: the move makes the five or starts a forced
@@ -45,10 +46,12 @@ const CONTINUE_BUDGET = Object.freeze({ ...BUDGET, vcfNodes: 5000, vctNodes: 500
  * blocked, renju}, moves: [square, ...] (every stone in order, X first), winner: "X" | "O" |
  * null (the record's winner, for a game won without a five)}. Options: `from` (the first ply
  * analysed; earlier positions are left empty: tests), `budget` (caro-search.js BUDGET), `deep`
- * (caro-deep.js DEEP; null: no second look).
+ * (caro-deep.js DEEP; null: no second look), `memo` (a Map kept by the caller across analyses with
+ * the same budgets: a position met again, with as many second-look nodes left, takes its searches'
+ * results from it: the same result, once; the tests analyse many games from one position).
  * Throws RangeError for bad rules and IllegalMove for a move the rules refuse.
  */
-export function* caroAnalysis(input, { from = 0, budget = BUDGET, deep = DEEP } = {}) {
+export function* caroAnalysis(input, { from = 0, budget = BUDGET, deep = DEEP, memo = null } = {}) {
   const rules = Rules.fromDict(input.rules);
   const moves = input.moves;
   const board = new Board(rules);
@@ -73,28 +76,38 @@ export function* caroAnalysis(input, { from = 0, budget = BUDGET, deep = DEEP } 
         line: known.line, lineFrom: known.line ? i - 1 : null };
     }
     if (i >= from && !over) {
-      const found = forcedWin(fb, budget);
-      stats.nodes += found.nodes;
-      if (found.line) {
-        const line = confirmLine(fb, here, found.line.map((q) => (q === null ? null : fb.name(q))));
-        if (line) entry.win = { side: here.turn, kind: found.kind, line };
-        else stats.invalidLines++;
+      // the position's own searches: a pure function of the position, the rules, the budgets and
+      // the second looks' nodes left, so a memo (an option) may give them again
+      const key = memo && `${JSON.stringify(rules.toDict())} ${moves.slice(0, i).join(",")} ${stats.deepNodes}`;
+      let own = memo ? memo.get(key) : undefined;
+      if (!own) {
+        own = positionSearches(fb, here, budget, deep, deep ? deep.gameNodes - stats.deepNodes : 0);
+        if (memo) memo.set(key, own);
       }
-      if (!entry.win && deep && stats.deepNodes < deep.gameNodes) {
-        const more = deepWin(fb, found.capped, deep, deep.gameNodes - stats.deepNodes);
-        stats.nodes += more.nodes;
-        stats.deepNodes += more.nodes;
-        if (more.line) {
-          const line = confirmLine(fb, here, more.line.map((q) => (q === null ? null : fb.name(q))));
-          if (line) entry.win = { side: here.turn, kind: more.kind, line, deep: true, quiet: more.quiet };
-          else stats.invalidLines++;
-        }
-      }
-      entry.score = entry.win ? signed(WIN, here.turn) : signed(positionScore(fb, budget), here.turn);
+      stats.nodes += own.nodes;
+      stats.deepNodes += own.deepNodes;
+      stats.invalidLines += own.invalidLines;
+      entry.win = own.win && { ...own.win, line: [...own.win.line] };
+      entry.score = own.score;
     }
     plies.push(entry);
     if (i < total) {
-      if (i >= from) keptOrNot(fb, boards[i], entry, moves[i], stats, budget, deep);
+      if (i >= from) {
+        // (a pure function of the position and the move too: memoized with the same key)
+        const key = memo && `${JSON.stringify(rules.toDict())} ${moves.slice(0, i + 1).join(",")} kept`;
+        const hit = memo ? memo.get(key) : undefined;
+        if (hit) {
+          entry.next = { ...hit.next, line: hit.next.line && [...hit.next.line] };
+          for (const k of Object.keys(hit.cost)) stats[k] += hit.cost[k];
+        } else {
+          const before = { ...stats };
+          keptOrNot(fb, boards[i], entry, moves[i], stats, budget, deep);
+          if (memo) {
+            const cost = Object.fromEntries(Object.keys(stats).map((k) => [k, stats[k] - before[k]]));
+            memo.set(key, { next: { ...entry.next, line: entry.next.line && [...entry.next.line] }, cost });
+          }
+        }
+      }
       fb.play(fb.index(moves[i]));
     }
     yield { done: i + 1, total: total + 1 };
@@ -106,6 +119,34 @@ export function* caroAnalysis(input, { from = 0, budget = BUDGET, deep = DEEP } 
   const decisive = caroVerdicts(plies, winner, from);
   for (const p of plies) p.graph = p.score === null ? null : squash(p.score, WIN);
   return { game: "caro", version: CARO_VERSION, rules: rules.toDict(), total, from, winner, decisive, plies, stats };
+}
+
+/**
+ * The searches of one position (`fb` and the engine board `here`, the side to move not done):
+ * {win (as the result's plies[i].win, or null), score (for X), nodes, deepNodes, invalidLines}: the
+ * forced win by threats, else the second look (within `deepLeft` nodes), and the computer's score.
+ */
+function positionSearches(fb, here, budget, deep, deepLeft) {
+  const own = { win: null, score: null, nodes: 0, deepNodes: 0, invalidLines: 0 };
+  const found = forcedWin(fb, budget);
+  own.nodes += found.nodes;
+  if (found.line) {
+    const line = confirmLine(fb, here, found.line.map((q) => (q === null ? null : fb.name(q))));
+    if (line) own.win = { side: here.turn, kind: found.kind, line };
+    else own.invalidLines++;
+  }
+  if (!own.win && deep && deepLeft > 0) {
+    const more = deepWin(fb, found.capped, deep, deepLeft);
+    own.nodes += more.nodes;
+    own.deepNodes += more.nodes;
+    if (more.line) {
+      const line = confirmLine(fb, here, more.line.map((q) => (q === null ? null : fb.name(q))));
+      if (line) own.win = { side: here.turn, kind: more.kind, line, deep: true, stage: more.stage };
+      else own.invalidLines++;
+    }
+  }
+  own.score = own.win ? signed(WIN, here.turn) : signed(positionScore(fb, budget), here.turn);
+  return own;
 }
 
 /** The whole analysis at once (Node, tests): caroAnalysis run to its end. */
@@ -163,7 +204,7 @@ function keptOrNot(fb, board, entry, square, stats, budget, deep) {
   if (proven(forcedWin(fb, budget, q))) return;
   if (win.deep && deep) {
     // a win of the second look: the same search from the move played
-    const kept = keepsDeepWin(fb, q, win.quiet, deep);
+    const kept = keepsDeepWin(fb, q, win.stage, deep);
     stats.deepNodes += kept.nodes;
     if (proven(kept)) return;
   }

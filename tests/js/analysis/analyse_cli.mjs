@@ -5,11 +5,14 @@
 //       winner?: "X" | "O" | null, from?: ply (the first ply analysed; caro.js's `from`)}
 //      {game: "reversi", moves: [square, ...], exactEmpties?: int}
 // Result: the analysis (static/js/analysis/caro.js / reversi.js describe it), or {error: "<text>"}
-// for a job the analysis refused (bad rules, an illegal move).
+// for a job the analysis refused (bad rules, an illegal move). The caro jobs share one memo of
+// position searches (caro.js `memo`): a position two jobs analyse is searched once, with the same
+// result (the tests analyse several moves from each puzzle's position).
 
 import { analyseCaro } from "../../../static/js/analysis/caro.js";
 import { analyseReversi } from "../../../static/js/analysis/reversi.js";
 
+const memo = new Map();
 let text = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => { text += chunk; });
@@ -17,7 +20,7 @@ process.stdin.on("end", () => {
   const out = JSON.parse(text).map((job) => {
     try {
       if (job.game === "reversi") return analyseReversi({ moves: job.moves }, job.exactEmpties ? { exactEmpties: job.exactEmpties } : {});
-      return analyseCaro({ rules: job.rules, moves: job.moves, winner: job.winner || null }, { from: job.from || 0 });
+      return analyseCaro({ rules: job.rules, moves: job.moves, winner: job.winner || null }, { from: job.from || 0, memo });
     } catch (e) {
       return { error: String(e && e.message) };
     }

@@ -162,7 +162,7 @@ test("the second look is only taken where a win is plausible", () => {
   assert.equal(plausible(fb), false, "one X stone: no open three to make");
   for (const sq of ["I8", "A15"]) fb.play(fb.index(sq));
   assert.equal(plausible(fb), true, "an open two with room: four open-three cells");
-  assert.deepEqual(deepWin(new SearchBoard(FREESTYLE), false), { kind: null, line: null, quiet: 0, nodes: 0 });
+  assert.deepEqual(deepWin(new SearchBoard(FREESTYLE), false), { kind: null, line: null, stage: -1, nodes: 0 });
 });
 
 test("the second look's lines obey each rule set (exact five, blocked ends, Renju): replayed to the five", () => {

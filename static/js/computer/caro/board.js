@@ -12,11 +12,14 @@
 //   cnt[(s * 8 + k) * NC + q]  lines on which s at q makes class k (k >= THREE);
 //   the threat sets    the empty cells with cnt > 0, per side and class THREE..FIVE, kept as
 //                      sparse sets (setCells/setPos/setLen, index s * 8 + k);
-//   nearc[q]           stones within distance 2 (the candidate cells are the empty ones > 0).
+//   nearc[q]           stones within distance 2 (the candidate cells are the empty ones > 0);
+//   cellAttack[s], cellDefence[s]  the sums over the empty cells of the values of s's
+//                      combination of four classes there (evaluation.js: Hard's evaluation).
 // The winning rule and Renju fouls come from rules.js (the engine's, through the adapter).
 
 import { EDGE, EMPTY, XS, OS, foulAt, squareName, parseSquare, runWins } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, WEIGHT, patterns } from "./patterns.js";
+import { cellTables } from "./evaluation.js";
 import { mulberry32 } from "../rng.js";
 
 export { EMPTY, XS, OS, EDGE };
@@ -117,6 +120,11 @@ export class SearchBoard {
     this.setPos = new Int16Array(24 * NC).fill(-1); // a cell's index in its set, -1: not in it
     this.setLen = new Int32Array(24);
     this.nearc = new Uint8Array(NC);
+    const ct = cellTables(rules);
+    this.tAttack = ct.attack;
+    this.tDefence = ct.defence;
+    this.cellAttack = new Int32Array(3);
+    this.cellDefence = new Int32Array(3);
     const z = zobrist(NC);
     this.z1 = z.z1;
     this.z2 = z.z2;
@@ -306,8 +314,28 @@ export class SearchBoard {
     if (old === code) return;
     this.codes[i] = code;
     const diff = old ^ code;
-    if (diff & 7) this.classChange(1, c, old & 7, code & 7);
-    if (diff & 56) this.classChange(2, c, (old >> 3) & 7, (code >> 3) & 7);
+    if (diff & 7) {
+      this.classChange(1, c, old & 7, code & 7);
+      this.comboChange(1, c, d, old & 7, 0);
+    }
+    if (diff & 56) {
+      this.classChange(2, c, (old >> 3) & 7, (code >> 3) & 7);
+      this.comboChange(2, c, d, (old >> 3) & 7, 3);
+    }
+  }
+
+  /** Side `side`'s class at cell `c` on line `d` was `co` (its code bits from `shift`): the
+   * cell's combination value (evaluation.js) follows in cellAttack / cellDefence. */
+  comboChange(side, c, d, co, shift) {
+    const NC = this.NC;
+    const codes = this.codes;
+    let idx = 0;
+    for (let e = 0; e < 4; e++) idx |= ((codes[e * NC + c] >> shift) & 7) << (3 * e);
+    const was = (idx & ~(7 << (3 * d))) | (co << (3 * d));
+    const ta = this.tAttack[side];
+    const td = this.tDefence[side];
+    this.cellAttack[side] += ta[idx] - ta[was];
+    this.cellDefence[side] += td[idx] - td[was];
   }
 
   /** Side `side`'s class at cell `c` on one line went from `co` to `cn`. */

@@ -10,12 +10,13 @@
 //   a 2-ply alpha-beta over the best candidates (small random tie-breaks).
 // - Hard takes a five / blocks a five-threat, then looks for its own VCF and VCT (a second, wider
 //   VCT tries threes anywhere), then for the opponent's VCF / VCT as if the opponent moved now.
-//   With no such threat it looks for a quiet move that wins; under one it keeps only the replies
-//   after which the opponent has neither (undecided ones rechecked while time is left) nor a quiet
-//   win, and in freestyle and exact five also drops those after which the opponent has a VCT with
-//   threes anywhere and ranks the rest by the threat moves the opponent keeps (fewestThreats).
-//   Then iterative-deepening alpha-beta (search.js, Hard's form), and in a quiet position a check
-//   that the choice leaves the opponent no VCF (and, while time is left, no VCT).
+//   With no such threat it looks for a quiet move that wins; under one the alpha-beta's root moves
+//   are the replies to it (defenceOrder). Then iterative-deepening alpha-beta (search.js, Hard's
+//   form: the opponent's threats are searched inside it) with the rest of the planned time less
+//   the guard's reserve, and the guard: the first of its best moves after which the opponent has
+//   no VCF or VCT the threat searches find (under a threat, in freestyle and exact five, also no
+//   VCT with threes anywhere). Issue 28 replaced the per-reply safety checks of the old defence by
+//   this one check of the chosen move, giving the alpha-beta the time (docs/strength.md).
 // Every function takes the search board (board.js, changed and restored), a budget in ms, an
 // rng ({random(), randrange(n)}) and a clock (ms); it returns a padded cell.
 
@@ -37,38 +38,30 @@ export const MEDIUM_MAX_MS = 400;
  * attacker moves, node caps. */
 export const HARD = Object.freeze({
   share: 0.8, // part of the budget it plans to use
-  searchUntil: 0.8, // quiet positions: the alpha-beta stops by this part of the planned time
-  deepenUntil: 0.65, // ... and starts no new depth after this part
+  deepenUntil: 0.5, // no new alpha-beta iteration once this part of its share is spent
+  guardReserve: 0.2, // part of the planned time kept for the guard (the chosen move's safety check)
+  guardShare: 0.1, // at most this part for one move's guard check ...
+  guardMinShare: 0.03, // ... and at least this part, even past the planned time
+  width: 20, // candidates per node of the alpha-beta (a cap: search.js HARD_SCHEDULE, reductions)
   vcfDepth: 16,
   vctDepth: 12,
   oppVctDepth: 10,
+  vctNodes: 200000, // node cap of each own VCT
   vcfShare: 0.12, // its own VCF
   vcfMinNodes: 2500, // nodes its own VCF searches before it looks at the clock
-  vctShareQuiet: 0.5, // its own VCT when the opponent has no open three
-  vctShareThreat: 0.25, // its own VCT under an open three
-  wideShare: 0.15, // a second, wider own VCT (threes anywhere)
+  vctShareQuiet: 0.2, // its own VCT when the opponent has no open three
+  vctShareThreat: 0.2, // its own VCT under an open three
+  wideShare: 0.1, // a second, wider own VCT (threes anywhere)
   threatShare: 0.15, // the opponent's VCF / VCT as if it moved now
-  quietShare: 0.15, // a quiet move that wins
-  checkUntil: 0.6, // replies are checked for safety until this part (then only while none is proven)
-  checkShare: 0.08, // at most this part for one reply's check
-  provenEnough: 5, // replies proven safe after which no more are checked
-  recheckUntil: 0.7, // rechecks of undecided replies stop by this part
-  recheckMinShare: 0.03, // a recheck is not started with less than this part left for it
-  recheckNodes: 400000,
-  minChecked: 3, // with no reply proven safe, at least this many are checked (time allowing)
-  quietShareEach: 0.05, // the opponent's quiet win after each safe reply ...
-  quietUntil: 0.75, // ... until this part
-  wideCheckShare: 0.05, // after each safe reply: the opponent's VCT with threes anywhere
-  countCells: 24, // threat moves counted after each safe reply (threatMoves)
-  countNodes: 5000,
-  countUntil: 0.9, // the counts must be done by this part (else not used)
-  threatMovePenalty: 100, // evaluation units per threat move the opponent keeps
-  maxDepth: 16, // plies of the deepest alpha-beta iteration
+  quietShare: 0.1, // a quiet move that wins
+  defenceMoves: 16, // under an opponent threat: the replies the alpha-beta chooses among
+  wideCheckShare: 0.05, // guard under a threat: the opponent's VCT with threes anywhere
+  guardQuietShare: 0.06, // guard: the opponent's quiet win after a move safe from VCF / VCT
+  maxDepth: 30, // plies of the deepest alpha-beta iteration
   rootMoves: 14, // root candidates of the alpha-beta
-  safetyMoves: 6, // quiet positions: best moves checked for the opponent's VCF / VCT
-  safetyVcfShare: 0.06,
-  safetyVctShare: 0.1,
-  safetyVctReserve: 0.05, // a VCT check needs this part of the budget left
+  safetyMoves: 10, // best moves the guard checks for the opponent's VCF / VCT
+  moreMin: 0.2, // after the guard, with at least this part of the planned time left: deepen on ...
+  moreGuard: 0.1, // ... until this part of it is left, for the guard of a new best move
 });
 
 function byScore(fb, s, weightOwn, weightOther) {
@@ -159,29 +152,9 @@ export function chooseMedium(fb, budgetMs, rng, clock) {
   return near[rng.randrange(near.length)][1];
 }
 
-/** The reply to play among `ranked` safe replies ([score, cell], best first), given `counts`
- * (cell -> threat moves it leaves the opponent): the highest score less `penalty` units per
- * threat move, the first of equals. The best score alone decides when it is a won or lost one, or
- * when a reply has no count (time ran out). */
-export function fewestThreats(ranked, counts, penalty) {
-  if (!counts.size || ranked.some(([, q]) => !counts.has(q)) || Math.abs(ranked[0][0]) >= WIN - 100) {
-    return ranked[0][1];
-  }
-  let best = ranked[0];
-  let bestValue = best[0] - penalty * counts.get(best[1]);
-  for (const r of ranked) {
-    const v = r[0] - penalty * counts.get(r[1]);
-    if (v > bestValue) {
-      best = r;
-      bestValue = v;
-    }
-  }
-  return best[1];
-}
-
-/** Whether Hard, under a threat with several safe replies, runs the wide VCT check and ranks them
- * by threatMoves: in freestyle and exact five only (bench/pybots/caro_bots.py counts_threats: it was
- * measured to help there and to cost strength in caro with blocked ends; never measured in Renju). */
+/** Whether Hard's guard, under a threat, also runs the wide VCT check (threes anywhere): in freestyle
+ * and exact five only (bench/pybots/caro_bots.py counts_threats: it was measured to help there and
+ * to cost strength in caro with blocked ends; never measured in Renju). */
 export function countsThreats(rules) {
   return rules.blocked === "none" && !rules.renju;
 }
@@ -204,53 +177,6 @@ class Hard {
   threats(deadline, opts = {}) {
     const ts = new ThreatSearch(this.fb, { deadline, clock: this.clock, shared: true, ...opts });
     return ts;
-  }
-
-  /** How many threat moves the side to move has: of its countCells best cells (own shape counted
-   * three times the opponent's), those after which it would have a VCF or VCT if it moved again
-   * (countNodes each). Throws Timeout past `deadline`. */
-  threatMoves(deadline) {
-    const fb = this.fb;
-    const att = fb.turn;
-    const key = byScore(fb, att, 3, 1);
-    const cells = fb.candidates().filter((q) => fb.cells[q] === 0 && fb.nearc[q] > 0 && fb.legal(q, att))
-      .sort((p, q) => key(q) - key(p) || p - q).slice(0, HARD.countCells);
-    let n = 0;
-    for (const a of cells) {
-      if (this.clock() > deadline) throw new Timeout();
-      fb.play(a);
-      fb.turn = att;
-      try {
-        const ts = this.threats(deadline, { maxNodes: HARD.countNodes });
-        if ((ts.vcf(HARD.vcfDepth) || ts.vct(HARD.oppVctDepth)) !== null) n++;
-      } finally {
-        fb.turn = 3 - att;
-        fb.undo();
-      }
-    }
-    return n;
-  }
-
-  /** `replies` in order without those after which `lost()` (run with the reply played) is true;
-   * the ones not reached by `until` are kept, and all of them when every one is lost. */
-  dropLost(replies, until, lost) {
-    const fb = this.fb;
-    const kept = [];
-    for (let k = 0; k < replies.length; k++) {
-      if (this.clock() > until) {
-        kept.push(...replies.slice(k));
-        break;
-      }
-      fb.play(replies[k]);
-      let gone;
-      try {
-        gone = lost();
-      } finally {
-        fb.undo();
-      }
-      if (!gone) kept.push(replies[k]);
-    }
-    return kept.length ? kept : replies;
   }
 
   /** The opponent's VCF or VCT if it were to move now (a null move), else null. */
@@ -316,11 +242,12 @@ class Hard {
     // own VCT: a larger share when the opponent has no open three (then our threes are real
     // threats and there is no defence to check)
     const share = fb.count(3 - me, OPEN4) === 0 ? HARD.vctShareQuiet : HARD.vctShareThreat;
-    line = this.threats(t0 + budget * share).vct(HARD.vctDepth);
+    line = this.threats(t0 + budget * share, { maxNodes: HARD.vctNodes }).vct(HARD.vctDepth);
     if (line) return this.done(line[0], "vct");
-    line = this.threats(clock() + budget * HARD.wideShare, { threeWidth: 40, zone: false }).vct(HARD.vctDepth);
+    line = this.threats(clock() + budget * HARD.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
+      .vct(HARD.vctDepth);
     if (line) return this.done(line[0], "wide vct");
-    const ab = new AlphaBeta(fb, { deadline: end, clock, width: 10, hard: true });
+    const ab = new AlphaBeta(fb, { deadline: end, clock, width: HARD.width, hard: true });
     let moves = ab.moves(me, HARD.rootMoves);
     if (!moves.length) return this.done(anyLegal(fb, me, this.rng), "any");
     if (moves.length === 1) return this.done(moves[0], "only");
@@ -329,17 +256,72 @@ class Hard {
       // a quiet move after which our threat sequence cannot be stopped
       const q = this.threats(clock() + budget * HARD.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
       if (q !== null) return this.done(q, "quiet win");
+    } else {
+      // the alpha-beta chooses among the replies to the opponent's threat (its threat moves are
+      // searched inside it); the guard below checks the choice
+      moves = this.defenceOrder(threat, ab, moves).slice(0, HARD.defenceMoves);
+      if (moves.length === 1) return this.done(moves[0], "only");
     }
-    const counts = new Map();
-    if (threat) {
-      const survivors = this.safeReplies(threat, ab, moves, counts);
-      if (survivors.length === 1) return this.done(survivors[0], "only safe");
-      if (survivors.length) moves = survivors;
+    const t1 = clock();
+    const ranked = this.deepen(ab, moves);
+    const t2 = clock();
+    let q = this.guard(ranked, !!threat);
+    const t3 = clock();
+    q = this.more(ab, ranked, q, !!threat);
+    this.stats.nodes = ab.nodes;
+    this.stats.vcfNodes = ab.vcfNodes;
+    Object.assign(this.stats, { preMs: t1 - t0, abMs: t2 - t1, guardMs: t3 - t2, moreMs: clock() - t3 });
+    return this.done(q, threat ? "defence" : "search");
+  }
+
+  /** The guard's unused time (it usually proves the first move safe at once): with at least
+   * HARD.moreMin of the planned time left and no decided score, the alpha-beta deepens on over
+   * the root moves the guard did not drop (the guard's choice `q` first) until HARD.moreGuard of
+   * it is left; a new best move replaces `q` only if the guard's checks prove it safe in the rest.
+   * Returns the move to play. */
+  more(ab, ranked, q, threat) {
+    const { budget, end, clock } = this;
+    if (end - clock() < budget * HARD.moreMin || Math.abs(ranked[0][0]) >= WIN - 100) return q;
+    const dropped = this.dropped || new Set();
+    const moves = [q, ...ranked.map(([, c]) => c).filter((c) => c !== q && !dropped.has(c))];
+    if (moves.length < 2) return q;
+    const stop = end - budget * HARD.moreGuard;
+    ab.deadline = stop;
+    let best = moves.map((c) => [0, c]);
+    let depth = this.stats.depth + 1;
+    for (; depth <= HARD.maxDepth; depth++) {
+      try {
+        best = ab.root(best.map(([, c]) => c), depth);
+      } catch (e) {
+        if (!(e instanceof Timeout)) throw e;
+        best = ab.salvage(best);
+        break;
+      }
+      this.stats.moreDepth = depth;
+      this.stats.depth = depth;
+      if (best[0][0] >= WIN - 100 || best[0][0] <= -(WIN - 100)) break;
+      if (clock() > stop) break;
     }
+    const r = best[0][1];
+    if (r === q || best[0][0] <= -(WIN - 100)) return q;
+    const now = clock();
+    const verdict = this.safe(r, Math.max(now + budget * HARD.guardMinShare, end), threat ? 2 * NODE_CAP : NODE_CAP);
+    (this.stats.guard ||= []).push(`more ${this.fb.name(r)}:${verdict}`);
+    if (verdict !== 2 || clock() > end || this.lostAfter(r, threat, threat ? 2 * NODE_CAP : NODE_CAP)) return q;
+    this.stats.moreChanged = true;
+    return r;
+  }
+
+  /** Iterative deepening of `ab` over the root `moves` until the alpha-beta's share of the move
+   * (the planned time less the guard's reserve): no new iteration once HARD.deepenUntil of that
+   * share is spent. Returns [[score, cell], ...] best first. */
+  deepen(ab, moves) {
+    const { clock } = this;
+    const start = clock();
+    const stop = this.end - this.budget * HARD.guardReserve;
+    ab.deadline = stop;
     let ranked = moves.map((q) => [0, q]);
-    ab.deadline = threat ? end : t0 + budget * HARD.searchUntil;
-    let depth = 1;
-    while (depth <= HARD.maxDepth) {
+    for (let depth = 1; depth <= HARD.maxDepth; depth++) {
       try {
         ranked = ab.root(ranked.map(([, q]) => q), depth);
       } catch (e) {
@@ -349,96 +331,51 @@ class Hard {
       }
       this.stats.depth = depth;
       if (ranked[0][0] >= WIN - 100 || ranked[0][0] <= -(WIN - 100)) break;
-      depth++;
-      // quiet positions stop deepening at deepenUntil of the budget; under an opponent threat
-      // (few survivors, sharp play) it deepens until the deadline
-      if (clock() - t0 > budget * (threat ? 1.0 : HARD.deepenUntil)) break;
+      if (clock() - start > (stop - start) * HARD.deepenUntil) break;
     }
-    this.stats.nodes = ab.nodes;
-    if (threat) return this.done(fewestThreats(ranked, counts, HARD.threatMovePenalty), "defence");
-    // safety: avoid a move that gives the opponent a VCF or (while time is left) a VCT
-    for (const [, q] of ranked.slice(0, HARD.safetyMoves)) {
-      if (clock() > end) break;
-      fb.play(q);
-      let bad;
-      try {
-        let ts = this.threats(Math.min(end, clock() + budget * HARD.safetyVcfShare), { maxNodes: NODE_CAP / 2 });
-        bad = ts.vcf(HARD.vcfDepth) !== null;
-        if (!bad && clock() < end - budget * HARD.safetyVctReserve) {
-          ts = this.threats(Math.min(end, clock() + budget * HARD.safetyVctShare), { maxNodes: NODE_CAP });
-          bad = ts.vct(HARD.oppVctDepth) !== null;
-        }
-      } finally {
-        fb.undo();
-      }
-      if (!bad) return this.done(q, "search");
-    }
-    return this.done(ranked[0][1], "search");
+    return ranked;
   }
 
-  /** Under the opponent's `threat`: the replies proven safe (or, with none proven, the undecided
-   * ones), filtered and counted as the module comment says; `counts` is filled when they were. */
-  safeReplies(threat, ab, moves, counts) {
-    const fb = this.fb;
-    const { t0, budget, end, clock } = this;
-    const order = this.defenceOrder(threat, ab, moves);
-    let proven = [];
-    let unknown = [];
-    let stop = t0 + budget * HARD.checkUntil;
-    for (const c of order) {
-      if (proven.length >= HARD.provenEnough || (clock() > stop && (
-        proven.length || unknown.length >= HARD.minChecked || clock() > end))) break;
+  /** The last guard: the first of the alpha-beta's best moves after which the opponent has no
+   * VCF or VCT the threat searches find (HARD.safetyMoves at most, while the planned time lasts;
+   * under a threat twice the nodes, and in freestyle and exact five also a VCT with threes
+   * anywhere). With none proven safe: the first not proven lost, else the alpha-beta's choice. */
+  guard(ranked, threat) {
+    const { budget, end, clock } = this;
+    const nodes = threat ? 2 * NODE_CAP : NODE_CAP;
+    let fallback = null;
+    for (const [value, q] of ranked.slice(0, HARD.safetyMoves)) {
+      if (value <= -(WIN - 100)) break; // the rest lose to the alpha-beta's own sight
       const now = clock();
-      const per = Math.min(now < stop ? stop : end, now + budget * HARD.checkShare);
-      const verdict = this.safe(c, per, 2 * NODE_CAP);
-      if (verdict === 2) proven.push(c);
-      else if (verdict === 1) unknown.push(c);
-    }
-    if (!proven.length && unknown.length > 1) {
-      // undecided replies: time left before the recheck mark goes to checking the first few
-      // again (the shared tables let each check resume where it stopped); one proven safe is
-      // played, one proven lost is dropped, the rest go to the alpha-beta
-      const kept = unknown.slice(0, 4);
-      stop = t0 + budget * HARD.recheckUntil;
-      const still = [];
-      for (let k = 0; k < kept.length; k++) {
-        const part = (stop - clock()) / (kept.length - k);
-        if (part < budget * HARD.recheckMinShare) {
-          still.push(...kept.slice(k));
-          break;
-        }
-        const verdict = this.safe(kept[k], clock() + part, HARD.recheckNodes);
-        if (verdict === 2) return [kept[k]];
-        if (verdict === 1) still.push(kept[k]);
+      if (now > end && fallback !== null) break;
+      const verdict = this.safe(q, Math.max(now + budget * HARD.guardMinShare, Math.min(end, now + budget * HARD.guardShare)), nodes);
+      (this.stats.guard ||= []).push(`${this.fb.name(q)}:${verdict}`);
+      if (verdict === 0 || (verdict === 2 && clock() < end && this.lostAfter(q, threat, nodes))) {
+        this.stats.dropped = (this.stats.dropped || 0) + 1;
+        (this.dropped ||= new Set()).add(q);
+        continue;
       }
-      unknown = still.length ? still : unknown;
+      if (verdict === 2) return q;
+      if (fallback === null) fallback = q; // undecided: the alpha-beta's best of those is kept
+      if (clock() > end) break;
     }
-    if (proven.length > 1) {
-      // replies after which the opponent has a quiet move that wins are dropped, if any is left
-      const until = t0 + budget * HARD.quietUntil;
-      proven = this.dropLost(proven, until, () => this.threats(
-        Math.min(until, clock() + budget * HARD.quietShareEach)).quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null);
+    return fallback !== null ? fallback : ranked[0][1];
+  }
+
+  /** The guard's second look after `q` (run while the planned time lasts): whether the opponent
+   * has a quiet move that wins (a VCF / VCT after one quiet move, threatShare's quietWin) and, under
+   * a threat in freestyle and exact five, a VCT with threes anywhere. */
+  lostAfter(q, threat, nodes) {
+    const { fb, budget, end, clock } = this;
+    fb.play(q);
+    try {
+      if (this.threats(Math.min(end, clock() + budget * HARD.guardQuietShare))
+        .quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null) return true;
+      return threat && countsThreats(fb.rules) && clock() < end && this.threats(
+        Math.min(end, clock() + budget * HARD.wideCheckShare), { zone: false, maxNodes: nodes }).vct(HARD.oppVctDepth) !== null;
+    } finally {
+      fb.undo();
     }
-    if (proven.length > 1 && countsThreats(fb.rules)) {
-      // a VCT with threes anywhere (the first checks try threes near the last moves only), then
-      // how many threat moves the opponent keeps
-      proven = this.dropLost(proven, t0 + budget * HARD.countUntil, () => this.threats(
-        clock() + budget * HARD.wideCheckShare, { zone: false }).vct(HARD.oppVctDepth) !== null);
-      try {
-        for (const c of proven) {
-          fb.play(c);
-          try {
-            counts.set(c, this.threatMoves(t0 + budget * HARD.countUntil));
-          } finally {
-            fb.undo();
-          }
-        }
-      } catch (e) {
-        if (!(e instanceof Timeout)) throw e;
-        counts.clear();
-      }
-    }
-    return proven.length ? proven : unknown;
   }
 
   done(q, phase) {

@@ -2,10 +2,18 @@
 // ported once): negamax over restricted candidates with a transposition table.
 //
 // Medium uses it plain (pattern totals as the evaluation, full-window children, a table of its
-// own); Hard as a principal-variation search with fewer candidates the deeper it goes
-// (HARD_SCHEDULE), the shape evaluation with threat terms for both sides, and a table per rule
-// set kept across moves (every entry is a pure function of the position, so the next move's
-// search starts with the values and best moves of the previous ones). Both:
+// own); Hard as a principal-variation search with at most HARD_SCHEDULE candidates a node, the
+// shape evaluation with threat terms for both sides, and a table per rule set kept across moves
+// (every entry is a pure function of the position, so the next move's search starts with the
+// values and best moves of the previous ones). Hard also (HARD_TUNE; issue 28, docs/strength.md):
+// - forcing moves cost less depth: the forced block of a five-threat is free (a four and its
+//   block cost one ply), a move that makes an open three gains a ply (threeExt a line);
+// - ordering: the table's move, then the pattern order (fours and threes first) with the two
+//   killers of the ply after the shape moves and the quiet tail by history (depth squared a cut);
+// - late-move reductions: a quiet move (no four, no open three, no block of the other side's
+//   three) from the lmrFrom-th on is searched shallower with a null window first;
+// - an optional VCF by fours alone at the horizon (leafVcfNodes; off: it cost more than it found).
+// Both:
 // - a side with a five on the board wins (WIN - ply); facing a five-threat only the blocks are
 //   searched (none: lost); a side with an unstoppable five-threat (open four, double four) and
 //   no four to answer wins two plies later;
@@ -17,11 +25,35 @@
 import { EMPTY, XS } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, rulesKey } from "./patterns.js";
 import { Timeout, checkEvery, wallClock } from "./clock.js";
+import { evaluate as shapeValue, doubleThreats } from "./evaluation.js";
 
 /** Value of a won position (less the plies to the win). */
 export const WIN = 10_000_000;
-/** Hard's candidates per node by ply below the root (the last entry from there on). */
-export const HARD_SCHEDULE = Object.freeze([10, 10, 8, 7, 6]);
+/** Hard's most candidates per node by ply below the root (the last entry from there on): a hard
+ * cap only; late quiet moves are searched shallower (late-move reductions, HARD_TUNE). */
+export const HARD_SCHEDULE = Object.freeze([16, 14, 12, 10, 9]);
+/** Hard's search settings (plies, nodes, move indexes), one object so benches can try others:
+ * - lmrFrom / lmrFrom2: a quiet move at this index or later (0 = the first) is searched 1 / 2
+ *   plies shallower with a null window, and again at full depth if it beats alpha; lmrDepth: only
+ *   with at least this many plies left;
+ * - leafVcfNodes / leafVcfDepth: at the horizon, the side to move's VCF by its fours alone (the
+ *   other side must block each), at most this many four moves tried and this many in a row;
+ * - threeExt: plies a line may gain from moves that make an open three (the reply is forced);
+ * - killers: the killer moves (two a ply) are tried right after the table's move. */
+export const HARD_TUNE = {
+  lmrFrom: 3,
+  lmrFrom2: 8,
+  lmrDepth: 3,
+  lmrKeep: THREE, // ... and not reduced when the other side would make this class (or more) there
+  leafVcfNodes: 0, // (off: measured 4-5x the CPU for the same nodes on the puzzle positions)
+  leafVcfDepth: 6,
+  leafVcfFours: 2, // ... only when it has at least this many cells that make a four
+  threeExt: 1,
+  killers: true,
+  history: true,
+};
+const MAX_PLY = 128; // killer slots
+const VCF_BITS = 16; // leaf VCF verdicts kept: 2 ** bits
 /** Hard's evaluation terms (pattern units): side to move / other side. */
 export const MY_OPEN3 = 1500; // the side to move can make an open four (the other side has fours to counter)
 export const MY_FOUR_THREE = 2500; // the side to move has a four-three cell
@@ -50,31 +82,7 @@ const SHARED = new Map(); // "rules key/width" -> SearchTable of Hard
 const TOP = new Int32Array(64); // moves()' best candidates so far (scratch) ...
 const TOP_VALUES = new Int32Array(64); // ... and their values
 
-/** Whether side `s` has a legal cell making a four and an open three on two lines (four-three),
- * and whether it has one making open threes on two lines (three-three): [ft, tt]. */
-export function doubleThreats(fb, s) {
-  const n3 = fb.count(s, THREE);
-  if (n3 === 0) return [false, false];
-  const NC = fb.NC;
-  const cnt = fb.cnt;
-  const o3 = (s * 8 + THREE) * NC;
-  const o4 = (s * 8 + FOUR) * NC;
-  const o5 = (s * 8 + OPEN4) * NC;
-  const renjuX = s === XS && fb.renju;
-  const cells = fb.setCells;
-  let ft = false;
-  let tt = false;
-  for (let i = (s * 8 + THREE) * NC, end = i + n3; i < end; i++) {
-    const q = cells[i];
-    const fours = cnt[o4 + q] > 0 || cnt[o5 + q] > 0;
-    if (!fours && cnt[o3 + q] < 2) continue;
-    if (renjuX && fb.isFoul(q)) continue;
-    if (fours) ft = true;
-    else tt = true;
-    if (ft && tt) break;
-  }
-  return [ft, tt];
-}
+export { doubleThreats }; // (evaluation.js: Hard's evaluation reads it)
 
 /**
  * Negamax alpha-beta over `fb` (changed during a search, restored after). Options: `deadline` /
@@ -109,11 +117,64 @@ export class AlphaBeta {
       this.tt = new SearchTable(tableBits);
     }
     this.buffers = [];
+    this.tune = HARD_TUNE;
+    this.killers = new Int32Array(2 * MAX_PLY).fill(-1);
+    this.history = hard ? new Int32Array(3 * fb.NC) : null;
+    this.vcfBudget = 0;
+    this.vcfNodes = 0; // leaf VCF moves tried (a measure for the benches)
+  }
+
+  /** leafVcf from the side to move's position, its verdicts kept in a small table (key halves and
+   * the verdict: 1 none, 2 a win). */
+  leafVcfCached() {
+    const fb = this.fb;
+    const k1 = fb.turn === 2 ? fb.h1 ^ SIDE_K1 : fb.h1;
+    const k2 = (fb.turn === 2 ? fb.h2 ^ SIDE_K2 : fb.h2) | 3;
+    const t = this.vcfTable || (this.vcfTable = new Int32Array(2 << VCF_BITS));
+    const slot = 2 * ((k1 ^ (k1 >>> 15)) & ((1 << VCF_BITS) - 1));
+    if (t[slot] === k1 && (t[slot + 1] | 3) === k2) return (t[slot + 1] & 3) === 2;
+    this.vcfBudget = this.tune.leafVcfNodes;
+    const win = this.leafVcf(this.tune.leafVcfDepth);
+    t[slot] = k1;
+    t[slot + 1] = (k2 & ~3) | (win ? 2 : 1);
+    return win;
+  }
+
+  /** Whether the side to move wins by continuous fours from here, at most `d` in a row (each
+   * block forced; a block that makes a four of the other side ends the line), within
+   * this.vcfBudget four moves. The caller has checked that the other side has no five-threat. */
+  leafVcf(d) {
+    const fb = this.fb;
+    const me = fb.turn;
+    const opp = 3 - me;
+    const fours = fb.fourMoves(me);
+    for (let i = 0; i < fours.length; i++) {
+      if (this.vcfBudget <= 0) return false;
+      this.vcfBudget--;
+      this.vcfNodes++;
+      const q = fours[i];
+      fb.play(q);
+      let win = false;
+      const blocks = fb.defences(me);
+      if (blocks.length === 0) {
+        win = true;
+      } else if (blocks.length === 1 && d > 1 && fb.legal(blocks[0], opp)) {
+        fb.play(blocks[0]);
+        if (fb.count(opp, FIVE) === 0 && fb.count(me, FOUR) + fb.count(me, OPEN4) > 0) win = this.leafVcf(d - 1);
+        fb.undo();
+      } else if (blocks.length === 1 && !fb.legal(blocks[0], opp)) {
+        win = true; // Renju: X may not block on a foul
+      }
+      fb.undo();
+      if (win) return true;
+    }
+    return false;
   }
 
   /** Static score for the side to move (pattern units, positive = good for it). */
   evaluate() {
     const fb = this.fb;
+    if (this.hard) return shapeValue(fb); // evaluation.js: the four lines' classes together, tuned
     const me = fb.turn;
     const opp = 3 - me;
     let value = Math.floor((fb.total[me] * this.attack - fb.total[opp] * this.defence) / 10);
@@ -189,12 +250,14 @@ export class AlphaBeta {
     }
   }
 
-  /** The value for the side to move, `depth` plies left, `ply` below the root. */
-  search(depth, alpha, beta, ply) {
+  /** The value for the side to move, `depth` plies left, `ply` below the root; `ext` plies this
+   * line has gained from open threes (Hard). */
+  search(depth, alpha, beta, ply, ext = 0) {
     this.tick();
     const fb = this.fb;
     const me = fb.turn;
     const opp = 3 - me;
+    const hard = this.hard;
     if (ply > this.maxPly) this.maxPly = ply;
     if (fb.count(me, FIVE) > 0) return WIN - ply;
     let moves;
@@ -202,16 +265,24 @@ export class AlphaBeta {
     let slot = 0;
     let k1 = 0;
     let k2 = 0;
+    let forced = false;
     if (fb.count(opp, FIVE) > 0) {
-      // the other side threatens a five: only the blocks (no table)
+      // the other side threatens a five: only the blocks (no table); Hard: the block is free
       moves = fb.defences(opp).filter((z) => fb.legal(z, me));
       if (!moves.length) return -(WIN - ply - 1);
       if (ply > MAX_FORCED_PLY) return this.evaluate();
+      forced = hard;
     } else {
       if (fb.count(opp, FOUR) === 0 && fb.count(opp, OPEN4) === 0 && fb.winningFourMoves(me, true).length) {
         return WIN - ply - 2;
       }
-      if (depth <= 0) return this.evaluate();
+      if (depth <= 0) {
+        if (hard && this.tune.leafVcfNodes > 0 && fb.count(me, FOUR) + fb.count(me, OPEN4) >= this.tune.leafVcfFours
+          && this.leafVcfCached()) {
+          return WIN - ply - 4;
+        }
+        return this.evaluate();
+      }
       const e = this.tt.e;
       k1 = me === 2 ? fb.h1 ^ SIDE_K1 : fb.h1;
       k2 = me === 2 ? fb.h2 ^ SIDE_K2 : fb.h2;
@@ -233,7 +304,8 @@ export class AlphaBeta {
         if (!legal.length) return 0; // the board is full (a draw) or no legal move
         moves = [legal[0]];
       }
-      if (first >= 0) {
+      if (hard) this.order(moves, first, ply, me);
+      else if (first >= 0) {
         const i = moves.indexOf(first);
         if (i > 0) {
           moves.splice(i, 1);
@@ -244,16 +316,41 @@ export class AlphaBeta {
     const a0 = alpha;
     let best = -WIN * 2;
     let bestMove = moves[0];
+    const tune = this.tune;
+    const threeExt = hard && !forced && ext < tune.threeExt;
+    const canReduce = hard && !forced && depth >= tune.lmrDepth && moves.length > tune.lmrFrom;
+    const NC = fb.NC;
+    const cnt = fb.cnt;
     for (let i = 0; i < moves.length; i++) {
       const q = moves[i];
+      let d = forced ? depth : depth - 1;
+      let e2 = ext;
+      let reduce = 0;
+      if (hard && !forced) {
+        const makesThree = cnt[(me * 8 + THREE) * NC + q] > 0;
+        const makesFour = cnt[(me * 8 + FOUR) * NC + q] > 0 || cnt[(me * 8 + OPEN4) * NC + q] > 0;
+        if (threeExt && makesThree && !makesFour) {
+          d++;
+          e2++;
+        }
+        if (canReduce && i >= tune.lmrFrom && !makesThree && !makesFour && !this.isKiller(ply, q)
+          && fb.cls(q, opp) < tune.lmrKeep) {
+          reduce = i >= tune.lmrFrom2 && depth >= tune.lmrDepth + 1 ? 2 : 1;
+        }
+      }
       fb.play(q);
       this.stack.push(q);
       let value;
-      if (i === 0 || !this.hard) {
-        value = -this.search(depth - 1, -beta, -alpha, ply + 1);
+      if (i === 0 || !hard) {
+        value = -this.search(d, -beta, -alpha, ply + 1, e2);
       } else {
-        value = -this.search(depth - 1, -alpha - 1, -alpha, ply + 1);
-        if (alpha < value && value < beta) value = -this.search(depth - 1, -beta, -alpha, ply + 1);
+        if (reduce) {
+          value = -this.search(d - reduce, -alpha - 1, -alpha, ply + 1, e2);
+          if (value > alpha) value = -this.search(d, -alpha - 1, -alpha, ply + 1, e2);
+        } else {
+          value = -this.search(d, -alpha - 1, -alpha, ply + 1, e2);
+        }
+        if (alpha < value && value < beta) value = -this.search(d, -beta, -alpha, ply + 1, e2);
       }
       this.stack.pop();
       fb.undo();
@@ -262,7 +359,10 @@ export class AlphaBeta {
         bestMove = q;
         if (value > alpha) {
           alpha = value;
-          if (alpha >= beta) break;
+          if (alpha >= beta) {
+            if (hard && !forced) this.cutoff(ply, me, q, depth);
+            break;
+          }
         }
       }
     }
@@ -274,6 +374,65 @@ export class AlphaBeta {
       e[slot + 3] = (bestMove << 10) | (Math.min(depth, 255) << 2) | (best >= beta ? 3 : best <= a0 ? 1 : 2);
     }
     return best;
+  }
+
+  isKiller(ply, q) {
+    const k = this.killers;
+    return ply < MAX_PLY && (k[2 * ply] === q || k[2 * ply + 1] === q);
+  }
+
+  /** A beta cut-off by `q` at `ply`: it becomes the ply's first killer, and its history rises by
+   * depth squared. */
+  cutoff(ply, me, q, depth) {
+    if (ply < MAX_PLY && this.killers[2 * ply] !== q) {
+      this.killers[2 * ply + 1] = this.killers[2 * ply];
+      this.killers[2 * ply] = q;
+    }
+    if (this.history) this.history[me * this.fb.NC + q] += depth * depth;
+  }
+
+  /** Hard's order of `moves` (pattern order in): the table's move, the moves that make a four,
+   * the killers, then the rest by pattern order and, within a quiet tail, history. */
+  order(moves, first, ply, me) {
+    const tune = this.tune;
+    let head = 0;
+    if (first >= 0) {
+      const i = moves.indexOf(first);
+      if (i > 0) {
+        moves.splice(i, 1);
+        moves.unshift(first);
+      }
+      if (i >= 0) head = 1;
+    }
+    if (tune.killers && ply < MAX_PLY) {
+      for (let s = 0; s < 2; s++) {
+        const k = this.killers[2 * ply + s];
+        if (k < 0) continue;
+        const i = moves.indexOf(k);
+        if (i > head) {
+          // after the shape moves that make a four or an open three, which lead the pattern order
+          let at = head;
+          const fb = this.fb;
+          while (at < i && fb.cls(moves[at], me) >= THREE) at++;
+          if (at < i) {
+            moves.splice(i, 1);
+            moves.splice(at, 0, k);
+          }
+          if (at >= head) head = Math.max(head, at + 1);
+        }
+      }
+    }
+    if (tune.history && this.history) {
+      // the quiet tail (from the 4th move on) by history, ties kept in pattern order (stable sort)
+      const from = Math.max(head, tune.lmrFrom);
+      if (moves.length - from > 1) {
+        const h = this.history;
+        const base = me * this.fb.NC;
+        const tail = moves.slice(from);
+        tail.sort((p, q) => h[base + q] - h[base + p]);
+        for (let j = 0; j < tail.length; j++) moves[from + j] = tail[j];
+      }
+    }
   }
 
   /**
