@@ -198,7 +198,7 @@ class LoggingServer(Server):
     """Daphne's server with `AccessLog` wherever Daphne's command line would have given it its
     own access log (at verbosity 1 or more, or with `--access-log`), serving through
     `BoundedHTTPFactory` and `CollectableWebSocketFactory`, with the collector policy applied
-    once it runs (`caro.gcpolicy`)."""
+    and the database pool connecting before the port listens (`caro.gcpolicy`, `open_database_pool`)."""
 
     def __init__(self, *args, action_logger=None, **kwargs) -> None:
         super().__init__(*args, action_logger=AccessLog() if action_logger is not None else None, **kwargs)
@@ -210,8 +210,25 @@ class LoggingServer(Server):
         from twisted.internet import reactor
 
         plain_debug_values()
-        reactor.callWhenRunning(gcpolicy.apply, reactor.callLater, reactor.callFromThread)
+        open_database_pool()
+        # The first freeze (a full collection of what start-up made) before the port listens, so
+        # that a port that accepts is a process that serves: done once the reactor ran, it held
+        # back the first sockets of a restarted process (0.6-0.8 s at load 25 on 2 cores).
+        gcpolicy.apply()
+        reactor.callWhenRunning(gcpolicy.schedule, reactor.callLater, reactor.callFromThread)
         super().run()
+
+
+def open_database_pool() -> None:
+    """Start connecting the default database's pool (Django's psycopg pool, shared by the
+    process's threads) before the port listens, instead of on the first page or socket. It
+    connects in its own threads and does not wait: a PostgreSQL that is away does not hold the
+    server back (its pages answer 503 meanwhile, as they would). Nothing without a pool."""
+    from django.db import connection
+
+    pool = getattr(connection, "pool", None)
+    if pool is not None:
+        pool.open(wait=False)
 
 
 class WebCommandLine(CommandLineInterface):

@@ -13,6 +13,7 @@ thread a test forgot), ending those that do not finish.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -77,10 +78,59 @@ async def close_db_connections():
     # this loop, before the loop ends: left open, its background tasks were cancelled by the
     # loop's shutdown, mid-connect, and a lost cancellation kept the loop from closing.
     await lean.close_loop_pool()
+    # What the test left running on its loop ends now (the loop's shutdown would cancel it), and
+    # the pool its consumers' clean-ups opened meanwhile is closed too.
+    await _settle_loop()
+    await lean.close_loop_pool()
     await sync_to_async(connections.close_all)()
     # Connections borrowed by threads the test's event loop started never return to the pool on
     # their own (in Daphne the same threads are reused, so nothing leaks there); reset the pool.
     await sync_to_async(_reset_pool)()
+
+
+#: Seconds `_settle_loop` waits for the tasks it cancelled, and then for what their ends started.
+SETTLE_S = 30.0
+#: The name psycopg_pool gives the tasks of the loop's pool (caro.games.services.lean.loop_pool).
+LOOP_POOL_TASKS = "caro-loop"
+
+
+async def _settle_loop() -> None:
+    """Cancel what a test left running on its event loop (consumers of communicators it never
+    disconnected) and wait for it to end, then wait, without cancelling, for what those ends
+    started in this project's code (the consumers' clean-ups), SETTLE_S at most each; the tasks of the loop's database
+    pool (`LOOP_POOL_TASKS`) are left to `close_loop_pool`.
+
+    Why: a communicator the test never disconnected (a socket the server closed, like a banned
+    player's) is cancelled when the test drops it or when the loop shuts down, and its consumer's
+    clean-up (`disconnect`'s presence row, through the loop's psycopg pool) then ran after
+    `close_loop_pool`: it opened a new pool, whose connection attempts the loop's shutdown
+    cancelled, and psycopg_pool's worker swallows a cancellation that comes while it connects
+    (`AsyncConnectionPool._add_connection` catches CancelledError and tries again later): the
+    shutdown waited for it for ever (test_moderation_live.py: a 300 s teardown timeout at load
+    25; 4 of 8 runs of its first test at load 4-16). The clean-ups are not cancelled: their
+    own awaits (the pool's internal ones included) must be let finish."""
+    me = asyncio.current_task()
+
+    def running() -> set:
+        return {task for task in asyncio.all_tasks() if task is not me and not task.done()
+                and not task.get_name().startswith(LOOP_POOL_TASKS)}
+
+    left = running()
+    for task in left:
+        task.cancel()
+    if left:
+        await asyncio.wait(left, timeout=SETTLE_S)
+    started = {task for task in running() - left if _ours(task)}
+    if started:
+        await asyncio.wait(started, timeout=SETTLE_S)
+
+
+def _ours(task: asyncio.Task) -> bool:
+    """Whether `task` runs a coroutine of this project (a consumer's clean-up), not a library's
+    (a pool's timer, which may wait for minutes)."""
+    code = getattr(task.get_coro(), "cr_code", None)
+    path = Path(code.co_filename) if code is not None else None
+    return path is not None and ROOT in path.parents and ".venv" not in path.parts
 
 
 @pytest.fixture(scope="session")

@@ -75,6 +75,7 @@ class RoomSocket:
         self.game_id = None
         self.frames: list[dict] = []
         self.opened = 0
+        self.states = 0  # `state` frames received (one after each open)
         self.changed = asyncio.Event()
         self.ws = None
         self.task: asyncio.Task | None = None
@@ -114,6 +115,7 @@ class RoomSocket:
         self.frames.append({**frame, "_at": time.monotonic()})
         kind = frame.get("type")
         if kind == "state":
+            self.states += 1
             self.game_id, self.version, self.status = frame["game_id"], frame["version"], frame["status"]
             self.moves = [square for square, _side in frame["moves"]]
             self.termination, self.you = frame.get("termination"), frame.get("you")

