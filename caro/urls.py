@@ -3,7 +3,6 @@ from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
-from django.views.i18n import JavaScriptCatalog
 from django.views.generic import RedirectView
 
 from caro import views
@@ -21,7 +20,7 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=False)),
     path("i18n/", include("django.conf.urls.i18n")),
     # gettext() for the page scripts (static/js), from locale/*/LC_MESSAGES/djangojs.po.
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", views.PageLanguageCatalog.as_view(), name="javascript-catalog"),
     path(settings.ADMIN_URL, admin.site.urls),
     path("", include("moderation.urls")),
     # Accounts: the guest rename, then django-allauth's sign-up, log-in, passwords and email pages.

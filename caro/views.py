@@ -8,8 +8,10 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.template import loader
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.i18n import JavaScriptCatalog
 from psycopg_pool import PoolTimeout
 
 log = logging.getLogger(__name__)
@@ -74,3 +76,18 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if away:
         response["Retry-After"] = str(DATABASE_AWAY_RETRY_S)
     return response
+
+
+class PageLanguageCatalog(JavaScriptCatalog):
+    """Django's JavaScript catalogue (`/jsi18n/`), in `?language=<code>` when that is one of
+    settings.LANGUAGES, else in the visitor's language (cookie, then Accept-Language) as Django's
+    own view. A page whose address fixes its language (a record: /van/N/, /en/game/N/) asks for
+    its own, so its scripts' words match the page's even in a browser set to the other language.
+    An unknown code is ignored (the visitor's language), never an error."""
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        asked = request.GET.get("language", "")
+        if asked in dict(settings.LANGUAGES):
+            with translation.override(asked):
+                return super().get(request, *args, **kwargs)
+        return super().get(request, *args, **kwargs)

@@ -53,6 +53,22 @@ def test_the_catalogue_view_serves_the_interface_language(client):
 
 
 @pytest.mark.django_db
+def test_a_record_page_asks_for_the_catalogue_in_its_own_language(client):
+    """/en/game/N/ in a browser set to Vietnamese: the page is English, and so must be its scripts'
+    words (the analysis panel); ?language= picks the catalogue's language, an unknown one is ignored."""
+    from tests.integration.records.builders import play_game
+
+    game, _x, _o = play_game(["H8", "A1", "I8", "A2", "J8", "A3", "K8", "A4", "L8"])
+    your_turn = json.dumps("Đến lượt bạn.")
+    html = client.get(f"/en/game/{game.pk}/", HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    assert 'src="/jsi18n/?language=en"' in html
+    assert your_turn not in client.get("/jsi18n/?language=en", HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    client.cookies["django_language"] = "en"
+    assert your_turn in client.get("/jsi18n/?language=vi").content.decode()
+    assert your_turn not in client.get("/jsi18n/?language=xx").content.decode()  # the cookie's English
+
+
+@pytest.mark.django_db
 def test_the_room_page_loads_the_catalogue_and_no_strings_from_the_view(client):
     room = rooms.create_room(create_guest())
     html = client.get(f"/r/{room.code}/").content.decode()
