@@ -216,6 +216,29 @@ def test_a_reload_mid_game_keeps_the_game(browser, live_server_url):
         ctx.close()
 
 
+def test_switching_language_mid_game_keeps_the_game(browser, live_server_url):
+    """The language switch sends the address as the page's script left it (with the game's id), not
+    as it was served: the game goes on in English (it was lost: an empty board, a new game id)."""
+    ctx = _context(browser, "vi", 360)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server_url + "/choi-may/?preset=caro-vn&size=13&level=easy&side=X")
+        page.wait_for_selector(".sq")
+        _one_tap(page)
+        page.click('.sq[data-sq="G7"]')
+        page.wait_for_function(f"{STONES} === 2")
+        game = parse_qs(urlparse(page.url).query)["game"]
+        before = page.eval_on_selector_all('.sq:not([data-stone=""])', "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()")
+        page.click('[data-testid="lang-en"]')
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.wait_for_function(f"{STONES} === 2")
+        assert parse_qs(urlparse(page.url).query)["game"] == game
+        after = page.eval_on_selector_all('.sq:not([data-stone=""])', "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()")
+        assert after == before
+    finally:
+        ctx.close()
+
+
 def test_take_back_and_the_next_game_s_level_against_the_computer(browser, live_server_url):
     ctx = _context(browser, "en", 1280)
     try:
