@@ -177,9 +177,16 @@ def test_a_whole_game_on_one_device(browser, live_server_url, lang, width):
         assert sorted(page.eval_on_selector_all(".sq.win", "els => els.map(e => e.dataset.sq)")) == ["H8", "I8", "J8", "K8", "L8"]
         assert page.locator(".move-list li").count() == 5
         assert net.sockets == [] and [w for w in net.writes if "/api/" not in w[1]] == []
+        # Once the server stored the record, the page links to it (replay and analysis).
+        record = page.locator('[data-testid="device-record"]')
+        record.wait_for(state="visible")
+        href = record.get_attribute("href")
+        assert re.fullmatch(r"/van/\d+/" if lang == "vi" else r"/en/game/\d+/", href), href
+        assert _off_loop(lambda: Game.objects.get(pk=int(re.search(r"\d+", href).group())).moves.count()) == 9
         # Play again: the loser (the O side) moves first; the board is empty.
         page.click('[data-role="play-again"]')
         page.wait_for_function(f"{STONES} === 0 && !document.querySelector('[data-role=status]').dataset.result")
+        assert record.is_hidden()
         assert page.locator(".move-list li").count() == 0
         assert page.evaluate(NO_OVERFLOW) <= 0
     finally:

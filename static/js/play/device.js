@@ -60,6 +60,20 @@ function openGame() {
   return { game, note };
 }
 
+// Once the server has stored a finished game's record (the queue announces it, from this tab or
+// another), the page links to its record page: the replay and "Analyse this game". A new game
+// hides the link.
+const recordLink = root.querySelector('[data-role="device-record"]');
+let recorded = null; // {game: the device game's id, record: its record's id}
+addEventListener("caro:records-queue", (event) => {
+  const detail = event.detail || {};
+  if (detail.type !== "flushed" || !recorded || !recordLink) return;
+  const sent = (detail.sent || []).find((s) => s.id === recorded.record && s.url);
+  if (!sent || source.game.data.id !== recorded.game) return;
+  recordLink.href = sent.url;
+  recordLink.hidden = false;
+});
+
 const { game, note } = openGame();
 const state = game.state();
 root.dataset.size = String(state.size);
@@ -71,13 +85,17 @@ const source = new DeviceSource(game, {
     if (f.type === "state") showGame(source.game);
   },
   store,
-  enqueue: (record) => handOver(record).catch((e) => console.error("records queue:", e)),
+  enqueue: (record) => {
+    recorded = { game: source.game.data.id, record: record.id };
+    return handOver(record).catch((e) => console.error("records queue:", e));
+  },
   worker: () => new Worker(new URL("../computer/worker.js", import.meta.url), { type: "module" }),
 });
 ctl.attach(source);
 
 // The address names the game (a reload restores it), the rules line and the level say what it is.
 function showGame(g) {
+  if (recordLink && recorded && g.data.id !== recorded.game) recordLink.hidden = true;
   const url = new URL(location.href);
   const level = g.data.level || "";
   if (url.searchParams.get("game") !== g.data.id || (level && url.searchParams.get("level") !== level)) {
