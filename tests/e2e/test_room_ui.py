@@ -480,6 +480,7 @@ def test_the_home_rules_lines_follow_the_choice_as_it_changes(browser, live_serv
         page.select_option('[data-role="rules-form"] select[name="preset"]', "reversi")
         assert "Cờ lật" in quick.inner_text() and "Cờ lật" in hero.inner_text()
         assert "30 giây" in hero.inner_text()  # a Reversi room's clock, not caro's minute
+        assert size.is_hidden() and page.locator('[data-role="rules-form"] select[name="win_length"]').is_hidden()
         # The button seeks what its line says.
         page.select_option('[data-role="rules-form"] select[name="preset"]', "freestyle")
         page.select_option('[data-role="rules-form"] select[name="size"]', "19")
