@@ -7,7 +7,7 @@ is django-allauth's own (caro/urls.py mounts it under /tai-khoan/).
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -25,8 +25,12 @@ BAD_REQUEST, TOO_MANY_REQUESTS = 400, 429
 
 
 def _next_url(request: HttpRequest) -> str:
+    """`next` when it is a path on this site ("/..."), else "/" (a bare word such as "zzz" is not an
+    address: it used to reach `redirect()`, which took it for a URL name and failed after the rename
+    was saved)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return target
     return "/"
 
@@ -48,7 +52,7 @@ def _answer(request: HttpRequest, form: GuestNameForm | None, status: int = 200,
         template = "account/guest_name.html" if form is None else "account/guest_name_form.html"
         return render(request, template, context)
     if form is None:
-        return redirect(context["next"])
+        return HttpResponseRedirect(context["next"])
     return render(request, "account/guest_rename.html", context, status=status)
 
 

@@ -9,8 +9,10 @@ section with one query, and the full result count is not computed (`show_full_re
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -77,7 +79,11 @@ class ActionPages:
 
     def action_view(self, request, object_id, name):
         form_class, permission, title = self.action_pages[name]
-        obj = get_object_or_404(self.get_queryset(request), pk=object_id)
+        try:
+            pk = self.model._meta.pk.to_python(object_id)
+        except ValidationError:
+            raise Http404("no such object") from None  # "abc", "1/2": not an id, so nothing to act on
+        obj = get_object_or_404(self.get_queryset(request), pk=pk)
         back = _change_url(obj)
         context = {
             **self.admin_site.each_context(request), "opts": self.model._meta, "original": obj,

@@ -314,9 +314,10 @@ def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpR
 def import_record(request: HttpRequest, language: str) -> HttpResponse:
     """Upload or paste a record (PSQ, GGF, a move string or a coordinate list) and view it as a
     game page. Errors are shown on the form, translated, with the line; nothing is stored then."""
-    form = ImportForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"  # an empty POST is still a submission: the form is bound
+    form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
     status = 200
-    if request.method == "POST":
+    if posted:
         if not limits.allow_import(limits.client_key(request)):
             form.add_error(None, _("You have imported many records in a short time. Wait a few minutes and try again."))
             status = 429

@@ -210,6 +210,10 @@ def test_a_guest_renames_without_scripts():
     assert response["Location"] == "/"
     guest.refresh_from_db()
     assert guest.display_name == "HoaMai"
+    # A bare word is not an address (it was taken for a URL name: a 500 after the name was saved).
+    for word in ("zzz", "lobby", "NaN"):
+        response = client.post("/tai-khoan/doi-ten/", {"name": f"Hoa{word[:3]}", "next": word})
+        assert response.status_code == 302 and response["Location"] == "/", word
 
 
 @pytest.mark.parametrize("name, text", [

@@ -76,3 +76,45 @@ def test_every_429_says_when_to_try_again():
     own["Retry-After"] = "900"
     assert RetryAfterMiddleware(lambda r: own)(request)["Retry-After"] == "900"
     assert not RetryAfterMiddleware(lambda r: HttpResponse(status=400))(request).has_header("Retry-After")
+
+
+# ------------------------------------------------------------------ found by the attacker run
+
+
+def test_an_admin_action_on_an_id_that_is_not_a_number_is_a_404():
+    """/admin/accounts/user/abc/ban/ and the other moderation pages: "abc", "0x10", "1/2" are not
+    ids: 404, not a ValueError's 500."""
+    from tests.integration.moderation_helpers import moderator
+
+    client = Client()
+    client.force_login(moderator())
+    admin = "/" + settings.ADMIN_URL
+    for action in ("accounts/user/{}/ban/", "accounts/user/{}/mute/", "games/game/{}/annul/", "rooms/room/{}/close/"):
+        for bad in ("abc", "0x10", "1/2"):
+            url = admin + action.format(bad)
+            assert client.get(url).status_code == 404, url
+            assert client.post(url, {"reason": "x"}).status_code == 404, url
+
+
+def test_an_empty_import_post_is_a_form_error_and_over_the_limit_the_translated_429(settings):
+    """An empty POST to the import page binds the form (it was unbound: adding the limit's error to
+    it was a 500)."""
+    from caro.records import limits
+
+    limits.reset()
+    settings.CARO_IMPORTS_PER_WINDOW = 1
+    client = _client("en")
+    assert client.post("/en/game/import/").status_code == 400  # nothing to import: the form says so
+    response = client.post("/en/game/import/")
+    assert response.status_code == 429 and "You have imported many records" in response.content.decode()
+    limits.reset()
+
+
+def test_a_log_in_with_a_name_over_255_characters_is_an_ordinary_failed_log_in():
+    """django-axes stores the attempted name in a varchar(255): a longer one is cut, not a DataError."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    response = client.post("/tai-khoan/login/", {"login": "n" * 300, "password": "wrong-password"})
+    assert response.status_code == 200
+    from axes.models import AccessAttempt
+
+    assert AccessAttempt.objects.get().username == "n" * 255
