@@ -193,31 +193,40 @@ def test_a_whole_game_on_one_device(browser, live_server_url, lang, width):
         ctx.close()
 
 
+#: An easy 13×13 game against the computer on the device page, the human playing X.
+EASY_13 = "/choi-may/?preset=caro-vn&size=13&level=easy&side=X"
+PLACED = "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()"
+
+
+def _easy_game_after(page, live_server_url, squares):
+    """Open EASY_13 and play `squares` (each answered by the computer); returns the stones placed
+    (["G7X", ...], sorted)."""
+    page.goto(live_server_url + EASY_13)
+    page.wait_for_selector(".sq")
+    _one_tap(page)
+    for n, square in enumerate(squares, 1):
+        page.click(f'.sq[data-sq="{square}"]')
+        page.wait_for_function(f"{STONES} === {2 * n}")
+    return page.eval_on_selector_all('.sq:not([data-stone=""])', PLACED)
+
+
 def test_a_reload_mid_game_keeps_the_game(browser, live_server_url):
     ctx = _context(browser, "vi", 360)
     try:
         page = ctx.new_page()
-        page.goto(live_server_url + "/choi-may/?preset=caro-vn&size=13&level=easy&side=X")
-        page.wait_for_selector(".sq")
-        _one_tap(page)
-        page.click('.sq[data-sq="G7"]')
-        page.wait_for_function(f"{STONES} === 2")
-        page.click('.sq[data-sq="A1"]')
-        page.wait_for_function(f"{STONES} === 4")
-        before = page.eval_on_selector_all('.sq:not([data-stone=""])', "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()")
+        before = _easy_game_after(page, live_server_url, ["G7", "A1"])
         assert "game=" in page.url and "13×13" in page.inner_text(".rules-line")
         change = parse_qs(urlparse(page.get_attribute('[data-testid="change-rules"]', "href")).query)
         assert change == {"preset": ["caro-vn"], "rules": ["open"], "size": ["13"], "win_length": ["5"]}
         page.reload()
         page.wait_for_function(f"{STONES} === 4")
-        after = page.eval_on_selector_all('.sq:not([data-stone=""])', "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()")
-        assert after == before
+        assert page.eval_on_selector_all('.sq:not([data-stone=""])', PLACED) == before
         assert page.locator(".sq").count() == 169 and page.locator(".move-list .mv[data-sq]").count() == 4
         _one_tap(page)
         page.click('.sq[data-sq="M13"]')
         page.wait_for_function(f"{STONES} === 6")  # the game goes on: the computer answered
         # The same address without the game's id starts a new game.
-        page.goto(live_server_url + "/choi-may/?preset=caro-vn&size=13&level=easy&side=X")
+        page.goto(live_server_url + EASY_13)
         page.wait_for_function(f"{STONES} === 0")
     finally:
         ctx.close()
@@ -229,19 +238,13 @@ def test_switching_language_mid_game_keeps_the_game(browser, live_server_url):
     ctx = _context(browser, "vi", 360)
     try:
         page = ctx.new_page()
-        page.goto(live_server_url + "/choi-may/?preset=caro-vn&size=13&level=easy&side=X")
-        page.wait_for_selector(".sq")
-        _one_tap(page)
-        page.click('.sq[data-sq="G7"]')
-        page.wait_for_function(f"{STONES} === 2")
+        before = _easy_game_after(page, live_server_url, ["G7"])
         game = parse_qs(urlparse(page.url).query)["game"]
-        before = page.eval_on_selector_all('.sq:not([data-stone=""])', "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()")
         page.click('[data-testid="lang-en"]')
         page.wait_for_function("document.documentElement.lang === 'en'")
         page.wait_for_function(f"{STONES} === 2")
         assert parse_qs(urlparse(page.url).query)["game"] == game
-        after = page.eval_on_selector_all('.sq:not([data-stone=""])', "els => els.map(e => e.dataset.sq + e.dataset.stone).sort()")
-        assert after == before
+        assert page.eval_on_selector_all('.sq:not([data-stone=""])', PLACED) == before
     finally:
         ctx.close()
 
