@@ -62,7 +62,7 @@ def in_page_language(view):
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args, language: str, **kwargs) -> HttpResponse:
-        request.record_language_urls = _language_urls(request)
+        request.record_language_urls = functools.partial(_language_urls, request)  # for rendered pages only
         with translation.override(_page_language(request, language)):
             return view(request, *args, language=language, **kwargs)
 
