@@ -108,6 +108,25 @@ def how_played(game: Game) -> str:
     return ""
 
 
+def rating_lines(game: Game) -> dict[str, dict]:
+    """A rated game's rating change of each side, from the rating history (`ranking.models.RatingChange`,
+    read through the game's `rating_changes`): `{side: {"before": int, "after": int, "delta": "+20" |
+    "−20" | "±0", "reverted": bool}}`; {} for a game that is not rated or not yet scored. One query."""
+    if not game.rated:
+        return {}
+    seats = {game.host_id: Seat.HOST, game.guest_id: Seat.GUEST}
+    lines = {}
+    for change in game.rating_changes.all().only("user_id", "before", "after", "delta", "reverted_at"):
+        seat = seats.get(change.user_id)
+        if seat is None:
+            continue
+        delta = change.delta
+        shown = f"+{delta}" if delta > 0 else (f"\u2212{-delta}" if delta < 0 else "\u00b10")
+        lines[game.side_of(seat)] = {"before": change.before, "after": change.after, "delta": shown,
+                                     "reverted": change.reverted_at is not None}
+    return lines
+
+
 def result_text(game: Game, moves: list[Move] | None = None, names: dict[str, str] | None = None) -> str:
     """Who won and why, in words ("Lan (X) won with five in a row."), or how the game stands;
     with the stored `moves`, a Reversi result adds the disc count ("(35–29)"). `names` are the
@@ -217,6 +236,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
             "time": times[ply - 1]}
         if current.passed:
             ply_label += " · " + _("%(side)s has no legal move and passes.") % {"side": labels[current.passed]}
+    ratings = rating_lines(game)
     context = {
         "game": game,
         "kind": kind,
@@ -224,6 +244,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         # the icon follows the person's mark (the first mover may hold O), as the stones do
         "sides": [{"side": side, "label": labels[side], "name": names[side], "mark": mark_class[side],
                    "used": seconds_label(used[side]) if timed else "",
+                   "rating": ratings.get(side),
                    "winner": game.winner == side} for side in (Side.X, Side.O)],
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
         "how_played": how_played(game),
