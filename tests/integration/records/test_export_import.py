@@ -122,7 +122,7 @@ def test_the_championship_othello_game_imports_as_a_move_string_and_as_ggf(rever
     game = _imported_game(_import(client, case["moves"], rules="reversi"))
     assert game.kind == "reversi" and len(_squares(game)) == 60
     assert (game.winner, game.termination) == ("X", "discs")
-    assert "Black won on discs. (35–29)" in client.get(f"/en/game/{game.pk}/").content.decode()
+    assert "Black won on discs, 35–29." in client.get(f"/en/game/{game.pk}/").content.decode()
     ggf = client.get(f"/en/game/{game.pk}/download/ggf").content.decode()
     assert "RE[+6.000]" in ggf
     again = _imported_game(_import(client, ggf.replace("PB[]", "PB[Nicolet]"), rules="caro-vn"))
@@ -134,7 +134,7 @@ def test_the_championship_othello_game_imports_as_a_move_string_and_as_ggf(rever
                                  rules="caro-vn"))
     assert odd.imported["names"] == {"X": "[31mred", "O": "evil"}
     page = client.get(f"/en/game/{odd.pk}/").content.decode()
-    assert "\u202e" not in page and "\x1b" not in page and "[31mred (Black) won on discs." in page
+    assert "\u202e" not in page and "\x1b" not in page and "[31mred (Black) won on discs, 35–29." in page
 
 
 def _psq(*moves, size=15):

@@ -102,7 +102,7 @@ def test_the_full_championship_game_shows_the_result_with_discs(reversi_vectors)
     game, x, _o = play_game(moves, kind="reversi")
     assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "X", "discs")
     html = _page(f"/van/{game.pk}/")
-    assert f"{x.public_name} (Đen) thắng nhờ nhiều quân hơn. (35–29)" in html
+    assert f"{x.public_name} (Đen) thắng nhờ nhiều quân hơn, 35–29." in html
 
 
 def test_the_picture_of_a_position_is_an_svg_of_that_ply(caro_game):
