@@ -177,6 +177,17 @@ def test_errors_are_in_vietnamese_on_the_vietnamese_page():
     assert "Dòng 2: H8 được đánh vào ô đã có quân." in response.content.decode()
 
 
+@pytest.mark.parametrize("rules, text, words", [
+    ("caro-vn", "hello world", "Dòng 1: đây không phải nước đi của danh sách tọa độ. Hãy kiểm tra"),
+    ("reversi", "(;GM[Othello]B[F5] junk;)", "đây không phải nước đi của tệp GGF."),
+])
+def test_a_record_that_is_not_moves_names_its_format_in_lower_case_mid_sentence(rules, text, words):
+    response = Client().post("/van/nhap/", {"text": text, "rules": rules, "size": "15"})
+    html = response.content.decode()
+    assert response.status_code == 400 and words in html, html[html.find("import-error"):][:600]
+    assert "Danh sách tọa độ." not in html
+
+
 @pytest.mark.parametrize("data", [b"\x00\x01\x02PK\x03\x04" * 100, b"\xff\xfe\xfa\xfb" * 50, b""],
                          ids=["nul-bytes", "not-utf8", "empty-file"])
 def test_binary_and_empty_files_are_refused(data):
