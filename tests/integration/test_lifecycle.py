@@ -202,6 +202,20 @@ def test_leaving_the_table_mid_game_is_a_loss_and_says_who_left():
     assert snapshot.public_state(game)["left"] == "O"
 
 
+def test_no_rematch_after_a_player_left_the_table():
+    game, host, guest = friend_game()
+    alternate(game, ["H8", "H9", "I8"])
+    services.leave(game.pk, by_side(game)["O"])
+    for side in "XO":  # the winner who stayed, and the one who left
+        expect("opponent_left", services.create_rematch, game.pk, by_side(game)[side])
+    game.refresh_from_db()
+    assert game.rematch_offer == "" and not game.rematches.exists()
+    early, host, guest = friend_game()  # left before both had moved: aborted, still no rematch
+    play(early, by_side(early)["X"], "H8")
+    services.leave(early.pk, by_side(early)["X"])
+    expect("opponent_left", services.create_rematch, early.pk, by_side(early)["O"])
+
+
 def test_leaving_or_an_absence_before_both_have_moved_aborts():
     game, host, guest = friend_game()
     play(game, by_side(game)["X"], "H8")
