@@ -308,7 +308,7 @@ export class Controller {
     this.players.render(state);
     const over = state.status === "finished" || state.status === "aborted";
     const status = this.root.querySelector('[data-role="status"]');
-    status.textContent = statusText(state, seated);
+    status.textContent = statusText(state, seated, this.root.dataset.accountsNeeded === "1");
     status.dataset.result = over ? state.status : "";
     this.controls.render(state, seated, this.declinedBy);
     this.offers.render(state, seated);

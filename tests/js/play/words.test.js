@@ -20,6 +20,13 @@ describe("status line", () => {
     assert.equal(statusText(caro({ you: "X", turn: "O", bot: { side: "O", level: "hard" } }), true), "The computer is thinking…");
     assert.equal(statusText(caro({ local: true, turn: "O" }), true), "O to move.");
   });
+  test("tells a visitor without an account that an accounts-only seat is not theirs", () => {
+    const waiting = caro({ status: "waiting", you: null });
+    assert.equal(statusText(waiting, false), "A seat is free: take it to play, or just watch.");
+    assert.equal(statusText(waiting, false, true),
+      "A seat is free for a player with an account: sign up or log in to play, or just watch.");
+    assert.equal(statusText(caro({ status: "waiting", you: "X" }), true, true), "Waiting for an opponent: share the link or the code.");
+  });
   test("gives the result and why, for the player and for a spectator", () => {
     const won = caro({ status: "finished", winner: "X", termination: "five", line: ["A1", "B1", "C1", "D1", "E1"], you: "X", turn: null });
     assert.equal(statusText(won, true), "You won with 5 in a row (5 or more to win, not blocked at both ends)!");
