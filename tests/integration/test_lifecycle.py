@@ -284,8 +284,12 @@ def test_a_draw_offer_is_accepted_or_declined_and_a_player_may_offer_again_only_
     services.answer_draw(game.pk, players["O"], False)
     expect("no_offer", services.answer_draw, game.pk, players["O"], True)
     expect("offer_refused", services.offer_draw, game.pk, players["X"])  # not 20 plies yet
+    game.refresh_from_db()
+    assert snapshot.public_state(game)["draw_again"] == {"X": 22, "O": None}  # the page says when
     squares = [f"{c}{r}" for r in (2, 4, 6, 12, 14) for c in "ACEGIKMO"]  # never five in a row
     alternate_from(game, squares[:20], start_ply=game.ply)
+    game.refresh_from_db()
+    assert game.ply == 22 and "offer_draw" in state.choices_for(game, game.seat_playing("X"))
     services.offer_draw(game.pk, players["X"])
     services.answer_draw(game.pk, players["O"], True)
     game.refresh_from_db()

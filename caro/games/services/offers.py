@@ -54,7 +54,7 @@ def offer_draw(game_id: int, user) -> None:
             raise GameError("offer_refused")
         game.draw_offer = seat
         game.set_seat_field("draw_ply", seat, game.ply)
-        _event(game, "draw_offer", by=game.side_of(seat))
+        _event(game, "draw_offer", by=game.side_of(seat), again_ply=game.ply + state.DRAW_OFFER_EVERY_PLIES)
 
     player_action(game_id, user, offer)
 

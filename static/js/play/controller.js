@@ -228,7 +228,10 @@ export class Controller {
       case "undo_request":
       case "undo_declined":
         if (!ordered) return;
-        if (f.type === "draw_offer") state.draw_offer = f.by;
+        if (f.type === "draw_offer") {
+          state.draw_offer = f.by;
+          if (Number.isInteger(f.again_ply)) state.draw_again = { ...(state.draw_again || {}), [f.by]: f.again_ply };
+        }
         if (f.type === "draw_declined") { state.draw_offer = null; this.notices.note(f.by === state.you ? "" : gettext("Your draw offer was declined.")); }
         if (f.type === "undo_request") state.undo_request = f.by;
         if (f.type === "undo_declined") { state.undo_request = null; this.notices.note(f.by === state.you ? "" : gettext("Your opponent did not allow the take-back.")); }
