@@ -161,6 +161,11 @@ def test_the_room_page_of_an_accounts_only_room_offers_no_seat_to_a_guest_and_li
         answer = client.post(reverse("room_join", args=[room.code]))  # a forced post: refused, no guest made
         assert answer.status_code == 302 and User.objects.count() == before
         assert Game.objects.get(pk=room.current_game_id).guest_id is None
+    # The links come back to the room: logging in from the note lands on the room page.
+    User.objects.create_user("LanAnh", password="a-long-pass-phrase-9")
+    logged = Client(REMOTE_ADDR="10.9.8.7").post(f'{reverse("account_login")}?next={path}',
+                                                 {"login": "LanAnh", "password": "a-long-pass-phrase-9"})
+    assert logged.status_code == 302 and logged["Location"] == path
     member = Client()
     member.force_login(account(), backend="django.contrib.auth.backends.ModelBackend")
     html = member.get(path).content.decode()
