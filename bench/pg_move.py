@@ -76,7 +76,9 @@ CLOCK_S = 60.0
 WAKE_GAMES = 5_000
 """Live games whose `wake_at` is set in the past to measure `advance_wakeups`."""
 LAYOUTS = ("before", "brin", "live table", "wake_at", "wake_at no fk", "wake_at 10 conns", "wake_at generic",
-           "bare insert")
+           "bare insert", "wake_at back to back", "wake_at few indexes", "wake_at no client index")
+#: Layouts whose moves go back to back whatever `--rate` (beside paced ones in the same run).
+UNPACED = ("wake_at back to back",)
 CONNECTIONS = {"wake_at 10 conns": 10}
 """Layouts whose moves go round-robin over that many connections (default one): as a FIFO pool
 (psycopg_pool's) hands out the least recently used of its idle connections."""
@@ -84,7 +86,11 @@ TRIGGER = "games_game_wake_at"
 BEFORE_INDEXES = ("CREATE INDEX games_game_status_040d39_idx ON games_game (status, deadline)",
                   "CREATE INDEX games_game_deadline_6382dfcd ON games_game (deadline)")
 FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80, "wake_at no fk": 80, "wake_at 10 conns": 80,
-              "wake_at generic": 80, "bare insert": 80}
+              "wake_at generic": 80, "bare insert": 80, "wake_at back to back": 80, "wake_at few indexes": 80,
+              "wake_at no client index": 80}
+#: games_game's indexes `wake_at few indexes` keeps; games_move's index `wake_at no client index` drops.
+FEW_INDEXES_KEEP = ("games_game_pkey", "game_wake_active", "game_absence_active")
+CLIENT_INDEX = "move_unique_client_id"
 #: Settings of the moves' connection per layout (default none).
 SESSION_SQL = {"wake_at generic": "SET plan_cache_mode = force_generic_plan"}
 #: The bare relay's table and statement (bench/bare_relay.py), for the `bare insert` layout.
@@ -105,7 +111,10 @@ LOOKUP_SQL = {
                 "ORDER BY wake_at LIMIT 50"),
 }
 LOOKUP_SQL["wake_at no fk"] = LOOKUP_SQL["wake_at 10 conns"] = LOOKUP_SQL["wake_at"]
-LOOKUP_SQL["wake_at generic"] = LOOKUP_SQL["bare insert"] = LOOKUP_SQL["wake_at"]
+for _layout in LAYOUTS:
+    LOOKUP_SQL.setdefault(_layout, LOOKUP_SQL["wake_at"])
+_DROPPED: dict[str, str] = {}
+"""Index or constraint name -> the SQL that puts it back, for what a layout dropped."""
 _FOREIGN_KEYS: list[tuple[str, str]] = []
 """(name, definition) of games_move's foreign key to games_game, as migrated (read once)."""
 
@@ -141,6 +150,29 @@ def set_layout(conn, layout: str) -> None:
             conn.execute(f'ALTER TABLE games_move DROP CONSTRAINT "{name}"')
         elif layout != "wake_at no fk" and name not in present:
             conn.execute(f'ALTER TABLE games_move ADD CONSTRAINT "{name}" {definition} NOT VALID')
+    for name, sql in list(_DROPPED.items()):  # what the last layout dropped, back as migrated
+        conn.execute(sql)
+        del _DROPPED[name]
+    if layout == "wake_at few indexes":
+        for name, definition, constraint in conn.execute(
+                "SELECT i.relname, pg_get_indexdef(i.oid), c.conname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+                "LEFT JOIN pg_constraint c ON c.conindid = i.oid AND c.conrelid = x.indrelid "
+                "WHERE x.indrelid = 'games_game'::regclass").fetchall():
+            if name in FEW_INDEXES_KEEP or name in ("game_wake_active",):
+                continue
+            if constraint:
+                defn = conn.execute("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = %s "
+                                    "AND conrelid = 'games_game'::regclass", (constraint,)).fetchone()[0]
+                conn.execute(f'ALTER TABLE games_game DROP CONSTRAINT "{constraint}"')
+                _DROPPED[name] = f'ALTER TABLE games_game ADD CONSTRAINT "{constraint}" {defn}'
+            else:
+                conn.execute(f'DROP INDEX "{name}"')
+                _DROPPED[name] = definition
+    if layout == "wake_at no client index":
+        defn = conn.execute("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = %s",
+                            (CLIENT_INDEX,)).fetchone()[0]
+        conn.execute(f'ALTER TABLE games_move DROP CONSTRAINT "{CLIENT_INDEX}"')
+        _DROPPED[CLIENT_INDEX] = f'ALTER TABLE games_move ADD CONSTRAINT "{CLIENT_INDEX}" {defn}'
     wake = layout.startswith("wake_at")
     conn.execute(f"ALTER TABLE games_game {'ENABLE' if wake else 'DISABLE'} TRIGGER {TRIGGER}")
     if layout == "before":
@@ -272,7 +304,7 @@ def main() -> int:
                             step = advance(game, "X" if ply % 2 else "O", SEQUENCE[ply - 1], uuid.uuid4())
                             sql, params = lean._write(game, step.move, step.changed(), ply - 1, xmin, wrapper)
                             conn = pool[moves % len(pool)]
-                            if args.rate:
+                            if args.rate and layout not in UNPACED:
                                 time.sleep(max(0.0, started + moves / args.rate - time.monotonic()))
                             if layout == "bare insert":
                                 conn.execute(BARE_INSERT_SQL, (f"r{round_}-{game_id}", ply, SEQUENCE[ply - 1],
