@@ -76,7 +76,8 @@ CLOCK_S = 60.0
 WAKE_GAMES = 5_000
 """Live games whose `wake_at` is set in the past to measure `advance_wakeups`."""
 LAYOUTS = ("before", "brin", "live table", "wake_at", "wake_at no fk", "wake_at 10 conns", "wake_at generic",
-           "bare insert", "wake_at back to back", "wake_at few indexes", "wake_at no client index")
+           "bare insert", "wake_at back to back", "wake_at few indexes", "wake_at no client index",
+           "wake_at unprepared")
 #: Layouts whose moves go back to back whatever `--rate` (beside paced ones in the same run).
 UNPACED = ("wake_at back to back",)
 CONNECTIONS = {"wake_at 10 conns": 10}
@@ -87,7 +88,7 @@ BEFORE_INDEXES = ("CREATE INDEX games_game_status_040d39_idx ON games_game (stat
                   "CREATE INDEX games_game_deadline_6382dfcd ON games_game (deadline)")
 FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80, "wake_at no fk": 80, "wake_at 10 conns": 80,
               "wake_at generic": 80, "bare insert": 80, "wake_at back to back": 80, "wake_at few indexes": 80,
-              "wake_at no client index": 80}
+              "wake_at no client index": 80, "wake_at unprepared": 80}
 #: games_game's indexes `wake_at few indexes` keeps; games_move's index `wake_at no client index` drops.
 FEW_INDEXES_KEEP = ("games_game_pkey", "game_wake_active", "game_absence_active")
 CLIENT_INDEX = "move_unique_client_id"
@@ -288,7 +289,9 @@ def main() -> int:
                                      (ids,))
                 hot0 = _updates(dsn)
                 with contextlib.ExitStack() as conns:
-                    pool = [conns.enter_context(psycopg.connect(**dsn, autocommit=True))
+                    moves_dsn = {**dsn, "prepare_threshold": None if layout == "wake_at unprepared"
+                                 else lean.PREPARE_THRESHOLD}
+                    pool = [conns.enter_context(psycopg.connect(**moves_dsn, autocommit=True))
                             for _ in range(CONNECTIONS.get(layout, 1))]
                     for conn in pool:
                         if layout in SESSION_SQL:
@@ -315,6 +318,10 @@ def main() -> int:
                             assert row is not None, "the optimistic check failed"
                             state[game_id] = (game, row[0])
                             moves += 1
+                    plans = pool[0].execute("SELECT sum(generic_plans), sum(custom_plans) FROM pg_prepared_statements").fetchone()
+                    checkxmin = pool[0].execute("SELECT string_agg(indexrelid::regclass::text, ',') FROM pg_index "
+                                                "WHERE indcheckxmin AND indrelid IN ('games_game'::regclass, "
+                                                "'games_move'::regclass)").fetchone()[0]
                     time.sleep(SETTLE_S)  # what the moves left to autovacuum is counted too
                     cpu = server_cpu_s(backends.database_url) - cpu0
                     split = pg_split(parts0, pg_parts(postmaster), moves)
@@ -324,7 +331,9 @@ def main() -> int:
                 updates, hot = hot1[0] - hot0[0], hot1[1] - hot0[1]
                 hot_share[layout].append((hot, updates))
                 print(f"round {round_ + 1} {layout:<11} PostgreSQL CPU {per_move:.3f} ms per move over {moves} moves; "
-                      f"HOT updates of the game row {hot} of {updates}; by process: {describe_split(split)}; "
+                      f"HOT updates of the game row {hot} of {updates}; prepared statements' plans: generic "
+                      f"{plans[0]}, custom {plans[1]}; indexes with indcheckxmin: {checkxmin or 'none'}; "
+                      f"by process: {describe_split(split)}; "
                       f"load average {load()}", flush=True)
         wake = _advance_cost(dsn, backends.database_url, args.live) if "wake_at" in layouts else None
         print(f"summary (medians of {args.rounds} round(s); {args.live:,} live games; load average now {load()}):")

@@ -40,7 +40,7 @@ from django.db import connection
 from django.utils import timezone
 
 from caro.games import outbox
-from caro.games.services import presence
+from caro.games.services import lean, presence
 from caro.games.services import time as deadlines
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,9 @@ def nearest_deadline() -> datetime | None:
     with psycopg.Cursor(raw) as cursor:
         if _thread_state["connection"] is not raw and threading.current_thread() is _thread_state["thread"]:
             cursor.execute(f"SET application_name = '{APPLICATION_NAME}'")
+            # Django turns psycopg's prepared statements off (prepare_threshold None), which
+            # makes it ignore `prepare=True`: the look was planned again every time.
+            raw.prepare_threshold = lean.PREPARE_THRESHOLD
             _thread_state["connection"] = raw
         cursor.execute(NEAREST_SQL, prepare=True)
         times = [t for t in cursor.fetchone() if t is not None]
