@@ -357,3 +357,12 @@ def test_a_guest_is_sent_to_sign_up_from_the_account_pages(path):
     assert account.get(path).status_code in (200, 302)
     if path != "/tai-khoan/password/set/":
         assert account.get(path).status_code == 200
+
+
+def test_the_password_reset_page_says_where_the_mail_goes_not_contact_us():
+    """allauth's page ended "contact us" with no way to do so (new-user trial): ours says where the
+    mail goes and what an account without an address can do, in Vietnamese first."""
+    page = _client().get("/tai-khoan/password/reset/").content.decode()
+    assert 'data-testid="reset-help"' in page
+    assert "thư rác" in page and "không có địa chỉ email" in page
+    assert "contact us" not in page.lower() and "liên hệ với chúng tôi" not in page
