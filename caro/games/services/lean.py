@@ -307,6 +307,26 @@ class MostRecentFirst(collections.deque):
         self.appendleft(connection)
 
 
+#: psycopg's `prepare_threshold` on the loop's connections: a statement run with `prepare=True`
+#: is prepared at once, others after this many runs (psycopg's default). Django's backend sets
+#: None (no prepared statements at all, for the sake of transaction-mode connection poolers,
+#: which this site does not use), and with None psycopg ignores `prepare=True`: until issue 27's
+#: fifth step the move's statement was parsed, rewritten and planned at every move, about
+#: 0.4 ms of PostgreSQL's CPU a move at 50 moves a second (bench/pg_move.py `wake_at unprepared`,
+#: docs/scaling.md).
+PREPARE_THRESHOLD = 5
+
+
+def pool_params(connection, cursor_factory) -> dict:
+    """psycopg's connection parameters for the loop's pool (and benches that play its statements):
+    Django's (its type adapters, so columns load as the ORM loads them), with server-side binding
+    (`cursor_factory`, psycopg's own cursor, not Django's client-side one), autocommit, and
+    prepared statements on (PREPARE_THRESHOLD): the statements of a move are prepared once per
+    connection and sent as parameters only."""
+    return {**connection.get_connection_params(), "cursor_factory": cursor_factory, "autocommit": True,
+            "prepare_threshold": PREPARE_THRESHOLD}
+
+
 async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
     """The running event loop's pool of async psycopg connections to database `alias`, opened on
     first use: Django's connection parameters (its type adapters, so columns load as the ORM
@@ -316,9 +336,7 @@ async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
     if pool is not None:
         return pool
     connection = loop_wrapper(alias)
-    # Server-side binding (psycopg's default cursor, not Django's client-side one): the two
-    # statements of a move are prepared once per connection and sent as parameters only.
-    params = {**connection.get_connection_params(), "cursor_factory": psycopg.AsyncCursor, "autocommit": True}
+    params = pool_params(connection, psycopg.AsyncCursor)
     zone, zone_sql = connection.timezone_name, connection.ops.set_time_zone_sql()
 
     async def configure(conn: psycopg.AsyncConnection) -> None:
