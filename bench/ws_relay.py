@@ -419,8 +419,9 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
     rss2 = rss(pids)
     for ws in spectators:
         await ws.close()
-    opened.set()
     probe = target.probe if play else None
+    idle = await idle_cpu(probe, args.idle_s, label) if probe and args.idle_s > 0 else {}
+    opened.set()
     before = {k: cpu_seconds(v) for k, v in probe["pids"].items()} if probe else {}
     pg_before = pg_split_ms = None
     if probe and "postgres" in probe["pids"]:
@@ -464,11 +465,25 @@ async def run_load(target, games: int, args, *, play: bool = True, memory: bool 
         "retries": stats.connect_retries, "ok": ok, "load": os.getloadavg(),
         "per_game_kib": (rss1 - rss0) / games / 1024 if pids else None,
         "per_socket_kib": (rss2 - rss1) / games / 1024 if pids else None, "per_move": per_move,
-        "pg_split": pg_split_ms,
+        "pg_split": pg_split_ms, "idle_ms_per_s": idle,
         "gc_max_ms": max((ms for ms, _cpu in pauses), default=0.0) if pauses is not None else None,
         "gc_max_cpu_ms": max(cpu_pauses, default=0.0) if pauses is not None else None,
         "gc_slow": sum(1 for ms, _cpu in pauses or () if ms >= GC_SLOW_MS) if pauses is not None else None,
     }
+
+async def idle_cpu(probe: dict, seconds: float, label: str) -> dict:
+    """CPU ms per second of each part of `probe` over `seconds` with every socket open and no move
+    (`--idle-s`): the fixed cost of the open sockets (the server's timers, lease renewals, the
+    collector's looks, keepalives), which weighs on each move in proportion to 1 / moves per second."""
+    before = {k: cpu_seconds(v) for k, v in probe["pids"].items()}
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - t0
+    idle = {k: (cpu_seconds(v) - before[k]) * 1000 / elapsed for k, v in probe["pids"].items()}
+    print(f"{label}idle, all sockets open, no move, {elapsed:.0f} s: CPU ms per second "
+          + ", ".join(f"{k} {v:.2f}" for k, v in idle.items()) + f"; load average {loadavg()}", flush=True)
+    return idle
+
 
 def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU seconds used so far by `pids`, their children, and reaped children."""
@@ -784,7 +799,7 @@ def site_target(site, label: str, args) -> SiteTarget:
 async def warm_up(targets: dict, args) -> None:
     """Two short games on each target (imports, pools, templates), whatever the run's think time:
     4 moves a second apart at most, so a `--think-s 5` run does not spend minutes here."""
-    quick = argparse.Namespace(**{**vars(args), "moves": 4, "think_min_ms": 50, "think_max_ms": 150})
+    quick = argparse.Namespace(**{**vars(args), "moves": 4, "think_min_ms": 50, "think_max_ms": 150, "idle_s": 0.0})
     for name, target in targets.items():
         result = await run_load(target, 2, quick)
         print(f"warm-up {name}: {result['moves']} moves, {len(result['errors'])} errors, setup {result['setup_s']:.1f} s; "
@@ -983,6 +998,9 @@ def main() -> int:
     parser.add_argument("--ladder", default="5,10,20,40,80,160", help="game counts tried with --webs, in order")
     parser.add_argument("--memory-games", type=int, default=300,
                         help="with --bare/--webs: games opened (not played) to measure memory per game and socket (0: skip)")
+    parser.add_argument("--idle-s", type=float, default=0.0,
+                        help="seconds to measure each part's CPU per second with all sockets open and no move, "
+                             "before the moves (0: skip)")
     parser.add_argument("--repeat", type=int, default=2, help="with --bare/--webs: rounds per step")
     parser.add_argument("--p99-ms", type=float, default=100.0, help="the p99 bound of --find-capacity and --webs")
     parser.add_argument("--moves", type=int, default=len(SEQUENCE), help=f"moves per game (2-{len(SEQUENCE)})")
