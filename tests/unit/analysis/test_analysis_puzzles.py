@@ -60,6 +60,10 @@ JUDGE_MISSED = {
 NODE_TIMEOUT_S = 3000  # wall time of one Node run on a loaded machine (about 60 s of CPU; 810 s at load 40;
 # the defend run took over 1,500 s at load 25 at nice 19 before the memo, 900 s with it)
 TEST_TIMEOUT_S = NODE_TIMEOUT_S + 60
+HEAD_START = pytest.StashKey["Analyses | None"]()
+"""Where tests/unit/analysis/conftest.py leaves the session's head start (see `head_start`)."""
+HEAD_START_NICENESS = 10
+"""Niceness added to the head start's Node process: the tests running meanwhile keep their CPU."""
 
 
 def _puzzles(kind: str) -> list[dict]:
@@ -82,28 +86,37 @@ def _processes() -> int:
 
 
 class AnalysisPool:
-    """Node processes running analyse_cli.mjs --lines (one per core), each fed a list of jobs, a
-    "group", as soon as it is idle; `submit(group)` returns a Future of the group's results, in
-    order. A process keeps its memo (caro.js `memo`) for every group it is given, so a group is the
-    jobs that start from one position: that position is searched once. Results are per job and do
-    not depend on which process ran them or when (the memo gives a search's own result again).
+    """Node processes running analyse_cli.mjs --lines, each fed a list of jobs, a "group", as soon
+    as it is idle; `submit(group)` returns a Future of the group's results, in order. A process
+    keeps its memo (caro.js `memo`) for every group it is given, so a group is the jobs that start
+    from one position: that position is searched once. Results are per job and do not depend on
+    which process ran them or when (the searches are bounded by nodes, never by time, and the memo
+    gives a search's own result again). `grow(n)` adds processes up to n (one per core is the most
+    that helps).
 
     A process that dies or answers nonsense fails its group and every group still waiting, with
     its stderr's end in the error."""
 
-    def __init__(self, node: str, processes: int):
+    def __init__(self, node: str):
+        self._node = node
         self._queue: queue.Queue = queue.Queue()
         self._lock = threading.Lock()
         self._broken: BaseException | None = None
         self._procs, self._threads = [], []
-        for _ in range(processes):
-            stderr = tempfile.TemporaryFile("w+", encoding="utf-8")
-            proc = subprocess.Popen([node, str(CLI), "--lines"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=stderr, text=True, encoding="utf-8", cwd=ROOT)
-            thread = threading.Thread(target=self._serve, args=(proc, stderr), daemon=True)
-            self._procs.append((proc, stderr))
-            self._threads.append(thread)
-            thread.start()
+
+    def grow(self, processes: int, niceness: int = 0) -> None:
+        """Start Node processes until there are `processes`, at `niceness` (added to ours: a
+        process that works while other tests run yields the CPU to them)."""
+        with self._lock:
+            while self._broken is None and len(self._procs) < processes:
+                stderr = tempfile.TemporaryFile("w+", encoding="utf-8")
+                proc = subprocess.Popen([self._node, str(CLI), "--lines"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=stderr, text=True, encoding="utf-8", cwd=ROOT,
+                                        preexec_fn=(lambda: os.nice(niceness)) if niceness else None)
+                thread = threading.Thread(target=self._serve, args=(proc, stderr), daemon=True)
+                self._procs.append((proc, stderr))
+                self._threads.append(thread)
+                thread.start()
 
     def submit(self, jobs: list[dict]) -> Future:
         future: Future = Future()
@@ -144,8 +157,8 @@ class AnalysisPool:
                     break
                 if item is not None:
                     item[1].set_exception(exc)
-        for _ in self._threads:  # the other threads end too (they may be waiting for a group)
-            self._queue.put(None)
+            for _ in self._threads:  # the other threads end too (they may be waiting for a group)
+                self._queue.put(None)
 
     def close(self) -> None:
         """Drop the groups not started, let each process finish its current one, end them."""
@@ -187,13 +200,13 @@ class Analyses:
     between tests), `results(jobs)` the analysis of each job, in order (started if it was not)."""
 
     def __init__(self, pool: AnalysisPool):
-        self._pool = pool
+        self.pool = pool
         self._started: dict[str, list[tuple[list[int], Future]]] = {}
 
     def start(self, jobs: list[dict]) -> None:
         key = json.dumps(jobs, sort_keys=True)
         if key not in self._started:
-            self._started[key] = [(group, self._pool.submit([jobs[i] for i in group])) for group in _groups(jobs)]
+            self._started[key] = [(group, self.pool.submit([jobs[i] for i in group])) for group in _groups(jobs)]
 
     def results(self, jobs: list[dict]) -> list[dict]:
         self.start(jobs)
@@ -230,21 +243,36 @@ def _analysed_by(jobs_of):
     return mark
 
 
+def head_start(items: list, node: str) -> Analyses:
+    """The jobs of every test among `items` (pytest items) marked `_analysed_by`, handed, in the
+    order the tests run, to a pool of one Node process at niceness HEAD_START_NICENESS: the session
+    starts them (tests/unit/analysis/conftest.py) and they are searched on the core the other
+    tests leave idle, before this module's tests ask for them."""
+    pool = AnalysisPool(node)
+    pool.grow(1, niceness=HEAD_START_NICENESS)
+    started = Analyses(pool)
+    for item in items:
+        jobs_of = getattr(getattr(item, "function", None), "puzzle_jobs", None)
+        if jobs_of is not None:
+            started.start(jobs_of()[0])
+    return started
+
+
 @pytest.fixture(scope="module")
 def analyses(node, request):
-    """The module's Node processes (AnalysisPool, one per core), with the jobs of every selected
-    test of this module already handed to them, in the order the tests run: while one test's last
-    positions are searched, the idle cores start the next test's. Closed after the module."""
-    pool = AnalysisPool(node, _processes())
-    started = Analyses(pool)
+    """The module's Node processes (AnalysisPool), grown to one per core, with the jobs of every
+    selected test of this module already handed to them (the session's head start, else now), in
+    the order the tests run: while one test's last positions are searched, the idle cores start
+    the next test's. Closed after the module."""
+    started = request.config.stash.get(HEAD_START, None)
+    if started is None:
+        started = head_start([item for item in request.session.items if item.module is request.module], node)
+    started.pool.grow(_processes())
     try:
-        for item in request.session.items:
-            jobs_of = getattr(getattr(item, "function", None), "puzzle_jobs", None)
-            if item.module is request.module and jobs_of is not None:
-                started.start(jobs_of()[0])
         yield started
     finally:
-        pool.close()
+        started.pool.close()
+        request.config.stash[HEAD_START] = None
 
 
 def _win_jobs() -> tuple[list[dict], list[tuple[dict, str]]]:
