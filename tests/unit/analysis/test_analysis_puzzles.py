@@ -160,10 +160,13 @@ class AnalysisPool:
             for _ in self._threads:  # the other threads end too (they may be waiting for a group)
                 self._queue.put(None)
 
-    def close(self) -> None:
-        """Drop the groups not started, let each process finish its current one, end them."""
+    def close(self, kill: bool = False) -> None:
+        """Drop the groups not started, let each process finish its current one (or `kill` them:
+        the session is over), end them."""
         self._fail(RuntimeError("the analysis pool was closed"))
         for proc, stderr in self._procs:
+            if kill:
+                proc.kill()
             try:
                 proc.stdin.close()
             except OSError:
