@@ -24,6 +24,7 @@ MESSAGES = {
     "takeback_refused": _("You cannot ask to take back now: this room does not allow it, a request is already waiting, you have no move to take back yet, or your last request was refused less than 10 moves ago."),
     "no_offer": _("There is no offer to answer any more."),
     "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
+    "opponent_left": _("A player left the table, so there is no rematch: start a new game from the home page."),
     "leave_refused": _("Leaving the table is for games between two people; here you can resign."),
     "on_device": _("Games against the computer and on one device are played in the page now: start a new one from the home page."),
     # opening procedures (RIF, Swap2)

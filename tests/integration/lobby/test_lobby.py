@@ -47,7 +47,16 @@ def test_a_listed_room_waits_in_the_lobby_newest_first_with_its_rules_clock_firs
     assert first.line.endswith(bank_label(300_000, 2_000)) and bank_label(300_000, 2_000) == "5 phút + 2 giây"
     assert rows[1].line.endswith(clock_label(120_000)) and "15×15" in first.line
     assert "Oẳn tù tì" in first.first or "ock" in first.first
-    assert rows[1].host_rating == "1200?"  # no rating yet: the starting one, provisional
+    assert rows[1].host_rating == ""  # a guest plays no rated game: no rating at all
+
+
+def test_a_guest_host_shows_no_rating_and_an_account_without_games_the_provisional_start():
+    guest_room = lobby_room()
+    new_account = lobby_room(host=account(display_name="Mai"))
+    rows = {r.code: r for r in live.open_rooms()}
+    assert rows[guest_room.code].host_rating == "" and rows[new_account.code].host_rating == "1200?"
+    html = Client().get(reverse("lobby")).content.decode()
+    assert html.count('data-testid="host-rating"') == 1 and "1200?" in html
 
 
 def test_unlisted_closed_and_started_rooms_are_not_in_the_lobby_and_a_host_who_left_takes_it_off():
@@ -134,6 +143,41 @@ def test_only_accounts_take_the_seat_of_an_accounts_only_room():
     assert answer.status_code == 302 and User.objects.count() == before  # no guest made for nothing
     assert "tài khoản" in [str(m) for m in get_messages(answer.wsgi_request)][0]
     assert rooms.join(room, account()) == "guest"
+
+
+def test_the_room_page_of_an_accounts_only_room_offers_no_seat_to_a_guest_and_links_to_sign_up():
+    room = lobby_room(accounts_only=True)
+    path = reverse("room", args=[room.code])
+    for client in (Client(HTTP_ACCEPT_LANGUAGE="en"), _guest_client()):
+        html = client.get(path).content.decode()
+        button = html[html.index('data-testid="take-seat"'):].split(">", 1)[0]
+        assert "disabled" in button and 'aria-describedby="accounts-only-note"' in button
+        assert 'data-accounts-needed="1"' in html and "Accounts only: sign up or log in to take this seat" in html
+        note = html[html.index('id="accounts-only-note"'):].split("</p>", 1)[0]
+        back = "?next=" + path
+        assert f'{back}" data-testid="accounts-only-signup"' in note, note
+        assert f'{back}" data-testid="accounts-only-login"' in note, note
+        before = User.objects.count()
+        answer = client.post(reverse("room_join", args=[room.code]))  # a forced post: refused, no guest made
+        assert answer.status_code == 302 and User.objects.count() == before
+        assert Game.objects.get(pk=room.current_game_id).guest_id is None
+    # The links come back to the room: logging in from the note lands on the room page.
+    User.objects.create_user("LanAnh", password="a-long-pass-phrase-9")
+    logged = Client(REMOTE_ADDR="10.9.8.7").post(f'{reverse("account_login")}?next={path}',
+                                                 {"login": "LanAnh", "password": "a-long-pass-phrase-9"})
+    assert logged.status_code == 302 and logged["Location"] == path
+    member = Client()
+    member.force_login(account(), backend="django.contrib.auth.backends.ModelBackend")
+    html = member.get(path).content.decode()
+    assert "accounts-only-note" not in html and "data-accounts-needed" not in html
+    assert member.post(reverse("room_join", args=[room.code])).status_code == 302
+    assert Game.objects.get(pk=room.current_game_id).guest_id is not None
+
+
+def _guest_client():
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(create_guest(), backend="django.contrib.auth.backends.ModelBackend")
+    return client
 
 
 def test_the_lobby_page_lists_the_rooms_and_a_filter_gets_the_list_alone():

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { clockTimes } from "../../../static/js/play/clocks.js";
-import { moveEntries } from "../../../static/js/play/moves.js";
-import { sortChoices } from "../../../static/js/play/offers.js";
+import { moveEntries, stateEntries } from "../../../static/js/play/moves.js";
+import { drawWaitText, sortChoices } from "../../../static/js/play/offers.js";
 import { eventOrder, retryDelay } from "../../../static/js/play/socket.js";
 import { mmss, playerName, ruleText, signedDelta, statusText } from "../../../static/js/play/words.js";
 
@@ -19,6 +19,13 @@ describe("status line", () => {
     assert.equal(statusText(caro({ you: "X" }), true), "Your turn.");
     assert.equal(statusText(caro({ you: "X", turn: "O", bot: { side: "O", level: "hard" } }), true), "The computer is thinking…");
     assert.equal(statusText(caro({ local: true, turn: "O" }), true), "O to move.");
+  });
+  test("tells a visitor without an account that an accounts-only seat is not theirs", () => {
+    const waiting = caro({ status: "waiting", you: null });
+    assert.equal(statusText(waiting, false), "A seat is free: take it to play, or just watch.");
+    assert.equal(statusText(waiting, false, true),
+      "A seat is free for a player with an account: sign up or log in to play, or just watch.");
+    assert.equal(statusText(caro({ status: "waiting", you: "X" }), true, true), "Waiting for an opponent: share the link or the code.");
   });
   test("gives the result and why, for the player and for a spectator", () => {
     const won = caro({ status: "finished", winner: "X", termination: "five", line: ["A1", "B1", "C1", "D1", "E1"], you: "X", turn: null });
@@ -49,6 +56,18 @@ describe("move list", () => {
     const entries = moveEntries([["d3", "X"], ["c3", "O"]], true, "O");
     assert.deepEqual(entries.map((e) => [e.side, e.square]), [["X", "d3"], ["O", "c3"], ["X", null]]);
   });
+  test("caro has no passes: a RIF opening's next stone or offered 5th moves by the same side are not a pass", () => {
+    // After stone 1 the first player places stone 2 too; after stone 4 X offers two 5th moves.
+    assert.deepEqual(moveEntries([["H8", "X"]], true, "X", false).map((e) => e.square), ["H8"]);
+    const four = [["H8", "X"], ["H9", "O"], ["I9", "X"], ["J10", "O"]];
+    assert.deepEqual(moveEntries(four, true, "O", false).map((e) => e.square), ["H8", "H9", "I9", "J10"]);
+    const rif = caro({ moves: [["H8", "X"]], turn: "X", opening: { kind: "rif", done: false } });
+    assert.deepEqual(stateEntries(rif).map((e) => e.square), ["H8"]);
+    assert.deepEqual(stateEntries(caro({ moves: four, turn: "O" })).map((e) => e.square), ["H8", "H9", "I9", "J10"]);
+    // Reversi's real passes keep showing.
+    const reversi = caro({ kind: "reversi", moves: [["d3", "X"], ["c3", "O"], ["c4", "O"]], turn: "O" });
+    assert.deepEqual(stateEntries(reversi).map((e) => e.square), ["d3", "c3", null, "c4", null]);
+  });
 });
 
 describe("clocks", () => {
@@ -66,6 +85,19 @@ describe("offers", () => {
     const state = { status: "active", choices: ["resign", "offer_draw", "accept_undo", "decline_undo", "claim_win"] };
     assert.deepEqual(sortChoices(state, true), { offers: ["offer_draw"], answers: ["accept_undo", "decline_undo"], decisions: ["claim_win"] });
     assert.deepEqual(sortChoices(state, false), { offers: [], answers: [], decisions: [] });
+  });
+  test("says why a player may not offer a draw again yet, and until when", () => {
+    const after = (extra) => ({ status: "active", you: "X", ply: 5, draw_offer: null, choices: ["resign", "leave"],
+      draw_again: { X: 22, O: null }, ...extra });
+    assert.equal(drawWaitText(after(), true),
+      "Your draw offer was not accepted: you may offer a draw again after 17 more moves (yours and your opponent's).");
+    assert.equal(drawWaitText(after({ ply: 21 }), true),
+      "Your draw offer was not accepted: you may offer a draw again after 1 more move (yours or your opponent's).");
+    assert.equal(drawWaitText(after({ ply: 22, choices: ["offer_draw"] }), true), "");
+    assert.equal(drawWaitText(after({ draw_offer: "X" }), true), ""); // still waiting for the answer
+    assert.equal(drawWaitText(after({ you: "O" }), true), ""); // never offered one
+    assert.equal(drawWaitText(after({ you: null }), false), ""); // a spectator
+    assert.equal(drawWaitText(after({ draw_again: undefined }), true), "");
   });
 });
 
