@@ -38,16 +38,18 @@ export const MEDIUM_MAX_MS = 400;
  * attacker moves, node caps. The time manager (issue 28, docs/strength.md): Hard plans `share` of
  * the budget and never searches past `limit` of it; the threat searches before the alpha-beta take
  * their shares of `threatBase` of the budget (the milliseconds they had when the brain passed 80 %
- * of a move's time and Hard planned 80 % of that); the alpha-beta starts a new iteration while the
- * time left to its stop holds `startIf` of the iteration's predicted time (the last one's times
- * the effective branching factor: the geometric mean of the last two ratios of successive
- * iterations' times, clamped to ebfMin..ebfMax; ebfFirst before there are two), so a quiet move spends most of the budget and a forced one stays fast. */
+ * of a move's time and Hard planned 80 % of that). The alpha-beta starts a new iteration while the
+ * time left before the guard's reserve holds `startIf` of the iteration's predicted time
+ * (predictNextMs: the last one's times the effective branching factor), so the guard checks the
+ * choice of finished iterations; after the guard, the alpha-beta deepens on until `moreGuard` of
+ * the planned time is left (Hard.more: an unfinished iteration is not lost, its first move is
+ * searched deeper and a move that beats it is played if the guard proves it safe). So a quiet
+ * move spends most of the budget, and a forced or decided one stays fast. */
 export const HARD = Object.freeze({
   share: 0.9, // part of the budget it plans to use
   limit: 0.96, // hard stop: no search (the guard's minimum included) runs past this part of the budget
   threatBase: 0.64, // the threat searches' shares below are parts of this part of the budget
-  startIf: 0.35, // a new alpha-beta iteration starts while the time left holds this part of its predicted time
-  // (an unfinished one is not lost: its first move is searched deeper, and a move that beats it is played)
+  startIf: 1, // before the guard, an alpha-beta iteration starts while the time left holds this part of its predicted time
   ebfFirst: 3, // predicted time of the next iteration / the last one, before two iterations are timed
   ebfMin: 1.5, // ... and the measured ratio clamped to ebfMin..ebfMax
   ebfMax: 6,
@@ -76,6 +78,19 @@ export const HARD = Object.freeze({
   moreMin: 0.1, // after the guard, with at least this part of the planned time left: deepen on ...
   moreGuard: 0.07, // ... until this part of it is left, for the guard of a new best move
 });
+
+/** The predicted time (ms) of the next alpha-beta iteration after iterations that took `times`
+ * (ms each, in order): the last one's times the effective branching factor (the geometric mean
+ * of the last two ratios of successive times where there are two, since depths alternate between
+ * cheap and dear; else the one ratio; else HARD.ebfFirst), clamped to HARD.ebfMin..ebfMax; each
+ * time taken as at least HARD.iterFloorMs. null before any iteration. */
+export function predictNextMs(times) {
+  const n = times.length;
+  if (n === 0) return null;
+  const t = (k) => Math.max(times[n - 1 - k], HARD.iterFloorMs);
+  const ratio = n >= 3 ? Math.sqrt(t(0) / t(2)) : n === 2 ? t(0) / t(1) : HARD.ebfFirst;
+  return t(0) * Math.min(HARD.ebfMax, Math.max(HARD.ebfMin, ratio));
+}
 
 function byScore(fb, s, weightOwn, weightOther) {
   const NC = fb.NC;
@@ -303,7 +318,7 @@ class Hard {
     const moves = [q, ...ranked.map(([, c]) => c).filter((c) => c !== q && !dropped.has(c))];
     if (moves.length < 2) return q;
     const depth0 = this.stats.depth;
-    const best = this.iterate(ab, moves.map((c) => [0, c]), depth0 + 1, end - budget * HARD.moreGuard);
+    const best = this.iterate(ab, moves.map((c) => [0, c]), depth0 + 1, end - budget * HARD.moreGuard, null);
     if (this.stats.depth > depth0) this.stats.moreDepth = this.stats.depth;
     const r = best[0][1];
     if (r === q || best[0][0] <= -(WIN - 100)) return q;
@@ -320,18 +335,19 @@ class Hard {
    * it can finish. Returns [[score, cell], ...] best first. */
   deepen(ab, moves) {
     const stop = this.end - this.budget * HARD.guardReserve;
-    return this.iterate(ab, moves.map((q) => [0, q]), 1, stop);
+    return this.iterate(ab, moves.map((q) => [0, q]), 1, stop, HARD.startIf);
   }
 
   /** Iterations of `ab` from `depth` on over the cells of `ranked` (in its order) with the
-   * deadline `stop`, each timed into this.iterMs; before each, nextFits. Stops at a decided score,
+   * deadline `stop`, each timed into this.iterMs; each starts only while nextFits(stop, startIf)
+   * (startIf null: while there is time). Stops at a decided score,
    * at HARD.maxDepth, or at the deadline (the unfinished iteration's better move salvaged).
    * Returns [[score, cell], ...] best first; this.stats.depth is the deepest finished. */
-  iterate(ab, ranked, depth, stop) {
+  iterate(ab, ranked, depth, stop, startIf) {
     const { clock } = this;
     ab.deadline = stop;
     for (; depth <= HARD.maxDepth; depth++) {
-      if (!this.nextFits(stop)) break;
+      if (!this.nextFits(stop, startIf)) break;
       const t = clock();
       try {
         ranked = ab.root(ranked.map(([, q]) => q), depth);
@@ -348,18 +364,12 @@ class Hard {
   }
 
   /** The time manager's question before an alpha-beta iteration: whether the time left to
-   * `stop` holds HARD.startIf of the iteration's predicted time (the last iteration's, times the
-   * effective branching factor; see HARD). The first starts while there is time. */
-  nextFits(stop) {
-    const times = this.iterMs;
-    const n = times.length;
-    if (n === 0) return this.clock() < stop;
-    const t = (k) => Math.max(times[n - 1 - k], HARD.iterFloorMs);
-    // over the last two ratios where there are (depths alternate between cheap and dear)
-    const ratio = n >= 3 ? Math.sqrt(t(0) / t(2)) : n === 2 ? t(0) / t(1) : HARD.ebfFirst;
-    const ebf = Math.min(HARD.ebfMax, Math.max(HARD.ebfMin, ratio));
-    const last = t(0);
-    return stop - this.clock() >= HARD.startIf * last * ebf;
+   * `stop` holds `startIf` of the iteration's predicted time (predictNextMs); with startIf null,
+   * or before any iteration, whether there is time left. */
+  nextFits(stop, startIf) {
+    const left = stop - this.clock();
+    const next = startIf === null ? null : predictNextMs(this.iterMs);
+    return next === null ? left > 0 : left >= startIf * next;
   }
 
   /** The last guard: the first of the alpha-beta's best moves after which the opponent has no
