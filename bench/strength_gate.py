@@ -27,7 +27,7 @@ kept across its games as a Gomocup manager keeps a brain), told ``INFO timeout_t
 time. The Python Hard (``bench.pybots``) runs in this process with this process's CPU time as its
 clock (``time.perf_counter`` replaced by ``time.process_time``, as ``bench/match.py --cpu-clock``)
 and the budget its own brain gives for that ``timeout_turn`` (80 %: it plans to use 64 % of the move
-time; the JS brain gives Hard the whole move time, and Hard plans 90 % of it, never past 96 %). So
+time; the JS brain gives Hard the whole move time, and Hard plans 90 % of it, never past 92 %). So
 both think in CPU time and a loaded machine changes neither.
 
 Games: ``--openings`` balanced openings (bench/match.py's four-stone X, O, X, O openings, then its

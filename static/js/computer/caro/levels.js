@@ -47,7 +47,8 @@ export const MEDIUM_MAX_MS = 400;
  * move spends most of the budget, and a forced or decided one stays fast. */
 export const HARD = Object.freeze({
   share: 0.9, // part of the budget it plans to use
-  limit: 0.96, // hard stop: no search (the guard's minimum included) runs past this part of the budget
+  limit: 0.92, // hard stop: no search (the guard's minimum included) runs past this part of the budget
+  // (in the page the wall clock also carries the worker's messages and a busy device's pauses)
   threatBase: 0.64, // the threat searches' shares below are parts of this part of the budget
   startIf: 1, // before the guard, an alpha-beta iteration starts while the time left holds this part of its predicted time
   ebfFirst: 3, // predicted time of the next iteration / the last one, before two iterations are timed
