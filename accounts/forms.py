@@ -22,19 +22,28 @@ def name_free_for(name: str, user: User | None = None) -> bool:
 
 class SignupForm(AllauthSignupForm):
     """allauth's sign-up form (ACCOUNT_FORMS["signup"]); a guest finds their name already typed in
-    when it is a valid username that no account holds."""
+    when it is a valid username that no account holds, and so does a visitor who is not a guest yet
+    (the name shown in the header since the first page, `accounts.visitors`)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        if self.is_bound:
+            return
         request = context.request
         user = getattr(request, "user", None)
-        if not self.is_bound and user is not None and user.is_authenticated and getattr(user, "is_guest", False):
-            try:
-                name = names.validate_name(user.display_name)
-            except ValidationError:
-                return
-            if name_free_for(name):
-                self.fields["username"].initial = name
+        if user is not None and user.is_authenticated:
+            shown = user.display_name if getattr(user, "is_guest", False) else ""
+        else:
+            visitor = getattr(request, "visitor", None)
+            shown = visitor.name if visitor is not None else ""
+        if not shown:
+            return
+        try:
+            name = names.validate_name(shown)
+        except ValidationError:
+            return
+        if name_free_for(name):
+            self.fields["username"].initial = name
 
 
 class GuestNameForm(forms.Form):

@@ -139,6 +139,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.show_featured()
 
     async def disconnect(self, code: int) -> None:
+        self.gone = True
         for task in self.tasks:
             task.cancel()
         if self.next_featured is not None:
@@ -175,7 +176,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         return True
 
     async def send_json(self, data: dict) -> None:
-        await self.send(text_data=json.dumps(data, ensure_ascii=False))
+        """Send a frame; nothing when the client has gone. A browser that closes right after the
+        page loaded closes the socket while a frame is on its way (Daphne's protocol then refuses
+        it: autobahn's `Disconnected`, "Attempt to send on a closed protocol"), as the room and
+        seek sockets drop it."""
+        if getattr(self, "gone", False):
+            return
+        try:
+            await self.send(text_data=json.dumps(data, ensure_ascii=False))
+        except Exception:  # the client left while a frame was on its way: nothing to deliver
+            self.gone = True
+            log.debug("live socket: send after close dropped")
 
     # ------------------------------------------------------------------ the lobby
 

@@ -122,7 +122,14 @@ class LiveRow:
 LIVE_FIELDS = ("game__id", "game__kind", "game__rules", "game__status", "game__host_side", "game__host_mark",
                "game__opening", "game__move_time_ms", "game__bank_ms", "game__increment_ms", "game__ply",
                "game__host_id", "game__guest_id", "game__host__id", "game__host__username",
-               "game__host__display_name", "game__guest__id", "game__guest__username", "game__guest__display_name")
+               "game__host__display_name", "game__host__is_guest", "game__guest__id", "game__guest__username",
+               "game__guest__display_name", "game__guest__is_guest")
+
+
+def shown_rating(user, rating: str) -> str:
+    """The rating shown beside `user`'s name: `rating` ("1500", "1200?"), or "" for a guest
+    (guests play no rated game, so the start rating would be a number that means nothing)."""
+    return "" if user is None or user.is_guest else rating
 
 
 def live_games(kind: str = "", limit: int = WATCH_SIZE) -> list[LiveRow]:
@@ -144,8 +151,8 @@ def live_games(kind: str = "", limit: int = WATCH_SIZE) -> list[LiveRow]:
         marks = game.marks()
         rows.append(LiveRow(
             game_id=game.pk, url=f"{prefix}{entry.room_code}/", kind=entry.kind, line=game_summary(game),
-            x_name=game.player_in(x_seat).public_name, x_rating=ratings[x_seat],
-            o_name=game.player_in(o_seat).public_name, o_rating=ratings[o_seat],
+            x_name=game.player_in(x_seat).public_name, x_rating=shown_rating(game.player_in(x_seat), ratings[x_seat]),
+            o_name=game.player_in(o_seat).public_name, o_rating=shown_rating(game.player_in(o_seat), ratings[o_seat]),
             x_mark=kind_of(game).side_label(Side.X, marks), o_mark=kind_of(game).side_label(Side.O, marks),
             ply=game.ply, rated=entry.rated, rating=entry.rating,
         ))
@@ -190,7 +197,8 @@ def featured_state(game_id: int | None = None) -> dict | None:
         "url": reverse("room", kwargs={"code": entry.room_code}),
         "rules": game_summary(game),
         "players": {side: {"name": game.player_in(game.seat_playing(side)).public_name,
-                           "rating": ratings[game.seat_playing(side)]} for side in (Side.X, Side.O)},
+                           "rating": shown_rating(game.player_in(game.seat_playing(side)), ratings[game.seat_playing(side)])}
+                    for side in (Side.X, Side.O)},
         "labels": {side: kind.side_label(side, marks) for side in (Side.X, Side.O)},
     }
 
@@ -252,6 +260,6 @@ def open_rooms(kind: str = "", limit: int = LOBBY_SIZE, now=None) -> list[OpenRo
         rows.append(OpenRoom(
             code=room.code, url=f"{prefix}{room.code}/", kind=game.kind, line=game_summary(game),
             first=_first_words(room, game), host_id=host.pk, host_name=host.public_name,
-            host_rating=elo.display(value, games), since=room.lobby_since, accounts_only=room.accounts_only,
+            host_rating=shown_rating(host, elo.display(value, games)), since=room.lobby_since, accounts_only=room.accounts_only,
         ))
     return rows

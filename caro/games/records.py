@@ -237,8 +237,16 @@ def _record_error(exc: IllegalMove, text: str, fmt: str, reread) -> RecordError:
         return RecordError(where + _("a move is played out of turn."), line)
     if "header" in message:
         return RecordError(_("Line 1: a PSQ file starts with a line like \"Piskvorky 15x15, 11:11, 0\"."), 1)
-    return RecordError(where + _("this is not a move of a %(format)s record. Check the file and the game chosen.")
-                       % {"format": _format_name(fmt)}, line)
+    return RecordError(where + _("this is not a move of %(record)s. Check the file and the game chosen.")
+                       % {"record": _record_words(fmt)}, line)
+
+
+def _record_words(fmt: str) -> str:
+    """A record format named in the middle of a sentence ("a coordinate list"), not as the
+    download list's label ("Coordinate list")."""
+    words = {"psq": _("a PSQ file"), "ggf": _("a GGF file"), "moves": _("a move string"),
+             "squares": _("a coordinate list")}
+    return str(words.get(fmt) or _format_name(fmt))
 
 
 def _format_name(fmt: str) -> str:

@@ -86,7 +86,11 @@ def player_names(game: Game, placeholders: bool = True) -> dict[str, str]:
     names = {}
     for side in (Side.X, Side.O):
         seat = game.seat_playing(side)
-        if game.is_imported:
+        if game.is_local and placeholders:
+            # One device, two people: the sides are named as the game's page names them.
+            label = kind_of(game).side_label(side, game.marks())
+            names[side] = _("%(side)s side") % {"side": label}
+        elif game.is_imported:
             names[side] = game.imported.get("names", {}).get(side) or (_("unknown player") if placeholders else "")
         elif game.bot_seat == seat:
             names[side] = {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"),
@@ -108,6 +112,25 @@ def how_played(game: Game) -> str:
     return ""
 
 
+def rating_lines(game: Game) -> dict[str, dict]:
+    """A rated game's rating change of each side, from the rating history (`ranking.models.RatingChange`,
+    read through the game's `rating_changes`): `{side: {"before": int, "after": int, "delta": "+20" |
+    "−20" | "±0", "reverted": bool}}`; {} for a game that is not rated or not yet scored. One query."""
+    if not game.rated:
+        return {}
+    seats = {game.host_id: Seat.HOST, game.guest_id: Seat.GUEST}
+    lines = {}
+    for change in game.rating_changes.all().only("user_id", "before", "after", "delta", "reverted_at"):
+        seat = seats.get(change.user_id)
+        if seat is None:
+            continue
+        delta = change.delta
+        shown = f"+{delta}" if delta > 0 else (f"\u2212{-delta}" if delta < 0 else "\u00b10")
+        lines[game.side_of(seat)] = {"before": change.before, "after": change.after, "delta": shown,
+                                     "reverted": change.reverted_at is not None}
+    return lines
+
+
 def result_text(game: Game, moves: list[Move] | None = None, names: dict[str, str] | None = None) -> str:
     """Who won and why, in words ("Lan (X) won with five in a row."), or how the game stands;
     with the stored `moves`, a Reversi result adds the disc count ("(35–29)"). `names` are the
@@ -119,6 +142,10 @@ def result_text(game: Game, moves: list[Move] | None = None, names: dict[str, st
     names = {} if names is None or game.is_local else names
 
     def words(side: str) -> str:
+        if game.bot_seat and game.seat_playing(side) == game.bot_seat and game.bot_level in Game.BotLevel.values:
+            # "White (computer, medium)", not "Computer (Medium) (White)"
+            level = str(Game.BotLevel(game.bot_level).label).lower()
+            return _("%(side)s (computer, %(level)s)") % {"side": labels[side], "level": level}
         name = names.get(side)
         return _("%(name)s (%(side)s)") % {"name": name, "side": labels[side]} if name else labels[side]
 
@@ -157,15 +184,17 @@ def result_text(game: Game, moves: list[Move] | None = None, names: dict[str, st
     }
     values = {"left": person(game.left_seat), "absent": person(game.absent_seat),
               "present": person(Seat.other(game.absent_seat)) if game.absent_seat else ""}
-    if game.winner:
-        text = wins.get(game.termination, _("%(side)s won.")) % {**values, "side": words(game.winner)}
-    else:
-        text = draws.get(game.termination, _("Draw.")) % values
     if game.termination == "discs" and moves:
+        # The disc count in the sentence, the winner's first: "White won on discs, 59–1."
         stones = kind.stones(kind.board(game.rules, [m.square for m in moves]))
-        counts = [sum(1 for v in stones.values() if v == s) for s in (Side.X, Side.O)]
-        text += f" ({counts[0]}–{counts[1]})"
-    return text
+        counts = {s: sum(1 for v in stones.values() if v == s) for s in (Side.X, Side.O)}
+        if game.winner:
+            score = f"{counts[game.winner]}–{counts[Side.other(game.winner)]}"
+            return _("%(side)s won on discs, %(score)s.") % {"side": words(game.winner), "score": score}
+        return _("Draw: %(n)s discs each.") % {"n": counts[Side.X]}
+    if game.winner:
+        return wins.get(game.termination, _("%(side)s won.")) % {**values, "side": words(game.winner)}
+    return draws.get(game.termination, _("Draw.")) % values
 
 
 def seconds_label(ms: int, decimal: str | None = None) -> str:
@@ -217,6 +246,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
             "time": times[ply - 1]}
         if current.passed:
             ply_label += " · " + _("%(side)s has no legal move and passes.") % {"side": labels[current.passed]}
+    ratings = rating_lines(game)
     context = {
         "game": game,
         "kind": kind,
@@ -224,6 +254,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
         # the icon follows the person's mark (the first mover may hold O), as the stones do
         "sides": [{"side": side, "label": labels[side], "name": names[side], "mark": mark_class[side],
                    "used": seconds_label(used[side]) if timed else "",
+                   "rating": ratings.get(side),
                    "winner": game.winner == side} for side in (Side.X, Side.O)],
         "rules_line": game_summary(game) if not game.is_imported else " · ".join(kind.describe(game.rules)),
         "how_played": how_played(game),

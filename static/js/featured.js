@@ -65,7 +65,9 @@ if (root) {
 
   function text() {
     const p = game.players;
-    $("featured-players").textContent = `${game.labels.X} ${p.X.name} ${p.X.rating} – ${game.labels.O} ${p.O.name} ${p.O.rating}`;
+    // A guest has no rating ("" from the server): nothing is shown beside the name.
+    const who = (side) => [game.labels[side], p[side].name, p[side].rating].filter(Boolean).join(" ");
+    $("featured-players").textContent = `${who("X")} – ${who("O")}`;
     $("featured-rules").textContent = game.rules;
     $("featured-link").href = game.url;
     $("featured-link").setAttribute("aria-label", `${words.watch}: ${p.X.name} – ${p.O.name}`);

@@ -396,7 +396,7 @@ def test_the_tab_title_says_whose_turn_and_flashes_in_the_background(browser, li
 
 # ------------------------------------------------------------------ 13
 
-@pytest.mark.parametrize("lang, pass_word", [("vi", "mất lượt"), ("en", "pass")])
+@pytest.mark.parametrize("lang, pass_word", [("vi", "bỏ lượt"), ("en", "pass")])
 def test_reversi_passes_appear_in_the_move_list(browser, live_server_url, lang, pass_word):
     """Point 13: a pass (live, from the move event, and after a reload, from the state) is listed."""
     board = ReversiBoard()

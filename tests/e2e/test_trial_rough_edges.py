@@ -575,3 +575,26 @@ def test_play_again_in_an_old_device_room_opens_the_device_page_with_the_same_ru
         assert _off_loop(lambda: Game.objects.filter(rematch_of_id=room.current_game_id).count()) == 0
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ the stone preview under a pointer
+
+# What the square's ::before draws (the preview of a stone under the pointer), by computed style.
+PREVIEW = "sq => getComputedStyle(sq, '::before').content"
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_stone_preview_under_the_pointer_is_for_a_mouse_only(browser, live_server_url, width):
+    """On a touch screen :hover sticks to the last square touched, which left a grey dot under the
+    finger after a tap or the zoom button (new-user trial); a mouse still sees the preview."""
+    room, user = _local_room()
+    ctx = _context(browser, "vi", width)
+    try:
+        page = _open(ctx, live_server_url, user, room)
+        square = page.locator('.sq[data-sq="D4"]')
+        page.wait_for_selector(".my-turn")
+        square.hover()
+        preview = square.evaluate(PREVIEW)
+        assert (preview == "none") if width < 600 else (preview not in ("none", "normal")), preview
+    finally:
+        ctx.close()

@@ -293,6 +293,16 @@ def test_a_guest_who_signs_up_keeps_the_same_user_their_name_and_their_games():
     assert client.get("/").wsgi_request.user.pk == guest.pk  # still signed in, as the account
 
 
+def test_a_brand_new_visitor_is_offered_the_name_shown_in_the_header():
+    client = Client()
+    shown = client.get("/").wsgi_request.visitor.name  # the header's name, kept in the visitor cookie
+    form = client.get(SIGNUP).content.decode()
+    assert f'value="{shown}"' in form and shown in client.get("/").content.decode()
+    # An account took that name meanwhile: not offered.
+    _account(shown, "taken@example.com")
+    assert f'value="{shown}"' not in client.get(SIGNUP).content.decode()
+
+
 def test_a_guest_whose_name_an_account_holds_is_not_offered_it():
     _account("HoaSen", "first@example.com")
     client, _guest = _guest_client("hoasen")
@@ -357,3 +367,12 @@ def test_a_guest_is_sent_to_sign_up_from_the_account_pages(path):
     assert account.get(path).status_code in (200, 302)
     if path != "/tai-khoan/password/set/":
         assert account.get(path).status_code == 200
+
+
+def test_the_password_reset_page_says_where_the_mail_goes_not_contact_us():
+    """allauth's page ended "contact us" with no way to do so (new-user trial): ours says where the
+    mail goes and what an account without an address can do, in Vietnamese first."""
+    page = _client().get("/tai-khoan/password/reset/").content.decode()
+    assert 'data-testid="reset-help"' in page
+    assert "thư rác" in page and "không có địa chỉ email" in page
+    assert "contact us" not in page.lower() and "liên hệ với chúng tôi" not in page

@@ -76,3 +76,21 @@ def test_the_room_page_loads_the_catalogue_and_no_strings_from_the_view(client):
     module = re.search(r"js/room[.\w]*\.js", html)
     assert module and html.index('src="/jsi18n/"') < module.start()  # gettext exists before the module runs
     assert "room-i18n" not in html
+
+
+def _vi_texts() -> str:
+    """Every Vietnamese text the site shows: both catalogues' translations and the guides."""
+    texts = [e.msgstr for name in ("django.po", "djangojs.po")
+             for e in polib.pofile(str(LOCALE / "vi" / "LC_MESSAGES" / name))]
+    texts += [p.read_text(encoding="utf-8") for p in (ROOT / "caro" / "tutorials" / "guides" / "vi").glob("*.md")]
+    return "\n".join(texts)
+
+
+def test_one_vietnamese_word_for_each_thing_everywhere():
+    """New-user trial: the Reversi pass was "mất lượt" in games and "bỏ lượt" in the guide;
+    Cancel was "Huỷ" beside "hủy" elsewhere (the modern spelling, "Hủy", is the site's)."""
+    js = polib.pofile(str(LOCALE / "vi" / "LC_MESSAGES" / "djangojs.po"))
+    assert js.find("pass").msgstr == "bỏ lượt"
+    texts = _vi_texts()
+    assert "mất lượt" not in texts and "bỏ lượt" in texts
+    assert "uỷ" not in texts.lower() and "Hủy" in texts

@@ -256,6 +256,13 @@ def write(game: Game, move: Move, fields: list[str], ply_before: int, xmin: str,
 LOOP_POOL_MAX = 10
 #: Seconds a move on the loop waits for a free connection before giving up (`PoolTimeout`).
 LOOP_POOL_TIMEOUT_S = 10.0
+#: Seconds the pool keeps retrying one failed connection attempt before it gives up (psycopg_pool's
+#: `reconnect_timeout`, default 300 s). Its retries double their delay (1, 2, 4 ... 64 s) and,
+#: while one is pending, no waiting move starts another: after PostgreSQL had been down for a
+#: while (repeated kills) the pool lent nothing for a minute after it was back. Given up after a
+#: few seconds, the next move starts a fresh attempt at once (the same as the Django pool's
+#: settings.DB_POOL_RECONNECT_S).
+LOOP_POOL_RECONNECT_S = 3.0
 #: The read runs at most this often: once more after a connection PostgreSQL had dropped.
 READ_ATTEMPTS = 2
 
@@ -319,7 +326,8 @@ async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
             await conn.execute(zone_sql, [zone])
 
     new = AsyncConnectionPool(kwargs=params, min_size=1, max_size=LOOP_POOL_MAX, open=False,
-                              configure=configure, timeout=LOOP_POOL_TIMEOUT_S, name="caro-loop")
+                              configure=configure, timeout=LOOP_POOL_TIMEOUT_S,
+                              reconnect_timeout=LOOP_POOL_RECONNECT_S, name="caro-loop")
     new._pool = MostRecentFirst(new._pool)
     await new.open()
     pool = _loop_pools.setdefault(loop, new)

@@ -7,20 +7,27 @@ import { fmt } from "./words.js";
 // The moves as entries {side, square} in order, with a pass ({side, square: null}) wherever a side
 // moved twice in a row (Reversi: the other side had no legal move; the state and the move event's
 // `passed` agree on it). X always moves first. `moves`: [[square, side], ...]; `active`: the game
-// is on; `turn`: the side to move.
-export function moveEntries(moves, active, turn) {
+// is on; `turn`: the side to move; `passes`: the game has passes (Reversi). Caro has none: during a
+// RIF or Swap2 opening the side to act may be the one that just placed a stone (stones 1-3, the
+// offered 5th moves, a swap), and that decision is not a move of the list.
+export function moveEntries(moves, active, turn, passes = true) {
   const out = [];
   for (const [square, side] of moves) {
     const prev = out.length ? out[out.length - 1].side : "O";
-    if (prev === side) out.push({ side: side === "X" ? "O" : "X", square: null });
+    if (passes && prev === side) out.push({ side: side === "X" ? "O" : "X", square: null });
     out.push({ side, square });
   }
   // The side that just moved is to move again: the other one has just passed.
   const lastSide = out.length ? out[out.length - 1].side : null;
-  if (active && lastSide && turn === lastSide) {
+  if (passes && active && lastSide && turn === lastSide) {
     out.push({ side: lastSide === "X" ? "O" : "X", square: null });
   }
   return out;
+}
+
+// The entries of a game state's move list: passes only in Reversi.
+export function stateEntries(state) {
+  return moveEntries(state.moves, state.status === "active", state.turn, state.kind === "reversi");
 }
 
 export class MoveList {
@@ -35,7 +42,7 @@ export class MoveList {
 
   // state: the game state (moves, status, turn); name(side): a side in words.
   render(state, name) {
-    const entries = moveEntries(state.moves, state.status === "active", state.turn);
+    const entries = stateEntries(state);
     const last = state.moves.length ? state.moves[state.moves.length - 1][0] : null;
     const rows = [];
     for (let i = 0; i < entries.length; i += 2) {

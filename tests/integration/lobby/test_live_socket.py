@@ -4,6 +4,7 @@ game's board and its moves as they are played."""
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import asyncio
@@ -148,3 +149,42 @@ async def test_a_ping_flood_is_answered_only_up_to_the_socket_s_rate(close_db_co
     elapsed = asyncio.get_running_loop().time() - started
     assert 1 <= pongs <= FRAME_BURST + int(elapsed * FRAMES_PER_S) + 1, (pongs, elapsed)
     await comm.disconnect()
+
+
+def _closed_after_accept(app, refused):
+    """`app` behind Daphne's protocol as it is once the browser closed right after the socket
+    opened: every frame after the accept raises autobahn's `Disconnected` ("Attempt to send on a
+    closed protocol"), which Daphne logged as an ERROR when the consumer let it out."""
+    from autobahn.exception import Disconnected
+
+    async def wrapped(scope, receive, send):
+        accepted = False
+
+        async def closed_protocol(message):
+            nonlocal accepted
+            if accepted and message["type"] == "websocket.send":
+                refused.append(message)
+                raise Disconnected("Attempt to send on a closed protocol")
+            accepted = accepted or message["type"] == "websocket.accept"
+            await send(message)
+
+        await app(scope, receive, closed_protocol)
+
+    return wrapped
+
+
+async def test_a_socket_closed_right_after_it_opened_gets_no_frame_and_the_consumer_ends_cleanly(close_db_connections):
+    await sync_to_async(live_room)()  # a featured game to send
+    refused = []
+    comm = WebsocketCommunicator(_closed_after_accept(application, refused),
+                                 "/ws/live/?lobby=all&featured=1&lang=vi", headers=HEADERS)
+    assert (await comm.connect())[0]
+    deadline = asyncio.get_running_loop().time() + 30
+    while not refused and not comm.future.done() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)  # waiting for the first frame (the lobby's list) to be tried
+    await comm.send_json_to({"type": "ping"})  # handled after connect(): the featured game was looked up
+    assert await comm.receive_nothing(timeout=1)
+    assert not comm.future.done(), comm.future.exception()  # the consumer did not die on the closed socket
+    await comm.disconnect()  # re-raises what the application raised: nothing
+    # The lobby's list was tried; nothing more (the featured game, the pong) once the socket was known gone.
+    assert [json.loads(m["text"])["type"] for m in refused] == ["lobby"]

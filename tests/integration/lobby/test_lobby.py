@@ -47,7 +47,16 @@ def test_a_listed_room_waits_in_the_lobby_newest_first_with_its_rules_clock_firs
     assert first.line.endswith(bank_label(300_000, 2_000)) and bank_label(300_000, 2_000) == "5 phút + 2 giây"
     assert rows[1].line.endswith(clock_label(120_000)) and "15×15" in first.line
     assert "Oẳn tù tì" in first.first or "ock" in first.first
-    assert rows[1].host_rating == "1200?"  # no rating yet: the starting one, provisional
+    assert rows[1].host_rating == ""  # a guest plays no rated game: no rating at all
+
+
+def test_a_guest_host_shows_no_rating_and_an_account_without_games_the_provisional_start():
+    guest_room = lobby_room()
+    new_account = lobby_room(host=account(display_name="Mai"))
+    rows = {r.code: r for r in live.open_rooms()}
+    assert rows[guest_room.code].host_rating == "" and rows[new_account.code].host_rating == "1200?"
+    html = Client().get(reverse("lobby")).content.decode()
+    assert html.count('data-testid="host-rating"') == 1 and "1200?" in html
 
 
 def test_unlisted_closed_and_started_rooms_are_not_in_the_lobby_and_a_host_who_left_takes_it_off():

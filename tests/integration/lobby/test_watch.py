@@ -125,6 +125,18 @@ def test_a_rematch_between_the_same_people_is_listed_again():
     assert LiveGame.objects.filter(game_id=new.pk, room_code=room.code).exists()
 
 
+def test_guests_show_no_rating_on_the_watch_page_nor_in_the_featured_game():
+    room = live_room(rated(1500), create_guest())  # the guest sits in the second seat
+    game = room.current_game
+    [row] = live.live_games()
+    ratings = {row.x_name: row.x_rating, row.o_name: row.o_rating}
+    assert ratings == {game.host.public_name: "1500", game.guest.public_name: ""}
+    state = live.featured_state()
+    assert {p["name"]: p["rating"] for p in state["players"].values()} == ratings
+    html = Client().get(reverse("watch")).content.decode()
+    assert "1500" in html and "1200?" not in html and html.count('class="rating"') == 1
+
+
 def test_the_featured_game_is_the_highest_rated_with_its_board():
     live_room(rated(1200), rated(1200))
     best = live_room(rated(2000), rated(1800))

@@ -140,6 +140,11 @@ def test_exact_five_on_one_device_a_six_does_not_win_and_the_five_does():
     assert "Two players on one device · not rated" in page
     mine = _page(client, "/en/game/mine/")
     assert "Two players on one device · not rated" in mine
+    # Named as the game's page names them ("X side"), not the device owner's name twice.
+    assert '<span class="who">X side – O side</span>' in mine and user.public_name not in mine.split('class="game-list"')[1]
+    assert 'data-role="name-X">X side<' in page
+    vi_mine = _page(client, "/van/cua-toi/")
+    assert '<span class="who">Quân X – Quân O</span>' in vi_mine
     # Claiming the six C5-H5 as a win (the record stopped there) is refused: the engine says the game goes on.
     claimed = record(EXACT_FIVE[:11], mode="local", preset="exact-five", level=None, side=None, winner="X")
     assert "not over" in _refused(client, claimed, "not_over")
@@ -249,7 +254,11 @@ def test_reversi_against_the_computer_with_a_pass_to_the_disc_count():
     assert [s.passed for s in steps if s.passed] == ["X"] and steps[REVERSI_PASS_AFTER - 1].passed == "X"
     assert _sides(game)[REVERSI_PASS_AFTER - 1:REVERSI_PASS_AFTER + 1] == "OO"  # White moves twice
     page = _page(client, f"/en/game/{game.pk}/")
-    assert "(Black) won on discs. ({}–{})".format(*REVERSI_PASS_COUNT) in page
+    # The computer's side is named once, without doubled brackets, and the count is in the sentence.
+    winner_first = "{}–{}".format(*REVERSI_PASS_COUNT)
+    assert f"Black (computer, hard) won on discs, {winner_first}." in page and ") (" not in page
+    vi = _page(Client(HTTP_ACCEPT_LANGUAGE="vi"), f"/van/{game.pk}/")
+    assert f"Đen (máy, khó) thắng nhờ nhiều quân hơn, {winner_first}." in vi
     assert "Black passes" in page
     # A forged count: White did not win.
     message = _refused(client, {**body, "id": str(uuid.uuid4()), "result": {"winner": "O", "termination": "discs"}},

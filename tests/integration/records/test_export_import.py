@@ -122,7 +122,7 @@ def test_the_championship_othello_game_imports_as_a_move_string_and_as_ggf(rever
     game = _imported_game(_import(client, case["moves"], rules="reversi"))
     assert game.kind == "reversi" and len(_squares(game)) == 60
     assert (game.winner, game.termination) == ("X", "discs")
-    assert "Black won on discs. (35–29)" in client.get(f"/en/game/{game.pk}/").content.decode()
+    assert "Black won on discs, 35–29." in client.get(f"/en/game/{game.pk}/").content.decode()
     ggf = client.get(f"/en/game/{game.pk}/download/ggf").content.decode()
     assert "RE[+6.000]" in ggf
     again = _imported_game(_import(client, ggf.replace("PB[]", "PB[Nicolet]"), rules="caro-vn"))
@@ -134,7 +134,7 @@ def test_the_championship_othello_game_imports_as_a_move_string_and_as_ggf(rever
                                  rules="caro-vn"))
     assert odd.imported["names"] == {"X": "[31mred", "O": "evil"}
     page = client.get(f"/en/game/{odd.pk}/").content.decode()
-    assert "\u202e" not in page and "\x1b" not in page and "[31mred (Black) won on discs." in page
+    assert "\u202e" not in page and "\x1b" not in page and "[31mred (Black) won on discs, 35–29." in page
 
 
 def _psq(*moves, size=15):
@@ -175,6 +175,17 @@ def test_errors_are_in_vietnamese_on_the_vietnamese_page():
     response = Client().post("/van/nhap/", {"text": "H8 I9\nH8", "rules": "caro-vn", "size": "15"})
     assert response.status_code == 400
     assert "Dòng 2: H8 được đánh vào ô đã có quân." in response.content.decode()
+
+
+@pytest.mark.parametrize("rules, text, words", [
+    ("caro-vn", "hello world", "Dòng 1: đây không phải nước đi của danh sách tọa độ. Hãy kiểm tra"),
+    ("reversi", "(;GM[Othello]B[F5] junk;)", "đây không phải nước đi của tệp GGF."),
+])
+def test_a_record_that_is_not_moves_names_its_format_in_lower_case_mid_sentence(rules, text, words):
+    response = Client().post("/van/nhap/", {"text": text, "rules": rules, "size": "15"})
+    html = response.content.decode()
+    assert response.status_code == 400 and words in html, html[html.find("import-error"):][:600]
+    assert "Danh sách tọa độ." not in html
 
 
 @pytest.mark.parametrize("data", [b"\x00\x01\x02PK\x03\x04" * 100, b"\xff\xfe\xfa\xfb" * 50, b""],

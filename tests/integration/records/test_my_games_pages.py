@@ -64,3 +64,23 @@ def test_a_page_past_the_end_says_so_and_links_to_the_newest():
     html = client.get(reverse("records:mine_en"), {"page": 5}).content.decode()
     assert 'data-testid="no-games-on-page"' in html and 'href="/en/game/mine/"' in html
     assert 'data-testid="page-newer"' in html and 'href="?page=4"' in html
+
+
+def test_my_games_is_linked_from_the_header_for_visitors_and_guests_and_from_the_account_menu():
+    import re
+
+    from accounts.guests import create_guest
+
+    mine_vi, mine_en = reverse("records:mine_vi"), reverse("records:mine_en")
+    visitor = Client().get("/").content.decode()
+    assert re.search(rf'<a class="nav-mine" href="{mine_vi}" data-testid="my-games">Ván của tôi</a>', visitor)
+    english = Client(headers={"cookie": "django_language=en"}).get("/").content.decode()
+    assert f'href="{mine_en}" data-testid="my-games">My games</a>' in english
+    guest = Client()
+    guest.force_login(create_guest(), backend="django.contrib.auth.backends.ModelBackend")
+    assert 'data-testid="my-games"' in guest.get("/").content.decode()
+    _me, client = _player_with_games(1)
+    page = client.get("/").content.decode()
+    menu = page.split('data-testid="user-menu"', 1)[1].split("</details>", 1)[0]
+    assert f'href="{mine_vi}" data-testid="my-games">Ván của tôi</a>' in menu
+    assert client.get(mine_vi).status_code == 200

@@ -102,7 +102,7 @@ def test_the_full_championship_game_shows_the_result_with_discs(reversi_vectors)
     game, x, _o = play_game(moves, kind="reversi")
     assert (game.status, game.winner, game.termination) == (Game.Status.FINISHED, "X", "discs")
     html = _page(f"/van/{game.pk}/")
-    assert f"{x.public_name} (Đen) thắng nhờ nhiều quân hơn. (35–29)" in html
+    assert f"{x.public_name} (Đen) thắng nhờ nhiều quân hơn, 35–29." in html
 
 
 def test_the_picture_of_a_position_is_an_svg_of_that_ply(caro_game):
@@ -259,3 +259,28 @@ def test_each_players_icon_is_their_mark_when_the_first_mover_holds_o():
                       r'<span class="side-name">(\w)</span>\s*<span class="name"[^>]*>([^<]*)</span>', html)
     assert rows == [("X", "o", "O", host.public_name), ("O", "x", "X", guest.public_name)], rows
     assert _stones(html) == {"H8": "O"}
+
+
+def test_a_rated_games_record_says_rated_with_each_players_rating_before_and_its_change():
+    from ranking.models import RatingChange
+    from tests.integration.ranking.builders import account, won_by
+
+    winner, loser = account(display_name="Lan"), account(display_name="Minh")
+    game = won_by(winner, loser)
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game=game)}
+    up, down = changes[winner.pk], changes[loser.pk]
+    assert up.delta > 0 > down.delta
+    html = _page(f"/van/{game.pk}/")
+    assert 'data-testid="rated"' in html and "Tính điểm" in html
+    x_line = re.search(r'data-testid="rating-X"[^>]*>([^<]+)<span class="delta">([^<]+)</span>', html)
+    o_line = re.search(r'data-testid="rating-O"[^>]*>([^<]+)<span class="delta">([^<]+)</span>', html)
+    assert (x_line[1].strip(), x_line[2]) == (str(up.before), f"+{up.delta}")
+    assert (o_line[1].strip(), o_line[2]) == (str(down.before), f"\u2212{-down.delta}")
+    english = _page(f"/en/game/{game.pk}/")
+    assert 'data-testid="rated"' in english and ">Rated<" in english
+
+
+def test_a_casual_games_record_shows_no_rated_label_nor_ratings():
+    game, _x, _o = play_game(["H8", "I9", "J10"])
+    html = _page(f"/van/{game.pk}/")
+    assert 'data-testid="rated"' not in html and 'data-testid="rating-X"' not in html

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { clockTimes } from "../../../static/js/play/clocks.js";
-import { moveEntries } from "../../../static/js/play/moves.js";
+import { moveEntries, stateEntries } from "../../../static/js/play/moves.js";
 import { sortChoices } from "../../../static/js/play/offers.js";
 import { eventOrder, retryDelay } from "../../../static/js/play/socket.js";
 import { mmss, playerName, ruleText, signedDelta, statusText } from "../../../static/js/play/words.js";
@@ -48,6 +48,18 @@ describe("move list", () => {
   test("shows the pass of the side to move again at the end", () => {
     const entries = moveEntries([["d3", "X"], ["c3", "O"]], true, "O");
     assert.deepEqual(entries.map((e) => [e.side, e.square]), [["X", "d3"], ["O", "c3"], ["X", null]]);
+  });
+  test("caro has no passes: a RIF opening's next stone or offered 5th moves by the same side are not a pass", () => {
+    // After stone 1 the first player places stone 2 too; after stone 4 X offers two 5th moves.
+    assert.deepEqual(moveEntries([["H8", "X"]], true, "X", false).map((e) => e.square), ["H8"]);
+    const four = [["H8", "X"], ["H9", "O"], ["I9", "X"], ["J10", "O"]];
+    assert.deepEqual(moveEntries(four, true, "O", false).map((e) => e.square), ["H8", "H9", "I9", "J10"]);
+    const rif = caro({ moves: [["H8", "X"]], turn: "X", opening: { kind: "rif", done: false } });
+    assert.deepEqual(stateEntries(rif).map((e) => e.square), ["H8"]);
+    assert.deepEqual(stateEntries(caro({ moves: four, turn: "O" })).map((e) => e.square), ["H8", "H9", "I9", "J10"]);
+    // Reversi's real passes keep showing.
+    const reversi = caro({ kind: "reversi", moves: [["d3", "X"], ["c3", "O"], ["c4", "O"]], turn: "O" });
+    assert.deepEqual(stateEntries(reversi).map((e) => e.square), ["d3", "c3", null, "c4", null]);
   });
 });
 
