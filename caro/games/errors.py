@@ -23,6 +23,7 @@ MESSAGES = {
     "offer_pending": _("Your draw offer is still waiting for an answer."),
     "takeback_refused": _("You cannot ask to take back now: this room does not allow it, a request is already waiting, you have no move to take back yet, or your last request was refused less than 10 moves ago."),
     "no_offer": _("There is no offer to answer any more."),
+    "rematch_refused": _("Your opponent has declined your rematch offers 3 times: you cannot offer another rematch of this game. They can still offer one."),
     "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
     "leave_refused": _("Leaving the table is for games between two people; here you can resign."),
     "on_device": _("Games against the computer and on one device are played in the page now: start a new one from the home page."),
