@@ -51,6 +51,15 @@ MESSAGES = {
 }
 
 
+#: Messages of a code that say more for a given `detail` (`(code, detail)` -> message); a detail
+#: not listed here reads as the code's own message.
+DETAIL_MESSAGES = {
+    ("not_now", "present"): _("Your opponent is at the table: there is nothing to decide."),
+    ("not_now", "grace"): _("Your opponent still has time to come back: you can choose once their 60 seconds have run out."),
+    ("not_now", "waited"): _("You already gave your opponent more time once in this game: now you can claim the win or a draw."),
+}
+
+
 class GameError(Exception):
     """A refused action. `code` is a key of `MESSAGES`; `detail` adds context (e.g. a foul kind)."""
 
@@ -63,5 +72,5 @@ class GameError(Exception):
 
     @property
     def message(self) -> str:
-        """The message in the active language."""
-        return str(MESSAGES[self.code])
+        """The message in the active language (the detail's own, DETAIL_MESSAGES, if it has one)."""
+        return str(DETAIL_MESSAGES.get((self.code, self.detail)) or MESSAGES[self.code])

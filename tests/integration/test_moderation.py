@@ -126,6 +126,24 @@ def test_a_moderator_with_the_group_can_do_every_action_each_audited():
 
 # ---------------------------------------------------------------------- bans and mutes
 
+def test_a_ban_until_an_afternoon_reads_with_one_period_before_the_reason():
+    """English dates end "8:39 p.m." and the sentence added its own period: "p.m.. Reason"."""
+    from datetime import datetime
+
+    from django.utils import translation
+
+    from accounts.restrictions import Restriction, ban_message, mute_message
+
+    until = timezone.make_aware(datetime(2026, 12, 6, 20, 39))
+    with translation.override("en"):
+        text = ban_message(Restriction("spam", until))
+        assert ".." not in text and "p.m. Reason: spam" in text, text
+        assert ".." not in mute_message(Restriction("", until))
+    with translation.override("vi"):
+        text = ban_message(Restriction("spam", until))
+        assert ".." not in text and "Lý do: spam" in text, text
+
+
 def test_ban_until_a_date_and_permanently_then_unban():
     by, player = moderator(), create_guest()
     now = timezone.now()
