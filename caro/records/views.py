@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from caro.games import records
 from caro.games.display import game_summary, opening_lines
@@ -207,6 +207,7 @@ def seconds_label(ms: int, decimal: str | None = None) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+@require_safe
 @in_page_language
 def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """The record page of any game at `?ply=N` (default: the last move): board, players, rules,
@@ -313,6 +314,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     return render(request, "records/record.html", context)
 
 
+@require_safe
 @in_page_language
 def image(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """The position at `?ply=N` as an SVG image (link previews, "save picture")."""
@@ -326,6 +328,7 @@ def image(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     return response
 
 
+@require_safe
 @in_page_language
 def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpResponse:
     """Download the record in `fmt` (PSQ / coordinate list for caro; GGF / move string /
@@ -341,6 +344,7 @@ def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpR
     return response
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @in_page_language
 def import_record(request: HttpRequest, language: str) -> HttpResponse:
     """Upload or paste a record (PSQ, GGF, a move string or a coordinate list) and view it as a
@@ -382,6 +386,7 @@ def _page_number(text: str | None) -> int:
     return page if 1 <= page <= MY_GAMES_MAX_PAGE else 1
 
 
+@require_safe
 @in_page_language
 def my_games(request: HttpRequest, language: str) -> HttpResponse:
     """The visitor's games (their session's user), RECENT_GAMES a page, newest first, and the
