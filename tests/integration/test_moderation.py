@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.guests import create_guest
 from accounts.models import User
@@ -428,6 +428,29 @@ def test_banning_through_the_admin_page_and_a_refusal_without_the_permission():
     assert done.status_code == 302
     target.refresh_from_db()
     assert target.banned_forever and target.ban_reason == "spam"
+
+
+def test_a_moderator_cannot_ban_or_mute_the_superuser_nor_other_staff():
+    """Attacker run: a moderator (staff, not superuser) banned the superuser through the admin
+    (302, ban in force). Refused with a translated sentence, nothing changed; a superuser may."""
+    boss = User.objects.create_superuser(username="boss", password="pw-12345678")
+    peer = moderator("peer")
+    client = _staff_client(moderator())
+    for target in (boss, peer):
+        url = reverse("admin:accounts_user_ban", args=[target.pk])
+        refused = client.post(url, {"reason": "coup", "forever": "on"}, HTTP_ACCEPT_LANGUAGE="en")
+        assert refused.status_code == 200 and "Only a superuser can ban" in refused.content.decode()
+        target.refresh_from_db()
+        assert not target.banned_forever and not target.ban_reason
+        with pytest.raises(services.ModerationError) as err:
+            services.mute(moderator(f"m-{target.pk}"), target, until=timezone.now() + FUTURE, reason="r")
+        assert err.value.code == "outranked"
+    assert not AuditEntry.objects.exists()
+    with translation.override("vi"):
+        assert "quản trị viên cao nhất" in services.ModerationError("outranked").message
+    services.ban(boss, peer, reason="abuse", forever=True)  # a superuser may
+    peer.refresh_from_db()
+    assert peer.banned_forever
 
 
 def test_the_admin_is_staff_only_and_the_audit_log_is_read_only():
