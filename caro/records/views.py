@@ -351,10 +351,11 @@ def import_record(request: HttpRequest, language: str) -> HttpResponse:
     game page. Errors are shown on the form, translated, with the line; nothing is stored then."""
     posted = request.method == "POST"  # an empty POST is still a submission: the form is bound
     form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
-    status = 200
+    status, refusal = 200, None
     if posted:
         if not limits.allow_import(limits.client_key(request)):
-            form.add_error(None, _("You have imported many records in a short time. Wait a few minutes and try again."))
+            form = ImportForm()  # empty: a refused paste is not sent back (1 MB in, 1 MB out)
+            refusal = _("You have imported many records in a short time. Wait a few minutes and try again.")
             status = 429
         elif form.is_valid():
             data = form.cleaned_data
@@ -373,8 +374,8 @@ def import_record(request: HttpRequest, language: str) -> HttpResponse:
                 return redirect(record_url(game.pk, url_language()))
         if status == 200 and form.errors:
             status = 400
-    return render(request, "records/import.html", {"form": form, "max_mb": records.MAX_RECORD_BYTES // 1_000_000},
-                  status=status)
+    return render(request, "records/import.html",
+                  {"form": form, "refusal": refusal, "max_mb": records.MAX_RECORD_BYTES // 1_000_000}, status=status)
 
 
 def _page_number(text: str | None) -> int:
