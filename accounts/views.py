@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import is_ratelimited
 
-from accounts import visitors
+from accounts import signals, visitors
 from accounts.forms import GuestNameForm
 
 #: Renames allowed per minute, per guest and per address (django-ratelimit, Redis cache).
@@ -86,6 +86,7 @@ def rename(request: HttpRequest) -> HttpResponse:
     else:
         user.display_name = name
         user.save(update_fields=["display_name"])
+        signals.renamed.send(sender=type(user), user=user)  # the rooms where the guest sits show it
     if not request.htmx:
         messages.success(request, _("Your name is now %(name)s.") % {"name": name})
     return _answer(request, None)

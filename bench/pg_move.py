@@ -28,8 +28,17 @@ round). Layouts of games_game (everything else identical):
   referential-integrity trigger costs each INSERT: a look-up of the game row and a key-share lock
   on it); put back (NOT VALID) for the other layouts;
 - `wake_at 10 conns`: `wake_at`, the moves sent round-robin over 10 connections instead of one
-  (what a pool that hands out its least recently used connection does: the site's loop pool,
-  psycopg_pool, is first in, first out).
+  (what a pool that hands out its least recently used connection does: psycopg_pool's own
+  order, before the site's loop pool handed out the most recently used first);
+- `wake_at generic`: `wake_at` on a connection with `plan_cache_mode = force_generic_plan` (the
+  prepared statement planned once instead of a custom plan per execution);
+- `bare insert`: not the site's statement but the bare relay's (bench/bare_relay.py): one INSERT
+  of (game, ply, square, side) into a table with a primary key and one unique index, no game
+  row: the floor of "one autocommitted statement" at the same rate on the same server.
+
+`--rate N` paces the moves at N a second (the site's 50-game run plays about 50 a second, one
+move each 20 ms, so PostgreSQL's backend sleeps between two statements and is woken for each);
+without it they go back to back (the backend never sleeps).
 
 Prints per layout: PostgreSQL's CPU ms per move (the whole server: backend, autovacuum, WAL
 writer, checkpointer; counted until SETTLE_S after the round's last move; and split by process), the HOT share of the
@@ -66,14 +75,30 @@ CLOCK_S = 60.0
 """The games' move clock (a friend room's default): how often `wake_at` is moved on per game."""
 WAKE_GAMES = 5_000
 """Live games whose `wake_at` is set in the past to measure `advance_wakeups`."""
-LAYOUTS = ("before", "brin", "live table", "wake_at", "wake_at no fk", "wake_at 10 conns")
+LAYOUTS = ("before", "brin", "live table", "wake_at", "wake_at no fk", "wake_at 10 conns", "wake_at generic",
+           "bare insert", "wake_at back to back", "wake_at few indexes", "wake_at no client index",
+           "wake_at unprepared")
+#: Layouts whose moves go back to back whatever `--rate` (beside paced ones in the same run).
+UNPACED = ("wake_at back to back",)
 CONNECTIONS = {"wake_at 10 conns": 10}
 """Layouts whose moves go round-robin over that many connections (default one): as a FIFO pool
 (psycopg_pool's) hands out the least recently used of its idle connections."""
 TRIGGER = "games_game_wake_at"
 BEFORE_INDEXES = ("CREATE INDEX games_game_status_040d39_idx ON games_game (status, deadline)",
                   "CREATE INDEX games_game_deadline_6382dfcd ON games_game (deadline)")
-FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80, "wake_at no fk": 80, "wake_at 10 conns": 80}
+FILLFACTOR = {"before": 100, "brin": 80, "live table": 80, "wake_at": 80, "wake_at no fk": 80, "wake_at 10 conns": 80,
+              "wake_at generic": 80, "bare insert": 80, "wake_at back to back": 80, "wake_at few indexes": 80,
+              "wake_at no client index": 80, "wake_at unprepared": 80}
+#: games_game's indexes `wake_at few indexes` keeps; games_move's index `wake_at no client index` drops.
+FEW_INDEXES_KEEP = ("games_game_pkey", "game_wake_active", "game_absence_active")
+CLIENT_INDEX = "move_unique_client_id"
+#: Settings of the moves' connection per layout (default none).
+SESSION_SQL = {"wake_at generic": "SET plan_cache_mode = force_generic_plan"}
+#: The bare relay's table and statement (bench/bare_relay.py), for the `bare insert` layout.
+BARE_TABLE_SQL = ("CREATE TABLE IF NOT EXISTS bench_bare_move (id bigserial PRIMARY KEY, game text NOT NULL, "
+                  "ply integer NOT NULL, square text NOT NULL, side char(1) NOT NULL, "
+                  "played_at timestamptz NOT NULL DEFAULT now(), UNIQUE (game, ply))")
+BARE_INSERT_SQL = "INSERT INTO bench_bare_move (game, ply, square, side) VALUES (%s, %s, %s, %s)"
 #: The timer's look-ups per layout: (the nearest deadline, the due games' batch of 50).
 LOOKUP_SQL = {
     "before": ("SELECT min(deadline) FROM games_game WHERE status = 'active'",
@@ -87,6 +112,10 @@ LOOKUP_SQL = {
                 "ORDER BY wake_at LIMIT 50"),
 }
 LOOKUP_SQL["wake_at no fk"] = LOOKUP_SQL["wake_at 10 conns"] = LOOKUP_SQL["wake_at"]
+for _layout in LAYOUTS:
+    LOOKUP_SQL.setdefault(_layout, LOOKUP_SQL["wake_at"])
+_DROPPED: dict[str, str] = {}
+"""Index or constraint name -> the SQL that puts it back, for what a layout dropped."""
 _FOREIGN_KEYS: list[tuple[str, str]] = []
 """(name, definition) of games_move's foreign key to games_game, as migrated (read once)."""
 
@@ -122,6 +151,29 @@ def set_layout(conn, layout: str) -> None:
             conn.execute(f'ALTER TABLE games_move DROP CONSTRAINT "{name}"')
         elif layout != "wake_at no fk" and name not in present:
             conn.execute(f'ALTER TABLE games_move ADD CONSTRAINT "{name}" {definition} NOT VALID')
+    for name, sql in list(_DROPPED.items()):  # what the last layout dropped, back as migrated
+        conn.execute(sql)
+        del _DROPPED[name]
+    if layout == "wake_at few indexes":
+        for name, definition, constraint in conn.execute(
+                "SELECT i.relname, pg_get_indexdef(i.oid), c.conname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+                "LEFT JOIN pg_constraint c ON c.conindid = i.oid AND c.conrelid = x.indrelid "
+                "WHERE x.indrelid = 'games_game'::regclass").fetchall():
+            if name in FEW_INDEXES_KEEP or name in ("game_wake_active",):
+                continue
+            if constraint:
+                defn = conn.execute("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = %s "
+                                    "AND conrelid = 'games_game'::regclass", (constraint,)).fetchone()[0]
+                conn.execute(f'ALTER TABLE games_game DROP CONSTRAINT "{constraint}"')
+                _DROPPED[name] = f'ALTER TABLE games_game ADD CONSTRAINT "{constraint}" {defn}'
+            else:
+                conn.execute(f'DROP INDEX "{name}"')
+                _DROPPED[name] = definition
+    if layout == "wake_at no client index":
+        defn = conn.execute("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = %s",
+                            (CLIENT_INDEX,)).fetchone()[0]
+        conn.execute(f'ALTER TABLE games_move DROP CONSTRAINT "{CLIENT_INDEX}"')
+        _DROPPED[CLIENT_INDEX] = f'ALTER TABLE games_move ADD CONSTRAINT "{CLIENT_INDEX}" {defn}'
     wake = layout.startswith("wake_at")
     conn.execute(f"ALTER TABLE games_game {'ENABLE' if wake else 'DISABLE'} TRIGGER {TRIGGER}")
     if layout == "before":
@@ -179,6 +231,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per layout")
     parser.add_argument("--live", type=int, default=100_000, help="live games in the background")
     parser.add_argument("--layouts", default=",".join(LAYOUTS), help=f"some of {', '.join(LAYOUTS)}")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="moves a second, paced (0: back to back); the site's 50-game run plays ~50")
     args = parser.parse_args()
     layouts = [v.strip() for v in args.layouts.split(",") if v.strip()]
     if any(v not in LAYOUTS for v in layouts) or not 2 <= args.moves <= len(SEQUENCE):
@@ -201,7 +255,8 @@ def main() -> int:
         from accounts.guests import create_guest
 
         print(f"cores: {os.cpu_count()}; load average {load()}; {args.games} games x {args.moves} moves per round, "
-              f"{args.rounds} round(s) per layout; {args.live:,} live games in the background", flush=True)
+              f"{args.rounds} round(s) per layout; {args.live:,} live games in the background; "
+              f"{f'{args.rate:g} moves a second' if args.rate else 'moves back to back'}", flush=True)
         dsn = {k: v for k, v in connection.get_connection_params().items() if k != "cursor_factory"}
         import urllib.parse
 
@@ -209,6 +264,7 @@ def main() -> int:
 
         postmaster = listener(urllib.parse.urlsplit(backends.database_url).port)
         with psycopg.connect(**dsn, autocommit=True) as conn:
+            conn.execute(BARE_TABLE_SQL)
             template = _started_games([(create_guest(), create_guest())])[0]
             columns = [name for (name,) in conn.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = 'games_game' "
@@ -233,22 +289,39 @@ def main() -> int:
                                      (ids,))
                 hot0 = _updates(dsn)
                 with contextlib.ExitStack() as conns:
-                    pool = [conns.enter_context(psycopg.connect(**dsn, autocommit=True))
+                    moves_dsn = {**dsn, "prepare_threshold": None if layout == "wake_at unprepared"
+                                 else lean.PREPARE_THRESHOLD}
+                    pool = [conns.enter_context(psycopg.connect(**moves_dsn, autocommit=True))
                             for _ in range(CONNECTIONS.get(layout, 1))]
+                    for conn in pool:
+                        if layout in SESSION_SQL:
+                            conn.execute(SESSION_SQL[layout])
                     state = {game_id: lean.read(game_id) for game_id in ids}
                     cpu0, moves = server_cpu_s(backends.database_url), 0
                     parts0 = pg_parts(postmaster)
                     wrapper = lean.loop_wrapper()
+                    started = time.monotonic()
                     for ply in range(1, args.moves + 1):
                         for game_id in ids:
                             game, xmin = state[game_id]
                             step = advance(game, "X" if ply % 2 else "O", SEQUENCE[ply - 1], uuid.uuid4())
                             sql, params = lean._write(game, step.move, step.changed(), ply - 1, xmin, wrapper)
                             conn = pool[moves % len(pool)]
-                            row = conn.execute(statement(layout, sql), params, prepare=True).fetchone()
+                            if args.rate and layout not in UNPACED:
+                                time.sleep(max(0.0, started + moves / args.rate - time.monotonic()))
+                            if layout == "bare insert":
+                                conn.execute(BARE_INSERT_SQL, (f"r{round_}-{game_id}", ply, SEQUENCE[ply - 1],
+                                                               "X" if ply % 2 else "O"), prepare=True)
+                                row = (xmin,)
+                            else:
+                                row = conn.execute(statement(layout, sql), params, prepare=True).fetchone()
                             assert row is not None, "the optimistic check failed"
                             state[game_id] = (game, row[0])
                             moves += 1
+                    plans = pool[0].execute("SELECT sum(generic_plans), sum(custom_plans) FROM pg_prepared_statements").fetchone()
+                    checkxmin = pool[0].execute("SELECT string_agg(indexrelid::regclass::text, ',') FROM pg_index "
+                                                "WHERE indcheckxmin AND indrelid IN ('games_game'::regclass, "
+                                                "'games_move'::regclass)").fetchone()[0]
                     time.sleep(SETTLE_S)  # what the moves left to autovacuum is counted too
                     cpu = server_cpu_s(backends.database_url) - cpu0
                     split = pg_split(parts0, pg_parts(postmaster), moves)
@@ -258,7 +331,9 @@ def main() -> int:
                 updates, hot = hot1[0] - hot0[0], hot1[1] - hot0[1]
                 hot_share[layout].append((hot, updates))
                 print(f"round {round_ + 1} {layout:<11} PostgreSQL CPU {per_move:.3f} ms per move over {moves} moves; "
-                      f"HOT updates of the game row {hot} of {updates}; by process: {describe_split(split)}; "
+                      f"HOT updates of the game row {hot} of {updates}; prepared statements' plans: generic "
+                      f"{plans[0]}, custom {plans[1]}; indexes with indcheckxmin: {checkxmin or 'none'}; "
+                      f"by process: {describe_split(split)}; "
                       f"load average {load()}", flush=True)
         wake = _advance_cost(dsn, backends.database_url, args.live) if "wake_at" in layouts else None
         print(f"summary (medians of {args.rounds} round(s); {args.live:,} live games; load average now {load()}):")

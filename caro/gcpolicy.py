@@ -15,7 +15,8 @@ process:
    generations (which is what made full collections frequent);
 2. **freezes what lives long, again and again** (`gc.freeze()`): once the server serves, then
    whenever FREEZE_AT_YOUNG tracked objects are not frozen yet, or
-   FREEZE_EVERY_S passed (looked at every CHECK_EVERY_S), at a *settled* moment: no page and no
+   FREEZE_EVERY_S passed (looked at every CHECK_EVERY_S to CHECK_MAX_S, sooner the faster
+   objects are made: `next_look_s`), at a *settled* moment: no page and no
    socket's handshake in flight (`InFlight`,
    the ASGI application's wrapper, counts them). A freeze first collects what is not frozen yet
    (what the process made since the last freeze: a short pause, logged like any other), then moves
@@ -73,8 +74,14 @@ FREEZE_EVERY_S = 10.0
 #: message: 10 s of play at 1,000 games left 65,000-89,000 of them for each freeze, 97-115 ms of
 #: CPU (500-650 ms of wall time at load 13-22) every 10 s (bench/ws_relay.py, 2026-12-06).
 FREEZE_AT_YOUNG = 10_000
-#: Seconds between two looks at whether a freeze is due (`young_objects`).
+#: Seconds between two looks at whether a freeze is due (`young_objects`), at least...
 CHECK_EVERY_S = 0.1
+#: ...and at most: a look walks the collector's lists (about 20 ns an object), and ten looks a
+#: second were 10 % of the web process's busy time at 50 games (py-spy, 2026-12-06), so the next
+#: look comes when half the room left under FREEZE_AT_YOUNG would fill at the rate objects were
+#: made since the last look (`next_look_s`). A burst that starts right after a look adds at most
+#: CHECK_MAX_S of its objects to the next freeze's walk.
+CHECK_MAX_S = 0.5
 #: While something is in flight, the freeze looks again after this many seconds...
 SETTLE_RETRY_S = 0.05
 #: ...and freezes anyway once it has waited this long (s) for a settled moment.
@@ -139,17 +146,37 @@ def freeze_due(since_s: float, young: int) -> bool:
     return since_s >= FREEZE_EVERY_S or young >= FREEZE_AT_YOUNG
 
 
+def next_look_s(young: int, per_s: float) -> float:
+    """Seconds until the next look at whether a freeze is due, with `young` objects not frozen and
+    objects made at `per_s` a second since the last look: half the time they take to reach
+    FREEZE_AT_YOUNG at that rate, between CHECK_EVERY_S and CHECK_MAX_S."""
+    if per_s <= 0:
+        return CHECK_MAX_S
+    return min(CHECK_MAX_S, max(CHECK_EVERY_S, (FREEZE_AT_YOUNG - young) / per_s / 2))
+
+
+#: The last look: when (monotonic s) and how many young objects it counted.
+_look = {"at": 0.0, "young": 0}
+
+
 def _freeze_round(call_later, waited: float, last: float) -> None:
-    """One look (every CHECK_EVERY_S): freeze when due and settled (or after FORCE_AFTER_S of
+    """One look (every `next_look_s`): freeze when due and settled (or after FORCE_AFTER_S of
     waiting for a settled moment), else look again. `last`: when the last freeze ended (monotonic s)."""
-    if not waited and not freeze_due(time.monotonic() - last, young_objects()):
-        call_later(CHECK_EVERY_S, _freeze_round, call_later, 0.0, last)
-        return
+    if not waited:
+        now, young = time.monotonic(), young_objects()
+        if not freeze_due(now - last, young):
+            since = now - max(_look["at"], last)
+            per_s = (young - _look["young"]) / since if since > 0 and _look["at"] >= last else young / max(since, 1e-3)
+            _look.update(at=now, young=young)
+            call_later(next_look_s(young, per_s), _freeze_round, call_later, 0.0, last)
+            return
     if settled() or waited >= FORCE_AFTER_S:
         try:
             freeze(forced=not settled())
         finally:
-            call_later(CHECK_EVERY_S, _freeze_round, call_later, 0.0, time.monotonic())
+            done = time.monotonic()
+            _look.update(at=done, young=0)
+            call_later(CHECK_EVERY_S, _freeze_round, call_later, 0.0, done)
         return
     call_later(SETTLE_RETRY_S, _freeze_round, call_later, waited + SETTLE_RETRY_S, last)
 

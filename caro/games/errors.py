@@ -25,6 +25,7 @@ MESSAGES = {
     "no_offer": _("There is no offer to answer any more."),
     "rematch_refused": _("Your opponent has declined your rematch offers 3 times: you cannot offer another rematch of this game. They can still offer one."),
     "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
+    "opponent_left": _("A player left the table, so there is no rematch: start a new game from the home page."),
     "leave_refused": _("Leaving the table is for games between two people; here you can resign."),
     "on_device": _("Games against the computer and on one device are played in the page now: start a new one from the home page."),
     # opening procedures (RIF, Swap2)

@@ -117,6 +117,7 @@ def public_state(game: Game) -> dict:
         "presence": presence(game),
         "absence": absence(game),
         "draw_offer": _side_or_none(game, game.draw_offer),
+        "draw_again": draw_again(game),
         "undo_request": _side_or_none(game, game.undo_request),
         "rematch_offer": _side_or_none(game, game.rematch_offer),
         "winner": game.winner or None,
@@ -130,6 +131,17 @@ def public_state(game: Game) -> dict:
         # to a rated game in play, what each result would change (signals.game_state_fields).
         **(signals.over_fields(game) if game.is_over else signals.state_fields(game)),
     }
+
+
+def draw_again(game: Game) -> dict[str, int | None]:
+    """`{"X": ply, "O": ply}`: the ply from which each side may offer a draw again, its last offer's
+    ply + `state.DRAW_OFFER_EVERY_PLIES` (None: it never offered one), so the page can say why
+    "Offer a draw" is gone after an offer was declined or lapsed, and until when."""
+    return {game.side_of(seat): _again_ply(game.seat_field("draw_ply", seat)) for seat in ("host", "guest")}
+
+
+def _again_ply(last: int | None) -> int | None:
+    return None if last is None else last + state.DRAW_OFFER_EVERY_PLIES
 
 
 def state_for(game: Game, user) -> dict:

@@ -7,6 +7,9 @@ sends them by name (`caro.games.outbox`) and never imports this module.
 """
 
 import logging
+import os
+import tempfile
+from pathlib import Path
 
 from celery import shared_task, signals
 from django.conf import settings
@@ -29,10 +32,28 @@ def enforce_move_deadline(game_id: int, ply: int) -> bool:
     return services.enforce_deadline(game_id, ply)
 
 
+def _timer_lock_path(pid: int) -> Path:
+    return Path(tempfile.gettempdir()) / f"caro-deadline-timer-{pid}.lock"
+
+
+@signals.worker_init.connect
+def share_deadline_timer(**_kwargs) -> None:
+    """In a worker's main process, before its pool forks: the worker's processes run ONE deadline
+    timer between them (`timer.share_per_worker`, a lock file named after this process)."""
+    timer.share_per_worker(_timer_lock_path(os.getpid()))
+
+
+@signals.worker_shutdown.connect
+def remove_deadline_timer_lock(**_kwargs) -> None:
+    """The worker's main process removes its timer lock file when it stops."""
+    _timer_lock_path(os.getpid()).unlink(missing_ok=True)
+
+
 @signals.worker_process_init.connect
 def start_deadline_timer(**_kwargs) -> None:
     """Each worker process (a prefork child, or the solo pool's process) broadcasts through one
-    event loop of its own and runs the deadline timer (`caro.games.timer`).
+    event loop of its own and starts the deadline timer (`caro.games.timer`), which runs in one
+    process of the worker at a time (the others stand by).
 
     Worker processes open plain database connections, not pooled ones: Celery's Django fixup
     closes the whole psycopg pool before and after every task in a prefork child, which would

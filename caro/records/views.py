@@ -69,11 +69,26 @@ def in_page_language(view):
     return wrapped
 
 
-def _game(game_id: int) -> Game:
+def _game(game_id: int, user=None) -> Game:
+    """The game `game_id` for a record view asked by `user`. Raises Http404 when there is no such
+    game, or when it is not over and `user` may not see it (`may_see_unfinished`)."""
     game = Game.objects.select_related("host", "guest").filter(pk=game_id).first()
-    if game is None:
+    if game is None or (user is not None and not game.is_over and not may_see_unfinished(user, game)):
         raise Http404("no such game")
     return game
+
+
+def may_see_unfinished(user, game: Game) -> bool:
+    """Whether `user` may see game `game`, not over yet, on its record pages: anyone when its room
+    is public (waiting in the lobby, or shown on the watch page); else only its players, the room's
+    host and staff. A friend room shared by its link or code alone stayed findable by counting up
+    record ids, whose page linked to the room, and a stranger took the free seat (attacker run)."""
+    room = Room.objects.filter(current_game=game).only("watchable", "lobby_since", "created_by_id").first()
+    if room is None or room.watchable or room.lobby_since is not None:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_staff or user.pk in (game.host_id, game.guest_id, room.created_by_id)
 
 
 def _moves(game: Game) -> list[Move]:
@@ -212,7 +227,7 @@ def seconds_label(ms: int, decimal: str | None = None) -> str:
 def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """The record page of any game at `?ply=N` (default: the last move): board, players, rules,
     result, the move list with times, replay controls, share link, downloads, "continue"."""
-    game = _game(game_id)
+    game = _game(game_id, request.user)
     kind = kind_of(game)
     moves = _moves(game)
     steps = records.steps(game, moves)
@@ -318,7 +333,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
 @in_page_language
 def image(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """The position at `?ply=N` as an SVG image (link previews, "save picture")."""
-    game = _game(game_id)
+    game = _game(game_id, request.user)
     moves = _moves(game)
     ply = records.clamp_ply(request.GET.get("ply"), len(moves))
     svg = position_svg(game, records.position_at(game, moves, ply), names=player_names(game))
@@ -333,7 +348,7 @@ def image(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
 def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpResponse:
     """Download the record in `fmt` (PSQ / coordinate list for caro; GGF / move string /
     coordinate list for Reversi). 404 for a format the game's kind does not write."""
-    game = _game(game_id)
+    game = _game(game_id, request.user)
     moves = _moves(game)
     try:
         name, text, content_type = records.export(game, moves, fmt, player_names(game, placeholders=False))
@@ -448,7 +463,7 @@ def continue_game(request: HttpRequest, game_id: int, language: str) -> HttpResp
     """"Continue from here against the computer": the game's position at the posted ply, same
     rules, on the on-device page (played in the browser: the position's moves and the level go in
     its query string, 303 See Other); the visitor plays the side to move there."""
-    game = _game(game_id)
+    game = _game(game_id, request.user)
     form = ContinueForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Some choices were not valid: pick them from the lists."))

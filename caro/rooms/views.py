@@ -98,6 +98,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404
     game = room.current_game
     you = game.side_of_user(request.user)
+    can_join = you is None and not game.is_over and state.open_seat(game) is not None
     size = snapshot.board_size(game)
     letters = kind_of(game).column_letters(size)
     share_url = request.build_absolute_uri(reverse("room", kwargs={"code": room.code}))
@@ -108,7 +109,10 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "room": room,
             "game": game,
             "you": you,
-            "can_join": you is None and not game.is_over and state.open_seat(game) is not None,
+            "can_join": can_join,
+            # A seat only accounts may take, seen by a guest or a visitor with no user: the button
+            # is disabled and says why, with links to sign up or log in that come back here.
+            "accounts_needed": can_join and room.accounts_only and not _has_account(request.user),
             "size": size,
             "rows": [{"number": r, "squares": [f"{c}{r}" for c in letters]} for r in range(1, size + 1)],
             "columns": letters,
@@ -145,12 +149,22 @@ def _room_within_limit(request: HttpRequest, code: str) -> tuple[Room, HttpRespo
     return room, _over_limit(request, None, code=room.code)
 
 
+def _has_account(user) -> bool:
+    """Whether `user` (the request's, maybe anonymous) is signed in with an account, not a guest."""
+    return user.is_authenticated and not user.is_guest
+
+
 @require_POST
 def join_room(request: HttpRequest, code: str) -> HttpResponse:
-    """Take the open seat in the room's game (guests get a name first)."""
+    """Take the open seat in the room's game (guests get a name first). In an accounts-only room a
+    visitor without an account is refused before any guest is made (the page says so, with links
+    to sign up or log in)."""
     room, refused = _room_within_limit(request, code)
     if refused is not None:
         return refused
+    if room.accounts_only and not _has_account(request.user) and room.current_game.seat_of(request.user) is None:
+        messages.info(request, GameError("accounts_only").message)
+        return redirect("room", code=room.code)
     user = ensure_player(request)
     try:
         rooms.join(room, user)

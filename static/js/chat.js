@@ -54,7 +54,12 @@ export function initChat(root, send) {
     const text = input.value.trim();
     if (!text) { note.textContent = gettext("Write something before sending."); return; }
     if (text.length > MAX_CHARS) { note.textContent = gettext("A chat message can have at most 200 characters."); return; }
-    if (send({ type: "chat", text })) { input.value = ""; note.textContent = ""; }
+    if (send({ type: "chat", text })) {
+      input.value = ""; note.textContent = "";
+      // The line goes to the sender's own channel (a player's to the players', as the input's
+      // hint says): show that tab, so it appears where the sender looks.
+      open(player ? "players" : "spectators");
+    }
   });
 
   return {

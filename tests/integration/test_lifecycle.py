@@ -202,6 +202,20 @@ def test_leaving_the_table_mid_game_is_a_loss_and_says_who_left():
     assert snapshot.public_state(game)["left"] == "O"
 
 
+def test_no_rematch_after_a_player_left_the_table():
+    game, host, guest = friend_game()
+    alternate(game, ["H8", "H9", "I8"])
+    services.leave(game.pk, by_side(game)["O"])
+    for side in "XO":  # the winner who stayed, and the one who left
+        expect("opponent_left", services.create_rematch, game.pk, by_side(game)[side])
+    game.refresh_from_db()
+    assert game.rematch_offer == "" and not game.rematches.exists()
+    early, host, guest = friend_game()  # left before both had moved: aborted, still no rematch
+    play(early, by_side(early)["X"], "H8")
+    services.leave(early.pk, by_side(early)["X"])
+    expect("opponent_left", services.create_rematch, early.pk, by_side(early)["O"])
+
+
 def test_leaving_or_an_absence_before_both_have_moved_aborts():
     game, host, guest = friend_game()
     play(game, by_side(game)["X"], "H8")
@@ -270,8 +284,12 @@ def test_a_draw_offer_is_accepted_or_declined_and_a_player_may_offer_again_only_
     services.answer_draw(game.pk, players["O"], False)
     expect("no_offer", services.answer_draw, game.pk, players["O"], True)
     expect("offer_refused", services.offer_draw, game.pk, players["X"])  # not 20 plies yet
+    game.refresh_from_db()
+    assert snapshot.public_state(game)["draw_again"] == {"X": 22, "O": None}  # the page says when
     squares = [f"{c}{r}" for r in (2, 4, 6, 12, 14) for c in "ACEGIKMO"]  # never five in a row
     alternate_from(game, squares[:20], start_ply=game.ply)
+    game.refresh_from_db()
+    assert game.ply == 22 and "offer_draw" in state.choices_for(game, game.seat_playing("X"))
     services.offer_draw(game.pk, players["X"])
     services.answer_draw(game.pk, players["O"], True)
     game.refresh_from_db()

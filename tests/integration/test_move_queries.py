@@ -201,6 +201,13 @@ async def test_a_move_on_the_event_loop_is_one_prepared_statement(monkeypatch):
         for ply, (user, square) in enumerate([(o, "H9"), (x, "I8"), (o, "I9")], start=2):
             assert await services.play_move_on_loop(game.pk, user, square, ply, uuid.uuid4()) is not None
         assert sent == [(psycopg.AsyncCursor, "WITH", True)] * 3
+        # Prepared for real, in PostgreSQL: Django's connection parameters turn psycopg's
+        # prepared statements off (prepare_threshold None), and then `prepare=True` is ignored.
+        pool = await lean.loop_pool()
+        async with pool.connection() as conn:  # the most recently used: the one the moves took
+            cursor = await conn.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+            prepared = {statement.split()[0]: runs for statement, runs in await cursor.fetchall()}
+        assert prepared.get("WITH", 0) >= 3, prepared
     finally:
         await lean.close_loop_pool()
 

@@ -38,7 +38,7 @@ def test_many_new_objects_freeze_before_the_period_ends(rounds, monkeypatch):
     now = gcpolicy.time.monotonic()
     monkeypatch.setattr(gcpolicy, "young_objects", lambda: 0)
     gcpolicy._freeze_round(call_later, 0.0, now)
-    assert frozen == [] and scheduled[-1] == (gcpolicy.CHECK_EVERY_S, 0.0, now)  # looks again later
+    assert frozen == [] and scheduled[-1] == (gcpolicy.CHECK_MAX_S, 0.0, now)  # nothing made: looks again late
 
     monkeypatch.setattr(gcpolicy, "young_objects", lambda: gcpolicy.FREEZE_AT_YOUNG)
     monkeypatch.setattr(gcpolicy, "settled", lambda: True)
@@ -46,6 +46,36 @@ def test_many_new_objects_freeze_before_the_period_ends(rounds, monkeypatch):
     assert frozen == [False]  # 0 s after the last freeze, because of the objects
     delay, waited, last = scheduled[-1]
     assert (delay, waited) == (gcpolicy.CHECK_EVERY_S, 0.0) and last >= now
+
+
+def test_the_next_look_comes_sooner_the_faster_objects_are_made_and_never_overshoots_much():
+    """A look walks the collector's lists, so they are looked at rarely when few objects are made
+    (ten looks a second were 10 % of the web process's busy time at 50 games), and often enough
+    that the objects made between two looks never take the count far past FREEZE_AT_YOUNG."""
+    assert gcpolicy.CHECK_MAX_S >= 0.5 > gcpolicy.CHECK_EVERY_S
+    assert gcpolicy.next_look_s(0, 0.0) == gcpolicy.CHECK_MAX_S
+    assert gcpolicy.next_look_s(2_000, 1_000.0) == gcpolicy.CHECK_MAX_S  # 50 games: a few thousand a second
+    for young in (0, 2_000, 5_000, 9_000, 9_999):
+        for per_s in (10.0, 1_000.0, 8_000.0, 20_000.0, 100_000.0):
+            delay = gcpolicy.next_look_s(young, per_s)
+            assert gcpolicy.CHECK_EVERY_S <= delay <= gcpolicy.CHECK_MAX_S
+            # at this rate the next look finds at most the bound, or what one shortest wait adds
+            assert young + per_s * delay <= max(gcpolicy.FREEZE_AT_YOUNG, young + per_s * gcpolicy.CHECK_EVERY_S)
+
+
+def test_the_looks_follow_the_rate_objects_are_made_at(rounds, monkeypatch):
+    scheduled, frozen, call_later = rounds
+    clock = [1_000.0]
+    monkeypatch.setattr(gcpolicy.time, "monotonic", lambda: clock[0])
+    counts = iter([100, 100 + 4_000])  # then 8,000 objects a second
+    monkeypatch.setattr(gcpolicy, "young_objects", lambda: next(counts))
+    last = clock[0] - 0.5
+    gcpolicy._look.update(at=last, young=0)
+    gcpolicy._freeze_round(call_later, 0.0, last)
+    assert scheduled[-1][0] == gcpolicy.CHECK_MAX_S  # 200 a second: plenty of room
+    clock[0] += 0.5
+    gcpolicy._freeze_round(call_later, 0.0, last)
+    assert frozen == [] and scheduled[-1][0] == pytest.approx((gcpolicy.FREEZE_AT_YOUNG - 4_100) / 8_000 / 2)
 
 
 def test_a_due_freeze_waits_for_a_settled_moment_then_is_forced(rounds, monkeypatch):

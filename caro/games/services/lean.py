@@ -256,6 +256,13 @@ def write(game: Game, move: Move, fields: list[str], ply_before: int, xmin: str,
 LOOP_POOL_MAX = 10
 #: Seconds a move on the loop waits for a free connection before giving up (`PoolTimeout`).
 LOOP_POOL_TIMEOUT_S = 10.0
+#: Seconds the pool keeps retrying one failed connection attempt before it gives up (psycopg_pool's
+#: `reconnect_timeout`, default 300 s). Its retries double their delay (1, 2, 4 ... 64 s) and,
+#: while one is pending, no waiting move starts another: after PostgreSQL had been down for a
+#: while (repeated kills) the pool lent nothing for a minute after it was back. Given up after a
+#: few seconds, the next move starts a fresh attempt at once (the same as the Django pool's
+#: settings.DB_POOL_RECONNECT_S).
+LOOP_POOL_RECONNECT_S = 3.0
 #: The read runs at most this often: once more after a connection PostgreSQL had dropped.
 READ_ATTEMPTS = 2
 
@@ -300,6 +307,26 @@ class MostRecentFirst(collections.deque):
         self.appendleft(connection)
 
 
+#: psycopg's `prepare_threshold` on the loop's connections: a statement run with `prepare=True`
+#: is prepared at once, others after this many runs (psycopg's default). Django's backend sets
+#: None (no prepared statements at all, for the sake of transaction-mode connection poolers,
+#: which this site does not use), and with None psycopg ignores `prepare=True`: until issue 27's
+#: fifth step the move's statement was parsed, rewritten and planned at every move, about
+#: 0.4 ms of PostgreSQL's CPU a move at 50 moves a second (bench/pg_move.py `wake_at unprepared`,
+#: docs/scaling.md).
+PREPARE_THRESHOLD = 5
+
+
+def pool_params(connection, cursor_factory) -> dict:
+    """psycopg's connection parameters for the loop's pool (and benches that play its statements):
+    Django's (its type adapters, so columns load as the ORM loads them), with server-side binding
+    (`cursor_factory`, psycopg's own cursor, not Django's client-side one), autocommit, and
+    prepared statements on (PREPARE_THRESHOLD): the statements of a move are prepared once per
+    connection and sent as parameters only."""
+    return {**connection.get_connection_params(), "cursor_factory": cursor_factory, "autocommit": True,
+            "prepare_threshold": PREPARE_THRESHOLD}
+
+
 async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
     """The running event loop's pool of async psycopg connections to database `alias`, opened on
     first use: Django's connection parameters (its type adapters, so columns load as the ORM
@@ -309,9 +336,7 @@ async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
     if pool is not None:
         return pool
     connection = loop_wrapper(alias)
-    # Server-side binding (psycopg's default cursor, not Django's client-side one): the two
-    # statements of a move are prepared once per connection and sent as parameters only.
-    params = {**connection.get_connection_params(), "cursor_factory": psycopg.AsyncCursor, "autocommit": True}
+    params = pool_params(connection, psycopg.AsyncCursor)
     zone, zone_sql = connection.timezone_name, connection.ops.set_time_zone_sql()
 
     async def configure(conn: psycopg.AsyncConnection) -> None:
@@ -319,7 +344,8 @@ async def loop_pool(alias: str = DEFAULT_DB_ALIAS) -> AsyncConnectionPool:
             await conn.execute(zone_sql, [zone])
 
     new = AsyncConnectionPool(kwargs=params, min_size=1, max_size=LOOP_POOL_MAX, open=False,
-                              configure=configure, timeout=LOOP_POOL_TIMEOUT_S, name="caro-loop")
+                              configure=configure, timeout=LOOP_POOL_TIMEOUT_S,
+                              reconnect_timeout=LOOP_POOL_RECONNECT_S, name="caro-loop")
     new._pool = MostRecentFirst(new._pool)
     await new.open()
     pool = _loop_pools.setdefault(loop, new)

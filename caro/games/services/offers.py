@@ -70,7 +70,7 @@ def offer_draw(game_id: int, user) -> None:
             raise GameError("offer_refused")
         game.draw_offer = seat
         game.set_seat_field("draw_ply", seat, game.ply)
-        _event(game, "draw_offer", by=game.side_of(seat))
+        _event(game, "draw_offer", by=game.side_of(seat), again_ply=game.ply + state.DRAW_OFFER_EVERY_PLIES)
 
     player_action(game_id, user, offer)
 
@@ -151,10 +151,11 @@ def create_rematch(game_id: int, user) -> Game | None:
     request starts the new game and returns it, with the first mover of `state.first_seat_of_next`;
     the opponent may decline instead (`decline_rematch`).
     Each person keeps their seat and, in caro, their mark. Repeats are idempotent (the same offer,
-    the same new game). Raises `GameError` `not_a_player`, `not_over`, `rematch_refused` (REMATCH_DECLINES_MAX
-    of this player's offers were declined; nothing changes), or `on_device` for a game
-    against the computer or on one device stored from before issue 26 (such games are played in
-    the page now, and the server starts none).
+    the same new game). Raises `GameError` `not_a_player`, `not_over`, `opponent_left` (a player
+    left the table: that ended the game, and the room's next game needs a new opponent),
+    `rematch_refused` (REMATCH_DECLINES_MAX of this player's offers were declined; nothing
+    changes), or `on_device` for a game against the computer or on one device stored from before
+    issue 26 (such games are played in the page now, and the server starts none).
     """
     with transaction.atomic():
         game = lock(game_id)
@@ -164,6 +165,8 @@ def create_rematch(game_id: int, user) -> Game | None:
             return existing
         if game.bot_seat or game.is_local:
             raise GameError("on_device")
+        if game.left_seat:
+            raise GameError("opponent_left")
         if game.rematch_offer in ("", seat):
             if game.rematch_offer == "":
                 if _rematch_declines(game, seat) >= REMATCH_DECLINES_MAX:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from caro.engine.caro import Rules
@@ -177,3 +177,19 @@ def _throw(game: Game) -> str:
         if host != guest:
             return Seat.HOST if BEATS[host] == guest else Seat.GUEST
     return secrets.choice(Seat.values)
+
+
+def player_renamed(user) -> None:
+    """`user`'s shown name changed: each game where they hold a seat and that is not over (waiting
+    or active) announces `state_changed` (`reason: "players"`, the version bumped), which every
+    socket of the room answers with a fresh `state`, its `players` read anew (docs/protocol.md).
+    One locked transaction per game; a game that ended meanwhile is left alone."""
+    seated = Game.objects.live().filter(models.Q(host=user) | models.Q(guest=user))
+    for game_id in seated.values_list("pk", flat=True):
+        with transaction.atomic():
+            game = lock(game_id)
+            if game.is_over:
+                continue
+            game.event_version += 1
+            game.save(update_fields=["event_version"])
+            outbox.publish(game, [{"type": "state_changed", "version": game.event_version, "reason": "players"}])

@@ -228,7 +228,10 @@ export class Controller {
       case "undo_request":
       case "undo_declined":
         if (!ordered) return;
-        if (f.type === "draw_offer") state.draw_offer = f.by;
+        if (f.type === "draw_offer") {
+          state.draw_offer = f.by;
+          if (Number.isInteger(f.again_ply)) state.draw_again = { ...(state.draw_again || {}), [f.by]: f.again_ply };
+        }
         if (f.type === "draw_declined") { state.draw_offer = null; this.notices.note(f.by === state.you ? "" : gettext("Your draw offer was declined.")); }
         if (f.type === "undo_request") state.undo_request = f.by;
         if (f.type === "undo_declined") { state.undo_request = null; this.notices.note(f.by === state.you ? "" : gettext("Your opponent did not allow the take-back.")); }
@@ -308,7 +311,7 @@ export class Controller {
     this.players.render(state);
     const over = state.status === "finished" || state.status === "aborted";
     const status = this.root.querySelector('[data-role="status"]');
-    status.textContent = statusText(state, seated);
+    status.textContent = statusText(state, seated, this.root.dataset.accountsNeeded === "1");
     status.dataset.result = over ? state.status : "";
     this.controls.render(state, seated, this.declinedBy);
     this.offers.render(state, seated);

@@ -11,6 +11,34 @@ export function recordLink(urls, lang) {
   return urls[lang === "en" || (lang || "").startsWith("en-") ? "en" : "vi"] || urls.vi;
 }
 
+// Where the rematch stands after a game, for this browser (seated: it plays in the game; a
+// spectator's `state.you` is null): `offer` (show "Play again"), `answering` (the opponent asked:
+// the button accepts, and the offer may be declined), `waiting` (this player asked: the button
+// waits) and `note`, the line under the buttons. A spectator sees a line only when a player asked.
+// After a player left the table (the state's `left`) no rematch is offered (the server refuses
+// one, `opponent_left`): the one who stayed is told so.
+export function rematchView(state, seated, declinedBy) {
+  const over = state.status === "finished" || state.status === "aborted";
+  const view = { offer: false, answering: false, waiting: false, note: "" };
+  if (!over) return view;
+  const mine = Boolean(seated && state.you);
+  if (state.left) {
+    if (mine && state.left !== state.you) {
+      view.note = gettext("Your opponent left the table: there is no rematch. Start a new game from the home page.");
+    }
+    return view;
+  }
+  const offered = state.rematch_offer || null;
+  view.offer = Boolean(seated);
+  view.waiting = mine && offered === state.you;
+  view.answering = Boolean(seated && offered && offered !== state.you);
+  view.note = view.waiting ? gettext("Waiting for your opponent to accept…")
+    : offered ? fmt(gettext("%(name)s wants to play again."), { name: playerName(state, offered) })
+    : declinedBy && seated && declinedBy !== state.you
+      ? fmt(gettext("%(name)s declined the rematch."), { name: playerName(state, declinedBy) }) : "";
+  return view;
+}
+
 export class Controls {
   // root: the page's `.room`. Each action returns whether it was sent: playAgain(level | null),
   // declineRematch(), undo(), resign().
@@ -40,31 +68,25 @@ export class Controls {
   // rematch offer (its note), or null.
   render(state, seated, declinedBy) {
     const $ = this.$;
-    const over = state.status === "finished" || state.status === "aborted";
+    const view = rematchView(state, seated, declinedBy);
     const again = $("play-again");
-    again.hidden = !(seated && over);
-    const offered = state.rematch_offer;
-    const answering = Boolean(seated && over && offered && offered !== state.you);
-    again.textContent = answering ? gettext("Accept the rematch") : gettext("Play again");
+    again.hidden = !view.offer;
+    again.textContent = view.answering ? gettext("Accept the rematch") : gettext("Play again");
     // A banned player (the page said so when drawn, or a moderator's ban just came): the play
     // buttons stay disabled, described by the notice that gives the reason.
     const refusal = this.root.dataset.closed === "banned" ? "moderation-notice"
       : this.root.dataset.playRefused === "1" ? "restriction-notice" : null;
-    again.disabled = Boolean(refusal) || offered === state.you;
+    again.disabled = Boolean(refusal) || view.waiting;
     for (const button of [again, document.querySelector('[data-testid="take-seat"]')]) {
       if (!button) continue;
       if (refusal) { button.disabled = true; button.setAttribute("aria-describedby", refusal); }
     }
     const decline = $("decline-rematch");
-    if (decline.hidden === answering) decline.disabled = false; // shown afresh for each offer
-    decline.hidden = !answering;
+    if (decline.hidden === view.answering) decline.disabled = false; // shown afresh for each offer
+    decline.hidden = !view.answering;
     const levelChoice = this.root.querySelector(".level-choice");
-    if (levelChoice) levelChoice.hidden = !(seated && over);
-    $("rematch-note").textContent = !over ? ""
-      : offered === state.you ? gettext("Waiting for your opponent to accept…")
-      : offered ? fmt(gettext("%(name)s wants to play again."), { name: playerName(state, offered) })
-      : declinedBy && seated && declinedBy !== state.you
-        ? fmt(gettext("%(name)s declined the rematch."), { name: playerName(state, declinedBy) }) : "";
+    if (levelChoice) levelChoice.hidden = !view.offer;
+    $("rematch-note").textContent = view.note;
     $("resign").hidden = !(seated && state.status === "active");
     $("undo").hidden = !(seated && state.can_undo);
     this.renderRecord(state, seated);

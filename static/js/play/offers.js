@@ -40,6 +40,18 @@ export function sortChoices(state, seated) {
   };
 }
 
+// Why "Offer a draw" is gone after this player's offer was declined or lapsed: a player may offer
+// again only 20 plies after their last offer (caro.games.state.DRAW_OFFER_EVERY_PLIES; the state's
+// `draw_again` holds the ply from which each side may). "" when there is nothing to explain.
+export function drawWaitText(state, seated) {
+  const again = seated && !state.local && state.status === "active" && !state.draw_offer
+    ? (state.draw_again || {})[state.you] : null;
+  if (!Number.isInteger(again) || again <= state.ply || (state.choices || []).includes("offer_draw")) return "";
+  const n = again - state.ply;
+  return fmt(ngettext("Your draw offer was not accepted: you may offer a draw again after %(n)s more move (yours or your opponent's).",
+    "Your draw offer was not accepted: you may offer a draw again after %(n)s more moves (yours and your opponent's).", n), { n });
+}
+
 function choiceButton(c, labels) {
   const btn = document.createElement("button");
   btn.type = "button";
@@ -81,6 +93,8 @@ export class Offers {
         : fmt(gettext("%(name)s offers a draw."), { name: playerName(state, state.draw_offer) });
       (answers.includes("accept_draw") ? incoming : offer).push(text);
     }
+    const drawWait = drawWaitText(state, seated);
+    if (drawWait) offer.push(drawWait);
     if (state.status === "active" && state.undo_request) {
       const text = state.undo_request === state.you ? gettext("You asked to take back your last move; waiting for the answer.")
         : fmt(gettext("%(name)s asks to take back their own last move (and your reply after it, if any)."), { name: playerName(state, state.undo_request) });

@@ -23,6 +23,16 @@ export function stakeWords(stake) {
     { win: signedDelta(stake.win), draw: signedDelta(stake.draw), loss: signedDelta(stake.loss) });
 }
 
+// The name in a side's box: "(you)" after this browser's own seat (not on one device), and once
+// the game is over "(left the table)" after a player who left it (the state's `left`).
+export function seatName(state, side) {
+  let name = playerName(state, side);
+  if (state.you === side && !state.local) name += ` (${gettext("you")})`;
+  const over = state.status === "finished" || state.status === "aborted";
+  if (over && state.left === side) name += ` (${gettext("left the table")})`;
+  return name;
+}
+
 export class Players {
   constructor(root) {
     this.root = root;
@@ -33,9 +43,7 @@ export class Players {
     const reversi = isReversi(state);
     const stones = Object.values(state.stones || {});
     for (const side of ["X", "O"]) {
-      let name = playerName(state, side);
-      if (state.you === side && !state.local) name += ` (${gettext("you")})`;
-      this.$(`name-${side}`).textContent = name;
+      this.$(`name-${side}`).textContent = seatName(state, side);
       if (reversi) this.$(`count-${side}`).textContent = stones.filter((v) => v === side).length;
       this.root.querySelector(`.player[data-side="${side}"]`).classList.toggle("to-move", state.turn === side);
     }

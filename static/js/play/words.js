@@ -111,9 +111,14 @@ export function ruleText(state) {
   return parts.join(", ");
 }
 
-// The status line: waiting, whose move it is, or the result and why.
-export function statusText(state, seated) {
-  if (state.status === "waiting") return seated ? gettext("Waiting for an opponent: share the link or the code.") : gettext("A seat is free: take it to play, or just watch.");
+// The status line: waiting, whose move it is, or the result and why. accountsNeeded: the free
+// seat is for accounts only and this visitor has none (the room page's data-accounts-needed).
+export function statusText(state, seated, accountsNeeded = false) {
+  if (state.status === "waiting") {
+    if (seated) return gettext("Waiting for an opponent: share the link or the code.");
+    return accountsNeeded ? gettext("A seat is free for a player with an account: sign up or log in to play, or just watch.")
+      : gettext("A seat is free: take it to play, or just watch.");
+  }
   if (state.status === "aborted" && state.termination === "abandoned") return gettext("Game abandoned: nobody played in it for a long time.");
   if (state.status === "aborted" && state.termination === "moderator") return gettext("A moderator stopped this game. Nobody wins or loses.");
   if (state.status === "aborted") return gettext("Game aborted: it ended before both players had moved. Nobody wins or loses.");

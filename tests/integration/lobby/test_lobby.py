@@ -145,6 +145,41 @@ def test_only_accounts_take_the_seat_of_an_accounts_only_room():
     assert rooms.join(room, account()) == "guest"
 
 
+def test_the_room_page_of_an_accounts_only_room_offers_no_seat_to_a_guest_and_links_to_sign_up():
+    room = lobby_room(accounts_only=True)
+    path = reverse("room", args=[room.code])
+    for client in (Client(HTTP_ACCEPT_LANGUAGE="en"), _guest_client()):
+        html = client.get(path).content.decode()
+        button = html[html.index('data-testid="take-seat"'):].split(">", 1)[0]
+        assert "disabled" in button and 'aria-describedby="accounts-only-note"' in button
+        assert 'data-accounts-needed="1"' in html and "Accounts only: sign up or log in to take this seat" in html
+        note = html[html.index('id="accounts-only-note"'):].split("</p>", 1)[0]
+        back = "?next=" + path
+        assert f'{back}" data-testid="accounts-only-signup"' in note, note
+        assert f'{back}" data-testid="accounts-only-login"' in note, note
+        before = User.objects.count()
+        answer = client.post(reverse("room_join", args=[room.code]))  # a forced post: refused, no guest made
+        assert answer.status_code == 302 and User.objects.count() == before
+        assert Game.objects.get(pk=room.current_game_id).guest_id is None
+    # The links come back to the room: logging in from the note lands on the room page.
+    User.objects.create_user("LanAnh", password="a-long-pass-phrase-9")
+    logged = Client(REMOTE_ADDR="10.9.8.7").post(f'{reverse("account_login")}?next={path}',
+                                                 {"login": "LanAnh", "password": "a-long-pass-phrase-9"})
+    assert logged.status_code == 302 and logged["Location"] == path
+    member = Client()
+    member.force_login(account(), backend="django.contrib.auth.backends.ModelBackend")
+    html = member.get(path).content.decode()
+    assert "accounts-only-note" not in html and "data-accounts-needed" not in html
+    assert member.post(reverse("room_join", args=[room.code])).status_code == 302
+    assert Game.objects.get(pk=room.current_game_id).guest_id is not None
+
+
+def _guest_client():
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(create_guest(), backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
 def test_the_lobby_page_lists_the_rooms_and_a_filter_gets_the_list_alone():
     room = lobby_room(preset="reversi")
     page = Client().get(reverse("lobby"))

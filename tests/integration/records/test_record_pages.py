@@ -76,12 +76,56 @@ def test_move_numbers_on_the_stones_on_demand(caro_game):
     assert "record-board numbers" not in _page(f"/van/{game.pk}/?ply=5")
 
 
-def test_a_live_game_links_to_its_room():
+def _client_of(user):
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+def test_a_live_game_links_its_host_to_its_room():
     user = play_game([])[1]
     room = rooms.create_room(user)
-    html = _page(f"/van/{room.current_game_id}/")
+    html = _page(f"/van/{room.current_game_id}/", _client_of(user))
     assert f'href="/r/{room.code}/"' in html and 'data-testid="room-link"' in html
     assert "Vào phòng để chơi hoặc xem" in html
+
+
+def test_a_private_room_s_unfinished_game_is_not_found_by_strangers_so_its_code_stays_private():
+    """A friend room shared by its link or code alone: counting up record ids found its code on
+    the record page, and a stranger took the free seat (attacker run). Its unfinished game's record,
+    picture and downloads are 404 for strangers (signed in or not); its players, host and staff see
+    them; once it is over the record is public like every other."""
+    _game, host, guest = play_game([])
+    stranger = play_game([])[1]
+    room = rooms.create_room(host, move_time_ms=600_000)
+    gid = room.current_game_id
+    paths = [f"/van/{gid}/", f"/en/game/{gid}/", f"/van/{gid}/anh.svg", f"/van/{gid}/tai/psq"]
+    assert _client_of(host).get(paths[3]).status_code == 200  # the paths are right
+    for client in (Client(), _client_of(stranger)):
+        for path in paths:
+            response = client.get(path)
+            assert response.status_code == 404, path
+            assert room.code not in response.content.decode()
+    assert _client_of(stranger).get(f"/van/{gid}/").status_code == 404
+    rooms.join(room, guest)
+    for user in (host, guest):
+        assert room.code in _page(f"/van/{gid}/", _client_of(user))
+    staff = play_game([])[1]
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    assert room.code in _page(f"/van/{gid}/", _client_of(staff))
+    assert Client().get(f"/van/{gid}/").status_code == 404  # still live, still private
+    services.resign(gid, host)
+    html = _page(f"/van/{gid}/")  # over: a public record, and no room link
+    assert room.code not in html
+
+
+@pytest.mark.parametrize("option", ["listed", "watchable"])
+def test_a_public_room_s_live_game_links_anyone_to_its_room(option):
+    user = play_game([])[1]
+    room = rooms.create_room(user, **{option: True})
+    html = _page(f"/van/{room.current_game_id}/")
+    assert f'href="/r/{room.code}/"' in html
 
 
 def test_a_reversi_game_shows_passes_and_the_disc_count(reversi_vectors):
@@ -240,7 +284,7 @@ def test_the_record_draws_each_persons_own_mark_like_the_room_did():
     import uuid
     services.play_move(second.pk, guest, "H8", 1, uuid.uuid4())
     services.play_move(second.pk, host, "H9", 2, uuid.uuid4())
-    html = _page(f"/van/{second.pk}/")
+    html = _page(f"/van/{second.pk}/", _client_of(host))  # live in a private room: its players see it
     assert _stones(html) == {"H8": "O", "H9": "X"}  # the guest's first stone is an O, as in the room
     data = json.loads(re.search(r'<script id="record-data" type="application/json">(.*?)</script>', html, re.S).group(1))
     assert data["shown"] == {"X": "O", "O": "X"}

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 
 import { clockTimes } from "../../../static/js/play/clocks.js";
 import { moveEntries, stateEntries } from "../../../static/js/play/moves.js";
-import { sortChoices } from "../../../static/js/play/offers.js";
+import { drawWaitText, sortChoices } from "../../../static/js/play/offers.js";
 import { eventOrder, retryDelay } from "../../../static/js/play/socket.js";
 import { mmss, playerName, ruleText, signedDelta, statusText } from "../../../static/js/play/words.js";
 
@@ -19,6 +19,13 @@ describe("status line", () => {
     assert.equal(statusText(caro({ you: "X" }), true), "Your turn.");
     assert.equal(statusText(caro({ you: "X", turn: "O", bot: { side: "O", level: "hard" } }), true), "The computer is thinking…");
     assert.equal(statusText(caro({ local: true, turn: "O" }), true), "O to move.");
+  });
+  test("tells a visitor without an account that an accounts-only seat is not theirs", () => {
+    const waiting = caro({ status: "waiting", you: null });
+    assert.equal(statusText(waiting, false), "A seat is free: take it to play, or just watch.");
+    assert.equal(statusText(waiting, false, true),
+      "A seat is free for a player with an account: sign up or log in to play, or just watch.");
+    assert.equal(statusText(caro({ status: "waiting", you: "X" }), true, true), "Waiting for an opponent: share the link or the code.");
   });
   test("gives the result and why, for the player and for a spectator", () => {
     const won = caro({ status: "finished", winner: "X", termination: "five", line: ["A1", "B1", "C1", "D1", "E1"], you: "X", turn: null });
@@ -78,6 +85,19 @@ describe("offers", () => {
     const state = { status: "active", choices: ["resign", "offer_draw", "accept_undo", "decline_undo", "claim_win"] };
     assert.deepEqual(sortChoices(state, true), { offers: ["offer_draw"], answers: ["accept_undo", "decline_undo"], decisions: ["claim_win"] });
     assert.deepEqual(sortChoices(state, false), { offers: [], answers: [], decisions: [] });
+  });
+  test("says why a player may not offer a draw again yet, and until when", () => {
+    const after = (extra) => ({ status: "active", you: "X", ply: 5, draw_offer: null, choices: ["resign", "leave"],
+      draw_again: { X: 22, O: null }, ...extra });
+    assert.equal(drawWaitText(after(), true),
+      "Your draw offer was not accepted: you may offer a draw again after 17 more moves (yours and your opponent's).");
+    assert.equal(drawWaitText(after({ ply: 21 }), true),
+      "Your draw offer was not accepted: you may offer a draw again after 1 more move (yours or your opponent's).");
+    assert.equal(drawWaitText(after({ ply: 22, choices: ["offer_draw"] }), true), "");
+    assert.equal(drawWaitText(after({ draw_offer: "X" }), true), ""); // still waiting for the answer
+    assert.equal(drawWaitText(after({ you: "O" }), true), ""); // never offered one
+    assert.equal(drawWaitText(after({ you: null }), false), ""); // a spectator
+    assert.equal(drawWaitText(after({ draw_again: undefined }), true), "");
   });
 });
 
