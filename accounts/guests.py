@@ -91,10 +91,23 @@ def ensure_player(request: HttpRequest) -> User:
     (allauth's login)."""
     if request.user.is_authenticated:
         return request.user
+    user = new_guest_for(request)
+    log_in_guest(request, user)
+    return user
+
+
+def new_guest_for(request: HttpRequest) -> User:
+    """The guest `ensure_player` makes for a visitor with no user (or joins, `_guest_of_visitor`),
+    not logged in yet: a caller that may still refuse the request makes it inside its transaction
+    and logs it in (`log_in_guest`) only once that committed, so a refusal leaves no guest and no
+    session behind."""
     visitor = getattr(request, "visitor", None)  # the name shown since the first page (accounts.visitors)
-    user = create_guest() if visitor is None else _guest_of_visitor(visitor)
+    return create_guest() if visitor is None else _guest_of_visitor(visitor)
+
+
+def log_in_guest(request: HttpRequest, user: User) -> None:
+    """Log the guest `user` in on `request`, keeping the visitor's CSRF token (see `ensure_player`)."""
     kept = request.META.get("CSRF_COOKIE")
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     if kept:
         request.META["CSRF_COOKIE"] = kept
-    return user

@@ -77,6 +77,11 @@ def _when(until: datetime) -> str:
 
 
 def _with_reason(text: str, restriction: Restriction) -> str:
+    """`text`, one sentence, then the restriction's reason if it has one. A sentence that ends with
+    a date whose format ends with a period (English "8:39 p.m.") and then the sentence's own period
+    keeps one period, not two ("...8:39 p.m.. Reason")."""
+    if text.endswith(".."):
+        text = text[:-1]
     if restriction.reason:
         text += " " + gettext("Reason: %(reason)s") % {"reason": restriction.reason}
     return text

@@ -11,7 +11,7 @@ Debian's Chromium (Playwright, as tests/e2e do) and asks the site's own worker,
 for Hard's move on positions of real games: ``bench/data/hard_games.json`` (games of the strength
 gate, freestyle, exact five and caro with blocked ends), each game cut at the plies of ``--plies``
 (a cut that leaves fewer than 3 plies to the game's end is not used). One request at a time, the
-worker's ``budgetMs`` = ``--budget`` (Hard plans to use 80 % of it, by the wall clock).
+worker's ``budgetMs`` = ``--budget`` (Hard plans to use 90 % of it, never past 92 %, by the wall clock).
 
 For each CPU throttling rate it prints the time from the request to the answer (wall ms: mean,
 p50, p95, max), how many moves took longer than the budget, 1 s and 2.5 s, the largest overshoot

@@ -10,7 +10,8 @@ Usage (from the repository root; hours of CPU: run it at ``nice -n 19``, detache
 Ours: the JavaScript Hard, the computer the site plays. Caro: the Gomocup brain under Node
 (``python3 dev.py brain --level hard --cpu-clock --stats --preset SLUG``, through
 bench/strength_gate.py's client), told ``INFO timeout_turn`` = ``--move-ms`` (default 1000 ms; the
-brain plans 80 % of it, in this process's CPU time, so a loaded machine does not weaken it).
+brain gives Hard all of it, Hard plans 90 % and never passes 92 %, in this process's CPU time, so a
+loaded machine does not weaken it).
 Reversi: ``static/js/computer/reversi/cli.js --level hard --cpu-clock --budget MOVE_MS``.
 
 Theirs, built outside the repository from public sources (docs/strength.md gives the commits and

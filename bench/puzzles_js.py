@@ -7,7 +7,7 @@ Usage (from the repository root)::
 
 The JS Hard runs as the Gomocup brain under Node (``python3 dev.py brain --level hard --cpu-clock
 --stats``, through bench/strength_gate.py's client; one brain per rule, freestyle or exact five),
-given ``INFO timeout_turn`` = ``--move-ms`` (default 1000: it plans 80 %, in CPU time, so the
+given ``INFO timeout_turn`` = ``--move-ms`` (default 1000: Hard plans 90 %, in CPU time, so the
 machine's load does not change its answers much). Each puzzle's position is sent whole (BOARD) and
 the move is scored as bench/puzzles.py scores the Python bots: a defence holds when the move is
 not in ``losing`` ("held" when it is in ``holding``, "unchecked" when in neither list); a win is
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     parser.add_argument("--kind", choices=["win", "defend"], default=None)
     parser.add_argument("--rule", choices=sorted(PRESET_OF_RULE), default=None)
     parser.add_argument("--ids", nargs="*", default=None, help="only these puzzle ids")
-    parser.add_argument("--move-ms", type=int, default=1000, help="INFO timeout_turn, ms (the brain plans 80 %%)")
+    parser.add_argument("--move-ms", type=int, default=1000, help="INFO timeout_turn, ms (the brain gives Hard all of it; Hard plans 90 %%)")
     args = parser.parse_args(argv)
     puzzles = [p for p in load_puzzles() if (args.kind is None or p["kind"] == args.kind)
                and (args.rule is None or p["rule"] == args.rule) and (not args.ids or p["id"] in args.ids)]

@@ -26,8 +26,9 @@ Caro: the JS Hard runs as the Gomocup brain under Node, the command of ``python3
 kept across its games as a Gomocup manager keeps a brain), told ``INFO timeout_turn`` = the move
 time. The Python Hard (``bench.pybots``) runs in this process with this process's CPU time as its
 clock (``time.perf_counter`` replaced by ``time.process_time``, as ``bench/match.py --cpu-clock``)
-and the budget its own brain gives for that ``timeout_turn`` (80 %: each side plans to use 64 % of
-the move time). So both think in CPU time and a loaded machine changes neither.
+and the budget its own brain gives for that ``timeout_turn`` (80 %: it plans to use 64 % of the move
+time; the JS brain gives Hard the whole move time, and Hard plans 90 % of it, never past 92 %). So
+both think in CPU time and a loaded machine changes neither.
 
 Games: ``--openings`` balanced openings (bench/match.py's four-stone X, O, X, O openings, then its
 three-stone ones), each played twice with the colours swapped, in freestyle, exact five and caro
@@ -83,7 +84,7 @@ from caro.engine import reversi  # noqa: E402
 
 CARO_PRESETS = ("freestyle", "exact-five", "caro-vn")
 JS_VS_JS_PRESETS = CARO_PRESETS + ("caro-exact", "caro-edge-open", "renju")  # --against-js: free openings
-BRAIN_SHARE = 0.8  # bench/pybots/brain.py and brain.js: the budget is 80 % of timeout_turn
+BRAIN_SHARE = 0.8  # bench/pybots/brain.py: the Python Hard's budget is 80 % of timeout_turn
 REVERSI_CLI = ROOT / "static" / "js" / "computer" / "reversi" / "cli.js"
 TARGET = 0.45  # the gate: the JS Hard scores at least this much in each rule set
 GAMES_PER_RULE_SET = 48  # the gate: 48 games in each rule set

@@ -33,3 +33,16 @@ def utc_times(formatter: logging.Formatter) -> None:
     formatter.converter = time.gmtime
     formatter.default_time_format = TIME_FORMAT
     formatter.default_msec_format = MSEC_FORMAT
+
+
+class NoClientErrorTraceback(logging.Filter):
+    """On `django.request`: a refused request (a status under 500: a malformed multipart body, a
+    PermissionDenied in the admin) is logged as its one line, without the traceback Django attaches
+    (`log_response(exception=...)`): the visitor sent something wrong, the site did nothing wrong,
+    and a traceback per bad request buried the real errors. 5xx records keep theirs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "status_code", 500) < 500:
+            record.exc_info = None
+            record.exc_text = None
+        return True

@@ -368,9 +368,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"utc": {"()": "caro.logformat.UTCFormatter", "format": LINE_FORMAT}},
+    "filters": {"no_client_error_traceback": {"()": "caro.logformat.NoClientErrorTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "utc"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    "loggers": {"caro": {"level": os.environ.get("LOG_LEVEL", "INFO")}},
+    "loggers": {"caro": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+                "django.request": {"filters": ["no_client_error_traceback"]}},
 }
 
 # Game defaults (milliseconds).

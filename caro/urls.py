@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
 from django.views.generic import RedirectView
 
 from caro import views
@@ -15,9 +16,11 @@ admin.site.site_title = _("Caro administration")
 admin.site.index_title = _("Moderation and data")
 
 urlpatterns = [
-    path("", room_views.home, name="home"),
+    # GET only from outside; room_create renders it for its POST refused over a limit.
+    path("", require_safe(room_views.home), name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=False)),
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=False,
+                                             http_method_names=["get", "head"])),
     path("i18n/", include("django.conf.urls.i18n")),
     # gettext() for the page scripts (static/js), from locale/*/LC_MESSAGES/djangojs.po.
     path("jsi18n/", views.PageLanguageCatalog.as_view(), name="javascript-catalog"),

@@ -12,11 +12,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.i18n import JavaScriptCatalog
+from django.views.decorators.http import require_safe
 from psycopg_pool import PoolTimeout
 
 log = logging.getLogger(__name__)
 
 
+@require_safe
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
     """200 "ok" when PostgreSQL and Redis answer, 503 "unavailable" otherwise (compose healthcheck).

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.guests import ensure_player
 from caro.games.errors import GameError
@@ -32,6 +32,7 @@ def _kinds() -> list[tuple[str, str]]:
     return [("", _("All games")), ("caro", _("Caro")), ("reversi", _("Reversi"))]
 
 
+@require_safe
 @never_cache
 def lobby(request: HttpRequest) -> HttpResponse:
     """The public lobby: open rooms waiting for a second player, newest first, `?kind=` caro or
@@ -78,6 +79,7 @@ def take_seat(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
+@require_safe
 @never_cache
 def watch(request: HttpRequest) -> HttpResponse:
     """Live games between people, highest-rated first, `?kind=` caro or reversi; each opens its
@@ -90,6 +92,7 @@ def watch(request: HttpRequest) -> HttpResponse:
                                {"live-games": "lobby/live_games.html"})
 
 
+@require_safe
 @never_cache
 def live_counts(request: HttpRequest) -> HttpResponse:
     """Who is here, as the home page's line (htmx polls it) or, with `?format=json`, as data for

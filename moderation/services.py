@@ -49,6 +49,7 @@ MESSAGES = {
     "not_banned": _("This player is not banned."),
     "not_muted": _("This player is not muted."),
     "self": _("You cannot do this to your own account."),
+    "outranked": _("Only a superuser can ban or mute a superuser or another member of the staff."),
     "not_annullable": _("Only a finished rated game that is not annulled yet can be annulled."),
     "not_live": _("This game is already over."),
     "room_closed": _("This room is already closed."),
@@ -76,6 +77,16 @@ def _allow(by, action: str) -> None:
         raise ModerationError("forbidden")
 
 
+def _may_restrict(by, user) -> None:
+    """A ban or a mute: never of oneself, and of a superuser or another staff member only by a
+    superuser (a moderator must not lock the site's owners or their peers out). Raises
+    ModerationError `self`, `outranked`."""
+    if user.pk == by.pk:
+        raise ModerationError("self")
+    if (user.is_superuser or user.is_staff) and not by.is_superuser:
+        raise ModerationError("outranked")
+
+
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason or len(reason) > MAX_REASON_CHARS:
@@ -95,10 +106,10 @@ def ban(by, user, *, reason: str, until: datetime | None = None, forever: bool =
 
     A banned user cannot play, take a seat, create a room, chat or seek; their open sockets are
     closed at once with the reason and the end. Raises ModerationError `forbidden`, `self`,
+    `outranked` (a superuser or a staff member, banned by someone who is not a superuser),
     `reason_required`, `until_required`."""
     _allow(by, "ban")
-    if user.pk == by.pk:
-        raise ModerationError("self")
+    _may_restrict(by, user)
     reason = _reason(reason)
     if not forever and (until is None or until <= timezone.now()):
         raise ModerationError("until_required")
@@ -128,10 +139,9 @@ def unban(by, user, *, reason: str):
 
 def mute(by, user, *, until: datetime, reason: str):
     """Mute `user`'s chat until `until` (aware, in the future). Raises ModerationError `forbidden`,
-    `self`, `reason_required`, `until_required`."""
+    `self`, `outranked` (as `ban`), `reason_required`, `until_required`."""
     _allow(by, "mute")
-    if user.pk == by.pk:
-        raise ModerationError("self")
+    _may_restrict(by, user)
     reason = _reason(reason)
     if until is None or until <= timezone.now():
         raise ModerationError("until_required")

@@ -14,12 +14,14 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_safe
 
 from caro.partials import render_page_or_part
 from ranking import categories, chart, elo, pages
 from ranking.models import Rating
 
 
+@require_safe
 def leaderboard(request: HttpRequest, category: str = categories.CARO.slug) -> HttpResponse:
     """Page `?page=N` (`pages.LEADERBOARD_SIZE` players each) of `category` (404 for an unknown
     one): established players first, then provisional ones marked "?", with the viewer's own row
@@ -86,6 +88,7 @@ def _chart(history: pages.History, category: categories.Category) -> str:
                                        element_id=f"chart-{category.slug}"))
 
 
+@require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A registered player's public page: ratings per category, a rating chart per rated category,
     win/draw/loss counts and recent games. 404 for an unknown name or a guest."""

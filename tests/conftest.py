@@ -28,6 +28,7 @@ import pytest
 import pytest_asyncio
 
 from devstack.cli import daphne_argv
+from tests.head_start import HeadStart, commands_of
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIET_TIMEOUT = 60.0
@@ -392,15 +393,49 @@ BROWSER_TESTS = "e2e"
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """The browser tests run last (stable sort: every other test keeps its order, and so do they),
-    so the one Chromium of the session (`browser`) opens after the last async test has run."""
+    """The browser tests run after the others (stable sort: every other test keeps its order, and so
+    do they), so the one Chromium of the session (`browser`) opens after the last async test has
+    run; and the tests with a head start (tests/head_start.py, and the puzzle analyses'
+    tests/unit/analysis/conftest.py) run after those, so that their work, started when collection
+    ends, has the whole session to run on the core the other tests leave idle. None of them is async."""
     def is_browser_test(item) -> bool:
         try:
             return Path(item.path).resolve().relative_to(ROOT / "tests").parts[:1] == (BROWSER_TESTS,)
         except ValueError:  # a test file outside tests/
             return False
 
-    items.sort(key=is_browser_test)
+    def has_head_start(item) -> bool:
+        function = getattr(item, "function", None)
+        return hasattr(function, "runs_ahead") or hasattr(function, "puzzle_jobs")
+
+    items.sort(key=lambda item: 2 if has_head_start(item) else 1 if is_browser_test(item) else 0)
+
+
+HEAD_START = pytest.StashKey["HeadStart | None"]()
+
+
+def pytest_collection_finish(session):
+    """Start the head start (tests/head_start.py) of the selected tests marked `runs_ahead`."""
+    if session.config.option.collectonly:
+        return
+    commands = {}
+    for item in session.items:
+        commands.update(commands_of(item) or {})
+    if commands:
+        session.config.stash[HEAD_START] = HeadStart(commands)
+
+
+def pytest_sessionfinish(session):
+    lane = session.config.stash.get(HEAD_START, None)
+    if lane is not None:
+        lane.close()
+
+
+@pytest.fixture
+def head_start(request) -> HeadStart | None:
+    """The session's HeadStart (tests/head_start.py), or None when nothing was started ahead (the
+    test then runs its commands itself)."""
+    return request.config.stash.get(HEAD_START, None)
 
 
 @pytest.fixture

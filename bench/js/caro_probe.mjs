@@ -11,7 +11,7 @@ import { PRESETS } from "../../static/js/computer/caro/rules.js";
 import { cpuClock } from "../../static/js/computer/brain.js";
 
 const at = process.argv.indexOf("--budget");
-const budgetMs = at > 0 ? Number(process.argv[at + 1]) : 800; // the brain gives Hard 80 % of timeout_turn 1000
+const budgetMs = at > 0 ? Number(process.argv[at + 1]) : 1000; // the brain gives Hard all of timeout_turn 1000
 
 for await (const line of readline.createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;

@@ -19,7 +19,7 @@ import { HARD_TUNE } from "../../static/js/computer/caro/search.js";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
-const budgetMs = Number(opt("--budget", "1000")) * 0.8; // the brain's 80 % of timeout_turn
+const budgetMs = Number(opt("--budget", "1000")); // the brain gives Hard all of timeout_turn
 const useCpu = args.includes("--cpu");
 const only = opt("--only", null)?.split(",").map(Number);
 Object.assign(HARD_TUNE, JSON.parse(opt("--tune", "{}")));

@@ -23,6 +23,7 @@ MESSAGES = {
     "offer_pending": _("Your draw offer is still waiting for an answer."),
     "takeback_refused": _("You cannot ask to take back now: this room does not allow it, a request is already waiting, you have no move to take back yet, or your last request was refused less than 10 moves ago."),
     "no_offer": _("There is no offer to answer any more."),
+    "rematch_refused": _("Your opponent has declined your rematch offers 3 times: you cannot offer another rematch of this game. They can still offer one."),
     "not_now": _("That choice is not open now: your opponent is back, or you already used it."),
     "opponent_left": _("A player left the table, so there is no rematch: start a new game from the home page."),
     "leave_refused": _("Leaving the table is for games between two people; here you can resign."),
@@ -51,6 +52,15 @@ MESSAGES = {
 }
 
 
+#: Messages of a code that say more for a given `detail` (`(code, detail)` -> message); a detail
+#: not listed here reads as the code's own message.
+DETAIL_MESSAGES = {
+    ("not_now", "present"): _("Your opponent is at the table: there is nothing to decide."),
+    ("not_now", "grace"): _("Your opponent still has time to come back: you can choose once their 60 seconds have run out."),
+    ("not_now", "waited"): _("You already gave your opponent more time once in this game: now you can claim the win or a draw."),
+}
+
+
 class GameError(Exception):
     """A refused action. `code` is a key of `MESSAGES`; `detail` adds context (e.g. a foul kind)."""
 
@@ -63,5 +73,5 @@ class GameError(Exception):
 
     @property
     def message(self) -> str:
-        """The message in the active language."""
-        return str(MESSAGES[self.code])
+        """The message in the active language (the detail's own, DETAIL_MESSAGES, if it has one)."""
+        return str(DETAIL_MESSAGES.get((self.code, self.detail)) or MESSAGES[self.code])

@@ -1,6 +1,7 @@
 """Forms of the record pages: importing a record, and continuing a position against the computer."""
 
 from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -25,6 +26,10 @@ class ImportForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # Pasted text with a NUL is refused by `records.read` as "not a text file", like a file
+        # with one; Django's own check would drop the text and the form would call it empty.
+        self.fields["text"].validators = [validator for validator in self.fields["text"].validators
+                                          if not isinstance(validator, ProhibitNullCharactersValidator)]
         self.fields["rules"].choices = [(slug, gettext(RULE_SET_NAMES[slug])) for slug in RULE_CHOICES]
 
     def clean(self):

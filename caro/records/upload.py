@@ -11,12 +11,13 @@ checked), `caro.games.services.records.store_played` stores it exactly once. Ans
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.guests import ensure_player
+from accounts.guests import log_in_guest, new_guest_for
 from caro.games import uploads
 from caro.games.errors import GameError
 from caro.games.services.records import answer_repeat, find_played, store_played
@@ -50,17 +51,32 @@ def upload(request: HttpRequest) -> JsonResponse:
         user = request.user if request.user.is_authenticated else None
         if user is None:  # a visitor with no user yet: made a guest, who then owns the record
             found = find_played(record)
-            if found is not None and not (found.host and found.host.is_guest):
-                return _answer(answer_repeat(found, record, None), REPEATED)  # an account's: public page
+            if found is not None:
+                answer_repeat(found, record, None)  # another game under this id: id_taken, before any guest
+                if not (found.host and found.host.is_guest):
+                    return _answer(found, REPEATED)  # an account's: its public page
             if http_limited(request, "guest"):
                 return _refusal(TOO_MANY_REQUESTS, "rate_limited", GUESTS_LIMIT_MESSAGE)
-            user = ensure_player(request)
-        game, created = store_played(record, user)
+            game, created = _store_as_new_guest(request, record)
+        else:
+            game, created = store_played(record, user)
     except uploads.UploadError as exc:
         return _refusal(BAD_REQUEST, exc.code, exc.message)
     except GameError as exc:  # a ban in force
         return _refusal(FORBIDDEN, exc.code, exc.message)
     return _answer(game, CREATED if created else REPEATED)
+
+
+def _store_as_new_guest(request: HttpRequest, record):
+    """`store_played` for a visitor with no user, as the guest `ensure_player` would make, in ONE
+    transaction, logged in only once it committed: a record refused even so (another game stored
+    under its id at the same moment) leaves no guest behind and the visitor logged out, with no
+    session cookie (a 400 changes nothing, docs/protocol.md)."""
+    with transaction.atomic():
+        guest = new_guest_for(request)
+        game, created = store_played(record, guest)
+    log_in_guest(request, guest)
+    return game, created
 
 
 def _content_length(request: HttpRequest) -> int:

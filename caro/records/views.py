@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from caro.games import records
 from caro.games.display import game_summary, opening_lines
@@ -222,6 +222,7 @@ def seconds_label(ms: int, decimal: str | None = None) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+@require_safe
 @in_page_language
 def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """The record page of any game at `?ply=N` (default: the last move): board, players, rules,
@@ -328,6 +329,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     return render(request, "records/record.html", context)
 
 
+@require_safe
 @in_page_language
 def image(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     """The position at `?ply=N` as an SVG image (link previews, "save picture")."""
@@ -341,6 +343,7 @@ def image(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     return response
 
 
+@require_safe
 @in_page_language
 def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpResponse:
     """Download the record in `fmt` (PSQ / coordinate list for caro; GGF / move string /
@@ -356,16 +359,18 @@ def export(request: HttpRequest, game_id: int, language: str, fmt: str) -> HttpR
     return response
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @in_page_language
 def import_record(request: HttpRequest, language: str) -> HttpResponse:
     """Upload or paste a record (PSQ, GGF, a move string or a coordinate list) and view it as a
     game page. Errors are shown on the form, translated, with the line; nothing is stored then."""
     posted = request.method == "POST"  # an empty POST is still a submission: the form is bound
     form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
-    status = 200
+    status, refusal = 200, None
     if posted:
         if not limits.allow_import(limits.client_key(request)):
-            form.add_error(None, _("You have imported many records in a short time. Wait a few minutes and try again."))
+            form = ImportForm()  # empty: a refused paste is not sent back (1 MB in, 1 MB out)
+            refusal = _("You have imported many records in a short time. Wait a few minutes and try again.")
             status = 429
         elif form.is_valid():
             data = form.cleaned_data
@@ -384,8 +389,8 @@ def import_record(request: HttpRequest, language: str) -> HttpResponse:
                 return redirect(record_url(game.pk, url_language()))
         if status == 200 and form.errors:
             status = 400
-    return render(request, "records/import.html", {"form": form, "max_mb": records.MAX_RECORD_BYTES // 1_000_000},
-                  status=status)
+    return render(request, "records/import.html",
+                  {"form": form, "refusal": refusal, "max_mb": records.MAX_RECORD_BYTES // 1_000_000}, status=status)
 
 
 def _page_number(text: str | None) -> int:
@@ -397,6 +402,7 @@ def _page_number(text: str | None) -> int:
     return page if 1 <= page <= MY_GAMES_MAX_PAGE else 1
 
 
+@require_safe
 @in_page_language
 def my_games(request: HttpRequest, language: str) -> HttpResponse:
     """The visitor's games (their session's user), RECENT_GAMES a page, newest first, and the

@@ -433,7 +433,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def send_error(self, code: str, ref: str | None = None, detail: str | None = None) -> None:
         with translation.override(self.lang):
-            message = GameError(code).message
+            message = GameError(code, detail).message
         frame = {"type": "error", "code": code, "message": message}
         if ref:
             frame["ref"] = str(ref)

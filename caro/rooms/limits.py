@@ -115,12 +115,16 @@ class SocketSlot:
         return True
 
     async def _renew(self) -> None:
+        """Every WS_LEASE_RENEW_S, extend the lease in every count, adding the socket again where it
+        is missing: a Redis restarted (or its keys evicted) forgot every open socket, which must
+        count again against the limits at the next renewal, not stay uncounted until it closes. A
+        renewal after `release` cannot happen: release cancels this task first."""
         while True:
             await asyncio.sleep(WS_LEASE_RENEW_S)
             try:
                 pipe = _client().pipeline(transaction=False)
                 for key, _limit in self.limits:
-                    pipe.zadd(key, {self.member: time.time() + WS_LEASE_S}, xx=True)
+                    pipe.zadd(key, {self.member: time.time() + WS_LEASE_S})
                     pipe.expire(key, WS_LEASE_S)
                 await pipe.execute()
             except (redis.RedisError, OSError):

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.guests import ensure_player
 from caro.engine.caro import DEFAULT_PRESET, PRESETS, SIZES, WIN_LENGTHS
@@ -73,6 +73,7 @@ def device_game(request: HttpRequest, mode: str) -> HttpResponse:
     return response
 
 
+@require_safe
 def join_by_code(request: HttpRequest) -> HttpResponse:
     """The "enter a code" form: to the room, or the home page again with what was typed kept in the
     box and the reason beside it."""
@@ -84,6 +85,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     return home(request, join_form=form)
 
 
+@require_safe
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """The room page: the board, both seats, and the share link and code."""
     canonical = rooms.normalize_code(code)
@@ -311,6 +313,7 @@ def _int_choice(value: str | None, allowed, default: int) -> int:
 DEVICE_MODES = {"play_computer": "computer", "play_local": "local"}
 
 
+@require_safe
 def play_on_device(request: HttpRequest, mode: str) -> HttpResponse:
     """"Play the computer" (`mode` "computer") or "Two players on one device" ("local"), played in
     the page with the browser rules engine and the computer in a Web Worker (issue 26): no socket,

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.views.decorators.http import require_safe
 
 from .document import play_url
 from .models import Guide, guide_url, index_url
@@ -28,6 +29,7 @@ def _render_in(request: HttpRequest, language: str, template: str, context: dict
     return response
 
 
+@require_safe
 def index(request: HttpRequest, language: str) -> HttpResponse:
     """The list of guides in ``language``, with a link to the list in the other language."""
     guides = Guide.objects.filter(language=language, published=True).only(
@@ -37,6 +39,7 @@ def index(request: HttpRequest, language: str) -> HttpResponse:
                       {"guides": guides, "language": language, "others": others}, dict(others))
 
 
+@require_safe
 def guide(request: HttpRequest, language: str, slug: str) -> HttpResponse:
     """One guide: title, table of contents, body with diagrams, "play now", links to the
     other guides and to the same guide in the other language. 404 for unknown or unpublished

@@ -260,6 +260,35 @@ async def test_sockets_per_address_in_a_room_and_in_all():
             await comm.disconnect()
 
 
+async def test_sockets_lost_with_a_redis_restart_count_again_at_the_next_renewal(monkeypatch):
+    """Attacker run: after a Redis restart the open sockets were no longer counted (the renewal
+    used ZADD XX, which never adds a missing member), so a session could open 8 more. The counts
+    are emptied as a restart empties them; the next renewal puts every open socket back."""
+    import redis as redis_sync
+    from django.conf import settings
+
+    from caro.rooms import limits
+
+    monkeypatch.setattr(limits, "WS_LEASE_RENEW_S", 0.2)
+    room, cookies = await _room_with_players()
+    with override_settings(CARO_WS_PER_SESSION_ROOM=2, CARO_WS_PER_SESSION=0):
+        a, _ = await _open(room, cookies["watcher"])
+        b, _ = await _open(room, cookies["watcher"])
+        store = redis_sync.Redis.from_url(settings.REDIS_URL)
+        keys = [key for key in store.scan_iter(f"{limits.WS_KEY_PREFIX}:user:*:{room.code}")
+                if store.zcard(key) == 2]
+        assert len(keys) == 1  # the watcher's count in this room
+        store.delete(*keys)  # what a Redis restart leaves
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT_S
+        while store.zcard(keys[0]) < 2:
+            assert loop.time() < deadline, "the renewal never counted the open sockets again"
+            await asyncio.sleep(0.05)
+        await _refused(_communicator(room.code, cookies["watcher"]))
+        for comm in (a, b):
+            await comm.disconnect()
+
+
 # ---------------------------------------------------------------- point 6: Origin
 
 

@@ -330,6 +330,34 @@ def test_five_wrong_passwords_lock_the_log_in_out_with_a_translated_page():
     assert AccessAttempt.objects.filter(username="lananh").exists()
 
 
+def test_the_email_address_shares_the_names_lockout_counter():
+    """Five wrong passwords under the name lock the account, whichever login is typed next: its
+    email address (any case) is the same counter, not a fresh one (attacker run: "Victim_6" locked,
+    then 4 wrong + the right password under "victim6@example.com" logged in)."""
+    _account("Victim_6", "victim6@example.com")
+    client = _client()
+    for i in range(settings.ACCOUNT_LOCKOUT_FAILURES):
+        response = client.post(LOGIN, {"login": "Victim_6", "password": f"wrong-{i}"})
+    assert response.status_code == LOCKED_OUT_STATUS
+    for login in ("victim6@example.com", "VICTIM6@Example.com", "victim_6"):
+        response = client.post(LOGIN, {"login": login, "password": PASSWORD})
+        assert response.status_code == LOCKED_OUT_STATUS, login
+    assert not client.get("/").wsgi_request.user.is_authenticated
+    assert set(AccessAttempt.objects.values_list("username", flat=True)) == {"victim_6"}
+
+
+def test_wrong_passwords_under_the_email_lock_the_name_too():
+    _account("Victim_7", "victim7@example.com")
+    client = _client()
+    for i in range(settings.ACCOUNT_LOCKOUT_FAILURES - 1):
+        assert client.post(LOGIN, {"login": "Victim7@example.com", "password": f"wrong-{i}"}).status_code == 200
+    assert client.post(LOGIN, {"login": "VICTIM_7", "password": "wrong-last"}).status_code == LOCKED_OUT_STATUS
+    assert client.post(LOGIN, {"login": "victim_7", "password": PASSWORD}).status_code == LOCKED_OUT_STATUS
+    # A login naming no account still counts under itself, case-folded.
+    client.post(LOGIN, {"login": "Nobody@Example.com", "password": "x"})
+    assert AccessAttempt.objects.filter(username="nobody@example.com").exists()
+
+
 def test_the_lockout_page_in_english():
     _account()
     client = _client("en")

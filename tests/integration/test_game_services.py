@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connections
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from caro.games import services, snapshot
 from caro.games.errors import GameError
@@ -207,6 +207,32 @@ def test_a_declined_rematch_offer_is_cleared_and_the_asker_may_ask_again():
     game.refresh_from_db()
     assert snapshot.state_for(game, o)["rematch_offer"] == "X"
     rematch = services.create_rematch(game.pk, o)
+    assert rematch is not None and rematch.rematch_of_id == game.pk
+
+
+def test_rematch_offers_declined_too_often_are_refused_and_change_nothing():
+    """Attacker run: offer, decline, offer again every 100 ms flooded the spectators (40 offers in
+    5 s). After REMATCH_DECLINES_MAX declined offers a player may offer no more rematches of the
+    game (a translated refusal, nothing changed); the opponent still may, and accepting works."""
+    from caro.games.services.offers import REMATCH_DECLINES_MAX
+
+    game, x, o = started_game()
+    play_sequence(game, x, o, X_FIVE)
+    for _ in range(REMATCH_DECLINES_MAX):
+        assert services.create_rematch(game.pk, x) is None
+        services.decline_rematch(game.pk, o)
+    game.refresh_from_db()
+    version = game.event_version
+    with pytest.raises(GameError) as err:
+        services.create_rematch(game.pk, x)
+    assert err.value.code == "rematch_refused"
+    with translation.override("vi"):
+        assert "chơi lại" in err.value.message
+    game.refresh_from_db()
+    assert (game.rematch_offer, game.event_version) == ("", version) and not game.rematches.exists()
+    # The opponent may still offer, and the refused player's play_again accepts it.
+    assert services.create_rematch(game.pk, o) is None
+    rematch = services.create_rematch(game.pk, x)
     assert rematch is not None and rematch.rematch_of_id == game.pk
 
 

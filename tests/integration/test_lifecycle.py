@@ -415,6 +415,41 @@ def _away_and_expired(game, side="O"):
     return players
 
 
+def test_a_too_early_absence_choice_is_refused_with_its_real_reason():
+    """Attacker run: claim_win while the opponent had just left (grace running, not back) was
+    answered "your opponent is back, or you already used it". The refusal's detail and message
+    say why: present, grace still running, or wait already used."""
+    from django.utils import translation
+
+    game, host, guest = friend_game()
+    alternate(game, ["H8", "H9", "I8"])
+    players = by_side(game)
+
+    def refusal(choice):
+        with pytest.raises(GameError) as err:
+            services.decide_absence(game.pk, players["X"], choice)
+        assert err.value.code == "not_now"
+        with translation.override("en"):
+            return err.value.detail, err.value.message
+
+    presence.connect(game.pk, "x-sock", players["X"])
+    presence.connect(game.pk, "o-sock", players["O"])
+    detail, message = refusal("claim_win")
+    assert detail == "present" and "at the table" in message
+    presence.disconnect("o-sock")  # just left: the grace period runs
+    detail, message = refusal("claim_win")
+    assert detail == "grace" and "still has time to come back" in message and "is back" not in message
+    with translation.override("vi"):
+        assert "vẫn còn thời gian" in GameError("not_now", "grace").message
+    Game.objects.filter(pk=game.pk).update(absence_deadline=timezone.now() - timedelta(milliseconds=5))
+    presence.enforce_absence(game.pk)
+    services.decide_absence(game.pk, players["X"], "wait")
+    Game.objects.filter(pk=game.pk).update(absence_deadline=timezone.now() - timedelta(milliseconds=5))
+    presence.enforce_absence(game.pk)
+    detail, message = refusal("wait")
+    assert detail == "waited" and "already gave your opponent more time" in message
+
+
 def test_in_a_friend_room_the_opponent_chooses_wait_once_claim_the_win_or_a_draw():
     game, host, guest = friend_game()
     alternate(game, ["H8", "H9", "I8"])

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.guests import create_guest
 from accounts.models import User
@@ -125,6 +125,24 @@ def test_a_moderator_with_the_group_can_do_every_action_each_audited():
 
 
 # ---------------------------------------------------------------------- bans and mutes
+
+def test_a_ban_until_an_afternoon_reads_with_one_period_before_the_reason():
+    """English dates end "8:39 p.m." and the sentence added its own period: "p.m.. Reason"."""
+    from datetime import datetime
+
+    from django.utils import translation
+
+    from accounts.restrictions import Restriction, ban_message, mute_message
+
+    until = timezone.make_aware(datetime(2026, 12, 6, 20, 39))
+    with translation.override("en"):
+        text = ban_message(Restriction("spam", until))
+        assert ".." not in text and "p.m. Reason: spam" in text, text
+        assert ".." not in mute_message(Restriction("", until))
+    with translation.override("vi"):
+        text = ban_message(Restriction("spam", until))
+        assert ".." not in text and "Lý do: spam" in text, text
+
 
 def test_ban_until_a_date_and_permanently_then_unban():
     by, player = moderator(), create_guest()
@@ -410,6 +428,29 @@ def test_banning_through_the_admin_page_and_a_refusal_without_the_permission():
     assert done.status_code == 302
     target.refresh_from_db()
     assert target.banned_forever and target.ban_reason == "spam"
+
+
+def test_a_moderator_cannot_ban_or_mute_the_superuser_nor_other_staff():
+    """Attacker run: a moderator (staff, not superuser) banned the superuser through the admin
+    (302, ban in force). Refused with a translated sentence, nothing changed; a superuser may."""
+    boss = User.objects.create_superuser(username="boss", password="pw-12345678")
+    peer = moderator("peer")
+    client = _staff_client(moderator())
+    for target in (boss, peer):
+        url = reverse("admin:accounts_user_ban", args=[target.pk])
+        refused = client.post(url, {"reason": "coup", "forever": "on"}, HTTP_ACCEPT_LANGUAGE="en")
+        assert refused.status_code == 200 and "Only a superuser can ban" in refused.content.decode()
+        target.refresh_from_db()
+        assert not target.banned_forever and not target.ban_reason
+        with pytest.raises(services.ModerationError) as err:
+            services.mute(moderator(f"m-{target.pk}"), target, until=timezone.now() + FUTURE, reason="r")
+        assert err.value.code == "outranked"
+    assert not AuditEntry.objects.exists()
+    with translation.override("vi"):
+        assert "quản trị viên cao nhất" in services.ModerationError("outranked").message
+    services.ban(boss, peer, reason="abuse", forever=True)  # a superuser may
+    peer.refresh_from_db()
+    assert peer.banned_forever
 
 
 def test_the_admin_is_staff_only_and_the_audit_log_is_read_only():

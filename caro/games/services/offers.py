@@ -7,6 +7,9 @@ be made are predicates in `caro.games.state` (DRAW_OFFER_EVERY_PLIES, UNDO_AFTER
 
 from __future__ import annotations
 
+import logging
+
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -19,6 +22,19 @@ from caro.games.models import Game, Move, Seat
 from caro.games.services.locking import lock, player_action
 from caro.games.services.seating import create_game
 from caro.games.snapshot import board_for, keep_position, with_choices
+
+
+log = logging.getLogger(__name__)
+
+#: After this many of a player's rematch offers in one game were declined, that player may offer
+#: no more rematches of that game (the opponent still may, and accepting theirs still starts the
+#: next game): an offer and its decline are broadcast to every spectator, and an offer sent again
+#: after each decline flooded the room (attacker run: 40 offers and 39 declines in 5 s).
+REMATCH_DECLINES_MAX = 3
+#: How long the count of declined rematch offers of a finished game is kept (s, Redis): far longer
+#: than anyone stays at the table of a game that ended.
+REMATCH_DECLINES_KEPT_S = 24 * 3600
+_DECLINES_KEY = "rematch-declines:{}:{}"
 
 
 def _agreed_draw(game: Game) -> None:
@@ -136,9 +152,10 @@ def create_rematch(game_id: int, user) -> Game | None:
     the opponent may decline instead (`decline_rematch`).
     Each person keeps their seat and, in caro, their mark. Repeats are idempotent (the same offer,
     the same new game). Raises `GameError` `not_a_player`, `not_over`, `opponent_left` (a player
-    left the table: that ended the game, and the room's next game needs a new opponent), or
-    `on_device` for a game against the computer or on one device stored from before issue 26
-    (such games are played in the page now, and the server starts none).
+    left the table: that ended the game, and the room's next game needs a new opponent),
+    `rematch_refused` (REMATCH_DECLINES_MAX of this player's offers were declined; nothing
+    changes), or `on_device` for a game against the computer or on one device stored from before
+    issue 26 (such games are played in the page now, and the server starts none).
     """
     with transaction.atomic():
         game = lock(game_id)
@@ -152,6 +169,8 @@ def create_rematch(game_id: int, user) -> Game | None:
             raise GameError("opponent_left")
         if game.rematch_offer in ("", seat):
             if game.rematch_offer == "":
+                if _rematch_declines(game, seat) >= REMATCH_DECLINES_MAX:
+                    raise GameError("rematch_refused")
                 _set_rematch_offer(game, seat, "rematch_offer", by=seat)
             return None
         return _next_game(game)
@@ -167,7 +186,32 @@ def decline_rematch(game_id: int, user) -> None:
         seat = _seat_after(game, user)
         if game.rematch_offer in ("", seat) or game.rematches.exists():
             raise GameError("no_offer")
+        _count_decline(game, game.rematch_offer)
         _set_rematch_offer(game, "", "rematch_declined", by=seat)
+
+
+def _declines_key(game: Game, seat: str) -> str:
+    """The Redis key of the count (the game's id and end time: never one of another database's game)."""
+    return _DECLINES_KEY.format(f"{game.pk}-{game.finished_at.timestamp() if game.finished_at else 0}", seat)
+
+
+def _rematch_declines(game: Game, seat: str) -> int:
+    """How many rematch offers of `seat` in the finished `game` were declined (0 with Redis away)."""
+    try:
+        return cache.get(_declines_key(game, seat), 0)
+    except Exception:  # noqa: BLE001 - Redis away: no limit rather than no rematch
+        log.warning("offers: Redis unavailable, rematch declines not read", exc_info=True)
+        return 0
+
+
+def _count_decline(game: Game, seat: str) -> None:
+    """Count one more declined rematch offer of `seat` in `game` (kept REMATCH_DECLINES_KEPT_S)."""
+    key = _declines_key(game, seat)
+    try:
+        if not cache.add(key, 1, REMATCH_DECLINES_KEPT_S):
+            cache.incr(key)
+    except Exception:  # noqa: BLE001
+        log.warning("offers: Redis unavailable, a rematch decline not counted", exc_info=True)
 
 
 def _seat_after(game: Game, user) -> str:

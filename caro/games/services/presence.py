@@ -266,8 +266,8 @@ def _apply_absence(game: Game, now, present: bool | None = None) -> bool:
 def decide_absence(game_id: int, user, choice: str) -> None:
     """The opponent of a player whose grace period ran out decides: "wait" (one more grace period,
     once per game), "claim_win" or "claim_draw". Raises `GameError` `not_a_player`, `not_started`,
-    `game_over`, `timeout`, or `not_now` (the opponent is not away, or came back, or the choice was
-    already used)."""
+    `game_over`, `timeout`, or `not_now` with its detail (`_why_not_now`: the opponent is at the
+    table, its grace has not run out, or "wait" was already used)."""
 
     def decide(game: Game, seat: str) -> None:
         if choice == "wait" and state.may_wait_longer(game, seat):
@@ -279,9 +279,20 @@ def decide_absence(game_id: int, user, choice: str) -> None:
             winner = game.side_of(seat) if choice == "claim_win" else ""
             finish(game, winner=winner, termination=Game.Termination.ABSENCE)
         else:
-            raise GameError("not_now")
+            raise GameError("not_now", _why_not_now(game, seat, choice))
 
     player_action(game_id, user, decide)
+
+
+def _why_not_now(game: Game, seat: str, choice: str) -> str:
+    """The `detail` of a `not_now` refusal of `choice` to `seat` (errors.DETAIL_MESSAGES): "present"
+    (the opponent is at the table), "grace" (away, but its ABSENCE_GRACE_S have not run out), or
+    "waited" (a second `wait`: once per game)."""
+    if game.absent_seat != Seat.other(seat):
+        return "present"
+    if not game.absence_expired:
+        return "grace"
+    return "waited" if choice == "wait" else "grace"
 
 
 def sweep() -> int:

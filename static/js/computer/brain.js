@@ -11,7 +11,8 @@
 // - `BEGIN` -> the brain's first move `x,y`; `TURN x,y` -> records the opponent's move and answers
 //   the brain's; `BOARD` then lines `x,y,field` (1 own stone, 2 opponent's, 3 ignored) then `DONE`
 //   -> the brain's move; `TAKEBACK x,y` -> `OK`.
-// - `INFO key value`: `timeout_turn` (ms a move; the brain's budget is 80 % of it), `rule`
+// - `INFO key value`: `timeout_turn` (ms a move: the computer's whole budget, as the page's worker
+//   gets; Hard's time manager keeps its own margin, levels.js HARD.limit), `rule`
 //   (bitmask: 1 exactly five, 4 Renju, 8 caro: a five blocked at both ends by the opponent does not
 //   win; 2 continuous game, ignored); others accepted and ignored. No reply.
 // - `ABOUT` -> `name="...", version="...", author="...", country="..."`; `END` -> exit.
@@ -37,7 +38,7 @@ import { PRESETS, SIZES, squareName, parseSquare } from "./caro/rules.js";
 import { wallClock } from "./caro/clock.js";
 
 export const ABOUT = 'name="caro-site js brain", version="0.2", author="caro-site", country="VN"';
-const BUDGET_SHARE = 0.8; // part of timeout_turn the brain gives the computer
+const BUDGET_SHARE = 1; // part of timeout_turn the brain gives the computer (all: Hard stops at HARD.limit of it)
 const MIN_BUDGET_MS = 20;
 const DEFAULT_BUDGET_MS = 1000;
 const DEFAULT_WARM_UP_MS = 1500; // Hard plays itself this long before the first command (--warm-up)

@@ -5,7 +5,7 @@
 //
 // `board` is an engine board (static/js/engine/): a caro Board (it has `rules`) or a Reversi Board
 // (it has `flips`); it is never changed. `level`: "easy" | "medium" | "hard". `budgetMs`: thinking
-// time (Hard plans to use 0.8 of it for caro; Easy and Medium far less). `rng`: an integer seed, a
+// time (Hard plans to use 0.9 of it for caro, never past 0.92; Easy and Medium far less). `rng`: an integer seed, a
 // function returning [0, 1) or nothing (Math.random); Easy, Medium and the opening steps use it.
 // `clock`: a function returning milliseconds (default performance.now()). Errors are thrown as
 // Error with a message: an unknown level, a finished game, a board that is neither game's.

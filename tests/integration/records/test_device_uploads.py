@@ -413,6 +413,40 @@ def test_sent_twice_stored_once_and_another_users_id_is_refused():
     assert Game.objects.get(upload_id=body["id"]).host == user
 
 
+def test_a_new_visitor_refused_for_a_guest_s_id_gets_no_guest_and_no_session():
+    """Attacker run: guest 1 stored a record under id U; a fresh visitor POSTing a different game
+    under U got 400 id_taken AND a new guest with a session cookie. A 400 changes nothing
+    (docs/protocol.md): no guest, no session, the game still guest 1's."""
+    first, owner = _signed_in()
+    body = record(CARO_FIVE)
+    assert post(first, body).status_code == 201
+    visitor = csrf_client("en")
+    _refused(visitor, {**record(EXACT_FIVE, mode="local", preset="exact-five", level=None, side=None),
+                       "id": body["id"]}, "id_taken")
+    assert "_auth_user_id" not in visitor.session
+    again = post(visitor, {**record(EXACT_FIVE, mode="local", preset="exact-five", level=None, side=None),
+                           "id": body["id"]})
+    assert again.status_code == 400 and "sessionid" not in again.cookies  # no session cookie on a refusal
+    assert not visitor.get("/").wsgi_request.user.is_authenticated
+    assert Game.objects.get(upload_id=body["id"]).host == owner
+
+
+def test_a_guest_made_for_a_record_refused_meanwhile_is_rolled_back(monkeypatch):
+    """The id taken by another game between the check and the store (two uploads at once): the
+    guest made for the visitor is rolled back with the refusal and the visitor stays logged out."""
+    from caro.records import upload as view
+
+    def taken(record, user):
+        assert user.is_guest and User.objects.filter(pk=user.pk).exists()
+        raise uploads.UploadError("id_taken")
+
+    monkeypatch.setattr(view, "store_played", taken)
+    visitor = csrf_client("en")
+    _refused(visitor, record(CARO_FIVE), "id_taken")
+    assert "_auth_user_id" not in visitor.session
+    assert not visitor.get("/").wsgi_request.user.is_authenticated
+
+
 @pytest.mark.parametrize("mode", ["computer", "local"])
 def test_a_guest_s_record_sent_again_after_its_cookie_was_lost_moves_to_the_sender(mode):
     """A page left mid-upload: the server stored the game for a new guest whose cookie never

@@ -199,6 +199,14 @@ def test_binary_and_empty_files_are_refused(data):
     assert Game.objects.count() == before
 
 
+def test_pasted_text_with_a_nul_is_not_a_text_file_not_an_empty_record():
+    before = Game.objects.count()
+    response = _import(Client(), "H8\x00I9")
+    html = response.content.decode()
+    assert response.status_code == 400 and "This is not a text file" in html
+    assert "The record is empty" not in html and Game.objects.count() == before
+
+
 def test_an_upload_over_one_megabyte_is_refused_before_reading():
     upload = io.BytesIO(b"H8 " * 400_000)
     upload.name = "big.txt"

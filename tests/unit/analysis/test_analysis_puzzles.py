@@ -18,8 +18,13 @@ disagreement is printed. Puzzles are played under their rule (freestyle or exact
 from __future__ import annotations
 
 import json
+import os
+import queue
 import subprocess
 import tempfile
+import threading
+import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -55,6 +60,10 @@ JUDGE_MISSED = {
 NODE_TIMEOUT_S = 3000  # wall time of one Node run on a loaded machine (about 60 s of CPU; 810 s at load 40;
 # the defend run took over 1,500 s at load 25 at nice 19 before the memo, 900 s with it)
 TEST_TIMEOUT_S = NODE_TIMEOUT_S + 60
+HEAD_START = pytest.StashKey["Analyses | None"]()
+"""Where tests/unit/analysis/conftest.py leaves the session's head start (see `head_start`)."""
+HEAD_START_NICENESS = 10
+"""Niceness added to the head start's Node process: the tests running meanwhile keep their CPU."""
 
 
 def _puzzles(kind: str) -> list[dict]:
@@ -68,41 +77,150 @@ def _rules(puzzle: dict) -> dict:
             "renju": False}
 
 
-NODE_PROCESSES = 2
-"""Node processes a test's jobs are split between (the machine's two cores)."""
-
-
-def _analyse(node: str, jobs: list[dict]) -> list[dict]:
-    """The analysis of each job (analyse_cli.mjs), in order. The jobs that start from the same
-    position go to the same Node process, whose memo searches that position once."""
-    groups: dict[tuple, int] = {}
-    where = [groups.setdefault((json.dumps(job["rules"]), tuple(job["moves"][:job.get("from", 0)])),
-                               len(groups)) % NODE_PROCESSES for job in jobs]
-    parts = [[job for job, k in zip(jobs, where) if k == part] for part in range(NODE_PROCESSES)]
-    procs = []
+def _processes() -> int:
+    """Node processes the analyses run on: one per core this process may use."""
     try:
-        for part in parts:  # each process reads its jobs from a file and works while the others do
-            with tempfile.TemporaryFile("w+", encoding="utf-8") as jobs_file:
-                json.dump(part, jobs_file)
-                jobs_file.seek(0)
-                procs.append(subprocess.Popen([node, str(CLI)], stdin=jobs_file, stdout=subprocess.PIPE,
-                                              stderr=subprocess.PIPE, text=True, cwd=ROOT))
-        answers = [proc.communicate(timeout=NODE_TIMEOUT_S) for proc in procs]
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 2
+
+
+class AnalysisPool:
+    """Node processes running analyse_cli.mjs --lines, each fed a list of jobs, a "group", as soon
+    as it is idle; `submit(group)` returns a Future of the group's results, in order. A process
+    keeps its memo (caro.js `memo`) for every group it is given, so a group is the jobs that start
+    from one position: that position is searched once. Results are per job and do not depend on
+    which process ran them or when (the searches are bounded by nodes, never by time, and the memo
+    gives a search's own result again). `grow(n)` adds processes up to n (one per core is the most
+    that helps).
+
+    A process that dies or answers nonsense fails its group and every group still waiting, with
+    its stderr's end in the error."""
+
+    def __init__(self, node: str):
+        self._node = node
+        self._queue: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()
+        self._broken: BaseException | None = None
+        self._procs, self._threads = [], []
+
+    def grow(self, processes: int, niceness: int = 0) -> None:
+        """Start Node processes until there are `processes`, at `niceness` (added to ours: a
+        process that works while other tests run yields the CPU to them)."""
+        with self._lock:
+            while self._broken is None and len(self._procs) < processes:
+                stderr = tempfile.TemporaryFile("w+", encoding="utf-8")
+                proc = subprocess.Popen([self._node, str(CLI), "--lines"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=stderr, text=True, encoding="utf-8", cwd=ROOT,
+                                        preexec_fn=(lambda: os.nice(niceness)) if niceness else None)
+                thread = threading.Thread(target=self._serve, args=(proc, stderr), daemon=True)
+                self._procs.append((proc, stderr))
+                self._threads.append(thread)
+                thread.start()
+
+    def submit(self, jobs: list[dict]) -> Future:
+        future: Future = Future()
+        with self._lock:
+            if self._broken is not None:
+                future.set_exception(self._broken)
+            else:
+                self._queue.put((jobs, future))
+        return future
+
+    def _serve(self, proc: subprocess.Popen, stderr) -> None:
+        while (item := self._queue.get()) is not None:
+            jobs, future = item
+            try:
+                proc.stdin.write(json.dumps(jobs) + "\n")
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"node exited ({proc.wait()}): {_tail(stderr)}")
+                out = json.loads(line)
+                if len(out) != len(jobs):
+                    raise RuntimeError(f"node answered {len(out)} results for {len(jobs)} jobs")
+            except BaseException as exc:  # noqa: BLE001 - handed to every waiting test
+                self._fail(exc, future)
+                return
+            future.set_result(out)
+
+    def _fail(self, exc: BaseException, future: Future | None = None) -> None:
+        """Fail `future` and every group still waiting with `exc`; later submits fail at once."""
+        with self._lock:
+            self._broken = exc
+            if future is not None:
+                future.set_exception(exc)
+            while True:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is not None:
+                    item[1].set_exception(exc)
+            for _ in self._threads:  # the other threads end too (they may be waiting for a group)
+                self._queue.put(None)
+
+    def close(self, kill: bool = False) -> None:
+        """Drop the groups not started, let each process finish its current one (or `kill` them:
+        the session is over), end them."""
+        self._fail(RuntimeError("the analysis pool was closed"))
+        for proc, stderr in self._procs:
+            if kill:
                 proc.kill()
-    outs = []
-    for proc, (stdout, stderr) in zip(procs, answers):
-        assert proc.returncode == 0, stderr[-3000:]
-        outs.append(json.loads(stdout))
-    for part, part_out in zip(parts, outs):
-        assert len(part_out) == len(part)
-    taken = [iter(part_out) for part_out in outs]
-    out = [next(taken[k]) for k in where]
-    for job, res in zip(jobs, out):
-        assert "error" not in res, (job, res)
-    return out
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+        for proc, stderr in self._procs:
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            stderr.close()
+        for thread in self._threads:
+            thread.join(timeout=60)
+
+
+def _tail(stderr) -> str:
+    stderr.flush()
+    stderr.seek(0)
+    return stderr.read()[-3000:]
+
+
+def _groups(jobs: list[dict]) -> list[list[int]]:
+    """The indices of `jobs` grouped by the position they start from (rules and moves before
+    `from`), in the order the groups first appear."""
+    groups: dict[tuple, list[int]] = {}
+    for i, job in enumerate(jobs):
+        groups.setdefault((json.dumps(job["rules"]), tuple(job["moves"][:job.get("from", 0)])), []).append(i)
+    return list(groups.values())
+
+
+class Analyses:
+    """The module's AnalysisPool and the analyses handed to it: `start(jobs)` submits the jobs' groups
+    (the module fixture starts every selected test's jobs at once, so that the cores never wait
+    between tests), `results(jobs)` the analysis of each job, in order (started if it was not)."""
+
+    def __init__(self, pool: AnalysisPool):
+        self.pool = pool
+        self._started: dict[str, list[tuple[list[int], Future]]] = {}
+
+    def start(self, jobs: list[dict]) -> None:
+        key = json.dumps(jobs, sort_keys=True)
+        if key not in self._started:
+            self._started[key] = [(group, self.pool.submit([jobs[i] for i in group])) for group in _groups(jobs)]
+
+    def results(self, jobs: list[dict]) -> list[dict]:
+        self.start(jobs)
+        out: list[dict | None] = [None] * len(jobs)
+        deadline = time.monotonic() + NODE_TIMEOUT_S
+        for group, future in self._started[json.dumps(jobs, sort_keys=True)]:
+            for i, res in zip(group, future.result(timeout=max(1.0, deadline - time.monotonic()))):
+                out[i] = res
+        for job, res in zip(jobs, out):
+            assert "error" not in res, (job, res)
+        return out
 
 
 def _replay_to_five(rules: dict, moves: list[str], line: list[str], attacker: str) -> None:
@@ -119,16 +237,88 @@ def _replay_to_five(rules: dict, moves: list[str], line: list[str], attacker: st
     assert (outcome.winner, outcome.termination) == (attacker, Termination.FIVE), (outcome, line)
 
 
-@pytest.mark.timeout(TEST_TIMEOUT_S)
-def test_a_move_outside_the_winning_list_is_marked_missed_win(node):
+def _analysed_by(jobs_of):
+    """Marks a test as analysing the jobs `jobs_of()` gives ((jobs, meta)), so that the module's
+    `analyses` fixture starts them before the test runs (when the test is selected)."""
+    def mark(test):
+        test.puzzle_jobs = jobs_of
+        return test
+    return mark
+
+
+def head_start(items: list, node: str) -> Analyses:
+    """The jobs of every test among `items` (pytest items) marked `_analysed_by`, handed, in the
+    order the tests run, to a pool of one Node process at niceness HEAD_START_NICENESS: the session
+    starts them (tests/unit/analysis/conftest.py) and they are searched on the core the other
+    tests leave idle, before this module's tests ask for them."""
+    pool = AnalysisPool(node)
+    pool.grow(1, niceness=HEAD_START_NICENESS)
+    started = Analyses(pool)
+    for item in items:
+        jobs_of = getattr(getattr(item, "function", None), "puzzle_jobs", None)
+        if jobs_of is not None:
+            started.start(jobs_of()[0])
+    return started
+
+
+@pytest.fixture(scope="module")
+def analyses(node, request):
+    """The module's Node processes (AnalysisPool), grown to one per core, with the jobs of every
+    selected test of this module already handed to them (the session's head start, else now), in
+    the order the tests run: while one test's last positions are searched, the idle cores start
+    the next test's. Closed after the module."""
+    started = request.config.stash.get(HEAD_START, None)
+    if started is None:
+        started = head_start([item for item in request.session.items if item.module is request.module], node)
+    started.pool.grow(_processes())
+    try:
+        yield started
+    finally:
+        started.pool.close()
+        request.config.stash[HEAD_START] = None
+
+
+def _win_jobs() -> tuple[list[dict], list[tuple[dict, str]]]:
+    """Each "win" puzzle with up to MOVES_PER_PUZZLE of its checked moves outside the winning list,
+    analysed from the puzzle's position: (jobs, [(puzzle, move)])."""
     jobs, meta = [], []
     for p in _puzzles("win"):
         outside = [m for m in p["checked"] if m not in p["winning"]][:MOVES_PER_PUZZLE]
         for move in outside:
             jobs.append({"game": "caro", "rules": _rules(p), "moves": [*p["moves"], move], "from": len(p["moves"])})
             meta.append((p, move))
+    return jobs, meta
+
+
+def _losing_jobs() -> tuple[list[dict], list[tuple[dict, str]]]:
+    """Each "defend" puzzle with up to MOVES_PER_PUZZLE of its listed losing moves, analysed from the
+    ply before the position (the verdict sees the attacker's move that led there)."""
+    jobs, meta = [], []
+    for p in _puzzles("defend"):
+        for move in p["losing"][:MOVES_PER_PUZZLE]:
+            jobs.append({"game": "caro", "rules": _rules(p), "moves": [*p["moves"], move],
+                         "from": len(p["moves"]) - 1})
+            meta.append((p, move))
+    return jobs, meta
+
+
+def _holding_jobs() -> tuple[list[dict], list[tuple[dict, str]]]:
+    """Each "defend" puzzle with up to MOVES_PER_PUZZLE of its holding moves: the attacker to move
+    after a holding defence, only that position analysed."""
+    jobs, meta = [], []
+    for p in _puzzles("defend"):
+        for move in p["holding"][:MOVES_PER_PUZZLE]:
+            jobs.append({"game": "caro", "rules": _rules(p), "moves": [*p["moves"], move], "from": len(p["moves"]) + 1})
+            meta.append((p, move))
+    return jobs, meta
+
+
+@pytest.mark.timeout(TEST_TIMEOUT_S)
+@_analysed_by(_win_jobs)
+def test_a_move_outside_the_winning_list_is_marked_missed_win(analyses):
+    jobs, meta = _win_jobs()
     assert len({p["id"] for p, _ in meta}) == 38
-    results = _analyse(node, jobs)
+    results = analyses.results(jobs)
     found, missed, disagree = set(), set(), []
     for (p, move), r in zip(meta, results):
         n = len(p["moves"])
@@ -155,16 +345,11 @@ def test_a_move_outside_the_winning_list_is_marked_missed_win(node):
 
 
 @pytest.mark.timeout(TEST_TIMEOUT_S)
-def test_a_listed_losing_defence_is_marked_allowed_with_a_line_python_replays_to_a_five(node):
-    jobs, meta = [], []
-    for p in _puzzles("defend"):
-        for move in p["losing"][:MOVES_PER_PUZZLE]:
-            # from the ply before the position: the verdict sees the attacker's move that led there
-            jobs.append({"game": "caro", "rules": _rules(p), "moves": [*p["moves"], move],
-                         "from": len(p["moves"]) - 1})
-            meta.append((p, move))
+@_analysed_by(_losing_jobs)
+def test_a_listed_losing_defence_is_marked_allowed_with_a_line_python_replays_to_a_five(analyses):
+    jobs, meta = _losing_jobs()
     assert len({p["id"] for p, _ in meta}) == 34
-    results = _analyse(node, jobs)
+    results = analyses.results(jobs)
     marked, unmarked = set(), []
     for (p, move), r in zip(meta, results):
         n = len(p["moves"])
@@ -182,15 +367,11 @@ def test_a_listed_losing_defence_is_marked_allowed_with_a_line_python_replays_to
 
 
 @pytest.mark.timeout(TEST_TIMEOUT_S)
-def test_no_forced_win_where_the_judge_found_none_so_no_false_missed_win(node):
-    jobs, meta = [], []
-    for p in _puzzles("defend"):
-        for move in p["holding"][:MOVES_PER_PUZZLE]:
-            # the attacker to move after a holding defence: only that position is analysed
-            jobs.append({"game": "caro", "rules": _rules(p), "moves": [*p["moves"], move], "from": len(p["moves"]) + 1})
-            meta.append((p, move))
+@_analysed_by(_holding_jobs)
+def test_no_forced_win_where_the_judge_found_none_so_no_false_missed_win(analyses):
+    jobs, meta = _holding_jobs()
     assert len(jobs) >= 70
-    results = _analyse(node, jobs)
+    results = analyses.results(jobs)
     found = {}
     for (p, move), r in zip(meta, results):
         here = r["plies"][len(p["moves"]) + 1]

@@ -14,12 +14,18 @@ one game with the full fields and names the first field that differs.
 Moves are biased toward the mover's own lines and the stones already played, so fives, overlines,
 blocked runs and fouls happen often; the counts are printed in pytest's summary. The seed is fixed
 (``ENGINES_AGREE_SEED`` overrides it, to explore other games).
+
+The games have a head start (tests/head_start.py): the session runs each rule set's generator from
+the end of collection, and the test replays that run's output (the same command, so the same
+games), or runs the generator itself, reading its output as it comes, when the head start has not
+reached it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import zlib
 from collections import Counter
@@ -32,6 +38,7 @@ from caro.engine.caro import PRESETS, Board, Rules
 from caro.engine.errors import IllegalMove
 from caro.engine.explain import foul_points, refused_five
 from caro.engine.openings import OPENINGS
+from tests.head_start import runs_ahead
 
 ROOT = Path(__file__).resolve().parents[3]
 GENERATOR = ROOT / "tests" / "js" / "differential" / "random_games.js"
@@ -219,28 +226,49 @@ def explain(node: str, rule_set: str, index: int) -> str:
     return "\n".join(lines)
 
 
+def _commands(item) -> dict:
+    """The head start's command of a `test_engines_agree_on_random_games` item (tests/head_start.py):
+    the rule set's random games, the same argv the test runs."""
+    node = shutil.which("node")
+    rule_set = item.callspec.params["rule_set"]
+    return {f"random games {rule_set}": (generator_argv(node, rule_set, GAMES), NODE_TIMEOUT_S)} if node else {}
+
+
+def _check_games(lines, rule_set: str, stats: Counter) -> tuple[int, Disagreement] | None:
+    """Replay each game (a JSON line of random_games.js) until the first disagreement: (its game
+    index, the disagreement), or None when every game agrees."""
+    for line in lines:
+        game = json.loads(line)
+        try:
+            Replay(game, stats).check()
+        except Disagreement as disagreement:
+            return game["game"], disagreement
+    return None
+
+
 @pytest.mark.timeout(NODE_TIMEOUT_S + 60)
 @pytest.mark.parametrize("rule_set", RULE_SETS)
-def test_engines_agree_on_random_games(rule_set: str, node: str, engines_agree_stats: dict):
+@runs_ahead(_commands)
+def test_engines_agree_on_random_games(rule_set: str, node: str, engines_agree_stats: dict, head_start):
     stats: Counter = Counter()
-    with subprocess.Popen(generator_argv(node, rule_set, GAMES), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, cwd=ROOT) as process:
-        failure = None
-        for line in process.stdout:
-            game = json.loads(line)
-            try:
-                Replay(game, stats).check()
-            except Disagreement as disagreement:
-                failure = (game["game"], disagreement)
+    ahead = head_start and head_start.take(f"random games {rule_set}")
+    if ahead is not None:  # the games were generated ahead (the same command): replay its output
+        failure = _check_games(ahead.stdout.splitlines(), rule_set, stats)
+        returncode, stderr = ahead.returncode, ahead.stderr
+    else:
+        with subprocess.Popen(generator_argv(node, rule_set, GAMES), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT) as process:
+            failure = _check_games(process.stdout, rule_set, stats)
+            if failure is not None:
                 process.kill()
-                break
-        stderr = process.stderr.read()
-        process.wait(timeout=NODE_TIMEOUT_S)
+            stderr = process.stderr.read()
+            process.wait(timeout=NODE_TIMEOUT_S)
+        returncode = process.returncode
     if failure is not None:
         index, disagreement = failure
         pytest.fail(f"the engines disagree in {rule_set} game {index} (seed {SEED}), {disagreement}\n"
                     f"{explain(node, rule_set, index)}", pytrace=False)
-    assert process.returncode == 0, stderr
+    assert returncode == 0, stderr
     assert stats["games"] == GAMES and stats["unfinished"] == 0, stats
     engines_agree_stats[rule_set] = stats
 

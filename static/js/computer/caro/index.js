@@ -12,7 +12,7 @@ export const LEVELS = Object.freeze(["easy", "medium", "hard"]);
 /**
  * A move for the side to move of a caro position. `position`: {rules: {size, win_length, exact,
  * blocked, renju}, x: [square, ...], o: [square, ...], toMove: "X" | "O"}. `level`: "easy" |
- * "medium" | "hard". Options: `budgetMs` (thinking time, default 1000: Hard plans to use 0.8 of
+ * "medium" | "hard". Options: `budgetMs` (thinking time, default 1000: Hard plans to use 0.9 of
  * it, Easy and Medium far less), `rng` (seed, function or rng object; Easy and Medium use it),
  * `clock` (ms function, default the wall clock), `stats` (an object Hard fills with its search's
  * depth, nodes and the phase that chose). Returns the square name of a legal move. Throws Error for

@@ -35,34 +35,63 @@ export const MEDIUM_DEPTH = 2;
 export const MEDIUM_MAX_MS = 400;
 
 /** Hard's settings (bench/pybots/caro_bots.py CaroHard): parts of the planned time, depths in
- * attacker moves, node caps. */
+ * attacker moves, node caps. The time manager (issue 28, docs/strength.md): Hard plans `share` of
+ * the budget and never searches past `limit` of it; the threat searches before the alpha-beta take
+ * their shares of `threatBase` of the budget (the milliseconds they had when the brain passed 80 %
+ * of a move's time and Hard planned 80 % of that). The alpha-beta starts a new iteration while the
+ * time left before the guard's reserve holds `startIf` of the iteration's predicted time
+ * (predictNextMs: the last one's times the effective branching factor), so the guard checks the
+ * choice of finished iterations; after the guard, the alpha-beta deepens on until `moreGuard` of
+ * the planned time is left (Hard.more: an unfinished iteration is not lost, its first move is
+ * searched deeper and a move that beats it is played if the guard proves it safe). So a quiet
+ * move spends most of the budget, and a forced or decided one stays fast. */
 export const HARD = Object.freeze({
-  share: 0.8, // part of the budget it plans to use
-  deepenUntil: 0.5, // no new alpha-beta iteration once this part of its share is spent
-  guardReserve: 0.2, // part of the planned time kept for the guard (the chosen move's safety check)
+  share: 0.9, // part of the budget it plans to use
+  limit: 0.92, // hard stop: no search (the guard's minimum included) runs past this part of the budget
+  // (in the page the wall clock also carries the worker's messages and a busy device's pauses)
+  threatBase: 0.64, // the threat searches' shares below are parts of this part of the budget
+  startIf: 1, // before the guard, an alpha-beta iteration starts while the time left holds this part of its predicted time
+  ebfFirst: 3, // predicted time of the next iteration / the last one, before two iterations are timed
+  ebfMin: 1.5, // ... and the measured ratio clamped to ebfMin..ebfMax
+  ebfMax: 6,
+  iterFloorMs: 0.5, // an iteration's time is taken as at least this (ms): the first ones come from the table
+  guardReserve: 0.12, // part of the planned time kept for the guard (the chosen move's safety check)
   guardShare: 0.1, // at most this part for one move's guard check ...
-  guardMinShare: 0.03, // ... and at least this part, even past the planned time
+  guardMinShare: 0.03, // ... and at least this part, even past the planned time (never past limit)
   width: 20, // candidates per node of the alpha-beta (a cap: search.js HARD_SCHEDULE, reductions)
   vcfDepth: 16,
   vctDepth: 12,
   oppVctDepth: 10,
   vctNodes: 200000, // node cap of each own VCT
-  vcfShare: 0.12, // its own VCF
+  vcfShare: 0.12, // its own VCF (of threatBase)
   vcfMinNodes: 2500, // nodes its own VCF searches before it looks at the clock
-  vctShareQuiet: 0.2, // its own VCT when the opponent has no open three
-  vctShareThreat: 0.2, // its own VCT under an open three
-  wideShare: 0.1, // a second, wider own VCT (threes anywhere)
-  threatShare: 0.15, // the opponent's VCF / VCT as if it moved now
-  quietShare: 0.1, // a quiet move that wins
+  vctShareQuiet: 0.2, // its own VCT when the opponent has no open three (of threatBase)
+  vctShareThreat: 0.2, // its own VCT under an open three (of threatBase)
+  wideShare: 0.1, // a second, wider own VCT (threes anywhere; of threatBase)
+  threatShare: 0.15, // the opponent's VCF / VCT as if it moved now (of threatBase)
+  quietShare: 0.1, // a quiet move that wins (of threatBase)
   defenceMoves: 16, // under an opponent threat: the replies the alpha-beta chooses among
-  wideCheckShare: 0.05, // guard under a threat: the opponent's VCT with threes anywhere
-  guardQuietShare: 0.06, // guard: the opponent's quiet win after a move safe from VCF / VCT
+  wideCheckShare: 0.05, // guard under a threat: the opponent's VCT with threes anywhere (of threatBase)
+  guardQuietShare: 0.06, // guard: the opponent's quiet win after a move safe from VCF / VCT (of threatBase)
   maxDepth: 30, // plies of the deepest alpha-beta iteration
   rootMoves: 14, // root candidates of the alpha-beta
   safetyMoves: 10, // best moves the guard checks for the opponent's VCF / VCT
-  moreMin: 0.2, // after the guard, with at least this part of the planned time left: deepen on ...
-  moreGuard: 0.1, // ... until this part of it is left, for the guard of a new best move
+  moreMin: 0.1, // after the guard, with at least this part of the planned time left: deepen on ...
+  moreGuard: 0.07, // ... until this part of it is left, for the guard of a new best move
 });
+
+/** The predicted time (ms) of the next alpha-beta iteration after iterations that took `times`
+ * (ms each, in order): the last one's times the effective branching factor (the geometric mean
+ * of the last two ratios of successive times where there are two, since depths alternate between
+ * cheap and dear; else the one ratio; else HARD.ebfFirst), clamped to HARD.ebfMin..ebfMax; each
+ * time taken as at least HARD.iterFloorMs. null before any iteration. */
+export function predictNextMs(times) {
+  const n = times.length;
+  if (n === 0) return null;
+  const t = (k) => Math.max(times[n - 1 - k], HARD.iterFloorMs);
+  const ratio = n >= 3 ? Math.sqrt(t(0) / t(2)) : n === 2 ? t(0) / t(1) : HARD.ebfFirst;
+  return t(0) * Math.min(HARD.ebfMax, Math.max(HARD.ebfMin, ratio));
+}
 
 function byScore(fb, s, weightOwn, weightOther) {
   const NC = fb.NC;
@@ -169,14 +198,17 @@ class Hard {
     this.rng = rng;
     this.clock = clock;
     this.t0 = clock();
-    this.budget = Math.max(budgetMs, 50) * HARD.share;
+    const whole = Math.max(budgetMs, 50);
+    this.budget = whole * HARD.share; // the planned time (ms)
     this.end = this.t0 + this.budget;
+    this.limit = this.t0 + whole * HARD.limit; // no search runs past it
+    this.base = whole * HARD.threatBase; // the threat searches' shares are parts of it
+    this.iterMs = []; // the alpha-beta's completed iterations, ms each (the time manager's data)
     this.stats = { depth: 0, nodes: 0, checks: 0, phase: "" };
   }
 
   threats(deadline, opts = {}) {
-    const ts = new ThreatSearch(this.fb, { deadline, clock: this.clock, shared: true, ...opts });
-    return ts;
+    return new ThreatSearch(this.fb, { deadline: Math.min(deadline, this.limit), clock: this.clock, shared: true, ...opts });
   }
 
   /** The opponent's VCF or VCT if it were to move now (a null move), else null. */
@@ -234,27 +266,27 @@ class Hard {
   choose() {
     const fb = this.fb;
     const me = fb.turn;
-    const { t0, budget, end, clock } = this;
+    const { t0, base, clock } = this;
     const q0 = tacticalPrelude(fb, this.rng);
     if (q0 !== null) return this.done(q0, "prelude");
-    let line = this.threats(t0 + budget * HARD.vcfShare, { minNodes: HARD.vcfMinNodes }).vcf(HARD.vcfDepth);
+    let line = this.threats(t0 + base * HARD.vcfShare, { minNodes: HARD.vcfMinNodes }).vcf(HARD.vcfDepth);
     if (line) return this.done(line[0], "vcf");
     // own VCT: a larger share when the opponent has no open three (then our threes are real
     // threats and there is no defence to check)
     const share = fb.count(3 - me, OPEN4) === 0 ? HARD.vctShareQuiet : HARD.vctShareThreat;
-    line = this.threats(t0 + budget * share, { maxNodes: HARD.vctNodes }).vct(HARD.vctDepth);
+    line = this.threats(t0 + base * share, { maxNodes: HARD.vctNodes }).vct(HARD.vctDepth);
     if (line) return this.done(line[0], "vct");
-    line = this.threats(clock() + budget * HARD.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
+    line = this.threats(clock() + base * HARD.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
       .vct(HARD.vctDepth);
     if (line) return this.done(line[0], "wide vct");
-    const ab = new AlphaBeta(fb, { deadline: end, clock, width: HARD.width, hard: true });
+    const ab = new AlphaBeta(fb, { deadline: this.end, clock, width: HARD.width, hard: true });
     let moves = ab.moves(me, HARD.rootMoves);
     if (!moves.length) return this.done(anyLegal(fb, me, this.rng), "any");
     if (moves.length === 1) return this.done(moves[0], "only");
-    const threat = this.oppThreat(clock() + budget * HARD.threatShare, 4 * NODE_CAP);
+    const threat = this.oppThreat(clock() + base * HARD.threatShare, 4 * NODE_CAP);
     if (!threat) {
       // a quiet move after which our threat sequence cannot be stopped
-      const q = this.threats(clock() + budget * HARD.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
+      const q = this.threats(clock() + base * HARD.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
       if (q !== null) return this.done(q, "quiet win");
     } else {
       // the alpha-beta chooses among the replies to the opponent's threat (its threat moves are
@@ -269,6 +301,7 @@ class Hard {
     const t3 = clock();
     q = this.more(ab, ranked, q, !!threat);
     this.stats.nodes = ab.nodes;
+    this.stats.iterMs = this.iterMs.map((t) => Math.round(t));
     this.stats.vcfNodes = ab.vcfNodes;
     Object.assign(this.stats, { preMs: t1 - t0, abMs: t2 - t1, guardMs: t3 - t2, moreMs: clock() - t3 });
     return this.done(q, threat ? "defence" : "search");
@@ -285,23 +318,9 @@ class Hard {
     const dropped = this.dropped || new Set();
     const moves = [q, ...ranked.map(([, c]) => c).filter((c) => c !== q && !dropped.has(c))];
     if (moves.length < 2) return q;
-    const stop = end - budget * HARD.moreGuard;
-    ab.deadline = stop;
-    let best = moves.map((c) => [0, c]);
-    let depth = this.stats.depth + 1;
-    for (; depth <= HARD.maxDepth; depth++) {
-      try {
-        best = ab.root(best.map(([, c]) => c), depth);
-      } catch (e) {
-        if (!(e instanceof Timeout)) throw e;
-        best = ab.salvage(best);
-        break;
-      }
-      this.stats.moreDepth = depth;
-      this.stats.depth = depth;
-      if (best[0][0] >= WIN - 100 || best[0][0] <= -(WIN - 100)) break;
-      if (clock() > stop) break;
-    }
+    const depth0 = this.stats.depth;
+    const best = this.iterate(ab, moves.map((c) => [0, c]), depth0 + 1, end - budget * HARD.moreGuard, null);
+    if (this.stats.depth > depth0) this.stats.moreDepth = this.stats.depth;
     const r = best[0][1];
     if (r === q || best[0][0] <= -(WIN - 100)) return q;
     const now = clock();
@@ -313,15 +332,24 @@ class Hard {
   }
 
   /** Iterative deepening of `ab` over the root `moves` until the alpha-beta's share of the move
-   * (the planned time less the guard's reserve): no new iteration once HARD.deepenUntil of that
-   * share is spent. Returns [[score, cell], ...] best first. */
+   * (the planned time less the guard's reserve): a new iteration starts only while nextFits says
+   * it can finish. Returns [[score, cell], ...] best first. */
   deepen(ab, moves) {
-    const { clock } = this;
-    const start = clock();
     const stop = this.end - this.budget * HARD.guardReserve;
+    return this.iterate(ab, moves.map((q) => [0, q]), 1, stop, HARD.startIf);
+  }
+
+  /** Iterations of `ab` from `depth` on over the cells of `ranked` (in its order) with the
+   * deadline `stop`, each timed into this.iterMs; each starts only while nextFits(stop, startIf)
+   * (startIf null: while there is time). Stops at a decided score,
+   * at HARD.maxDepth, or at the deadline (the unfinished iteration's better move salvaged).
+   * Returns [[score, cell], ...] best first; this.stats.depth is the deepest finished. */
+  iterate(ab, ranked, depth, stop, startIf) {
+    const { clock } = this;
     ab.deadline = stop;
-    let ranked = moves.map((q) => [0, q]);
-    for (let depth = 1; depth <= HARD.maxDepth; depth++) {
+    for (; depth <= HARD.maxDepth; depth++) {
+      if (!this.nextFits(stop, startIf)) break;
+      const t = clock();
       try {
         ranked = ab.root(ranked.map(([, q]) => q), depth);
       } catch (e) {
@@ -329,11 +357,20 @@ class Hard {
         ranked = ab.salvage(ranked); // a move the unfinished iteration found better
         break;
       }
+      this.iterMs.push(clock() - t);
       this.stats.depth = depth;
       if (ranked[0][0] >= WIN - 100 || ranked[0][0] <= -(WIN - 100)) break;
-      if (clock() - start > (stop - start) * HARD.deepenUntil) break;
     }
     return ranked;
+  }
+
+  /** The time manager's question before an alpha-beta iteration: whether the time left to
+   * `stop` holds `startIf` of the iteration's predicted time (predictNextMs); with startIf null,
+   * or before any iteration, whether there is time left. */
+  nextFits(stop, startIf) {
+    const left = stop - this.clock();
+    const next = startIf === null ? null : predictNextMs(this.iterMs);
+    return next === null ? left > 0 : left >= startIf * next;
   }
 
   /** The last guard: the first of the alpha-beta's best moves after which the opponent has no
@@ -366,13 +403,13 @@ class Hard {
    * has a quiet move that wins (a VCF / VCT after one quiet move, threatShare's quietWin) and, under
    * a threat in freestyle and exact five, a VCT with threes anywhere. */
   lostAfter(q, threat, nodes) {
-    const { fb, budget, end, clock } = this;
+    const { fb, base, end, clock } = this;
     fb.play(q);
     try {
-      if (this.threats(Math.min(end, clock() + budget * HARD.guardQuietShare))
+      if (this.threats(Math.min(end, clock() + base * HARD.guardQuietShare))
         .quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null) return true;
       return threat && countsThreats(fb.rules) && clock() < end && this.threats(
-        Math.min(end, clock() + budget * HARD.wideCheckShare), { zone: false, maxNodes: nodes }).vct(HARD.oppVctDepth) !== null;
+        Math.min(end, clock() + base * HARD.wideCheckShare), { zone: false, maxNodes: nodes }).vct(HARD.oppVctDepth) !== null;
     } finally {
       fb.undo();
     }

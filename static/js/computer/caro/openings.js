@@ -247,7 +247,7 @@ class Chooser {
 
 /**
  * The action dict for the opening machine's current step (see the module comment). `level`:
- * "easy" | "medium" | "hard"; options `budgetMs` (default 1000; it plans to use 0.8 of it), `rng`,
+ * "easy" | "medium" | "hard"; options `budgetMs` (default 1000; Hard plans to use 0.9 of it), `rng`,
  * `clock` (ms). Throws Error for an unknown level or a machine whose opening is over.
  */
 export function chooseCaroOpeningAction(machine, level, { budgetMs = 1000, rng, clock = wallClock } = {}) {
