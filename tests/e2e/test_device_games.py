@@ -364,6 +364,7 @@ def test_the_matchmaking_offer_and_a_record_open_the_device_page(browser, live_s
         game = Game.objects.get(pk=room.current_game_id)
         for ply, square in enumerate(["H8", "I9", "H9"], start=1):
             games.play_move(game.pk, x if ply % 2 else o, square, ply, uuid.uuid4())
+        games.resign(game.pk, o)  # over: its record is public (a live private room's is not)
         return game.pk
 
     game_id = _off_loop(finished_game)
