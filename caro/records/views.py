@@ -71,19 +71,23 @@ def in_page_language(view):
 
 def _game(game_id: int, user=None) -> Game:
     """The game `game_id` for a record view asked by `user`. Raises Http404 when there is no such
-    game, or when it is not over and `user` may not see it (`may_see_unfinished`)."""
+    game, or when it is not over and `user` may not see it (`may_see_unfinished`). A game not over
+    carries its room (or None) as `live_room`, read once for the check and the page's room link."""
     game = Game.objects.select_related("host", "guest").filter(pk=game_id).first()
-    if game is None or (user is not None and not game.is_over and not may_see_unfinished(user, game)):
+    if game is not None and not game.is_over:
+        game.live_room = (Room.objects.filter(current_game=game)
+                          .only("code", "watchable", "lobby_since", "created_by_id").first())
+    if game is None or (user is not None and not game.is_over and not may_see_unfinished(user, game, game.live_room)):
         raise Http404("no such game")
     return game
 
 
-def may_see_unfinished(user, game: Game) -> bool:
-    """Whether `user` may see game `game`, not over yet, on its record pages: anyone when its room
-    is public (waiting in the lobby, or shown on the watch page); else only its players, the room's
-    host and staff. A friend room shared by its link or code alone stayed findable by counting up
-    record ids, whose page linked to the room, and a stranger took the free seat (attacker run)."""
-    room = Room.objects.filter(current_game=game).only("watchable", "lobby_since", "created_by_id").first()
+def may_see_unfinished(user, game: Game, room: Room | None) -> bool:
+    """Whether `user` may see game `game`, not over yet and played in `room` (None: no room), on
+    its record pages: anyone when its room is public (waiting in the lobby, or shown on the watch
+    page); else only its players, the room's host and staff. A friend room shared by its link or
+    code alone stayed findable by counting up record ids, whose page linked to the room, and a
+    stranger took the free seat (attacker run)."""
     if room is None or room.watchable or room.lobby_since is not None:
         return True
     if not getattr(user, "is_authenticated", False):
@@ -139,9 +143,7 @@ def rating_lines(game: Game) -> dict[str, dict]:
         seat = seats.get(change.user_id)
         if seat is None:
             continue
-        delta = change.delta
-        shown = f"+{delta}" if delta > 0 else (f"\u2212{-delta}" if delta < 0 else "\u00b10")
-        lines[game.side_of(seat)] = {"before": change.before, "after": change.after, "delta": shown,
+        lines[game.side_of(seat)] = {"before": change.before, "after": change.after, "delta": change.signed_delta,
                                      "reverted": change.reverted_at is not None}
     return lines
 
@@ -237,9 +239,7 @@ def record(request: HttpRequest, game_id: int, language: str) -> HttpResponse:
     numbers = request.GET.get("numbers") == "1"
     names = player_names(game)
     used = {side: sum(s.think_ms for s in steps if s.side == side) for side in (Side.X, Side.O)}
-    room = None
-    if not game.is_over:
-        room = Room.objects.filter(current_game=game).only("code").first()
+    room = None if game.is_over else game.live_room
     ended_here = ply == total and game.is_over and bool(game.termination)
     page_lang = url_language()
     share_url = request.build_absolute_uri(record_url(game.pk, page_lang, ply))
