@@ -9,6 +9,7 @@ section with one query, and the full result count is not computed (`show_full_re
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -87,7 +88,8 @@ class ActionPages:
         back = _change_url(obj)
         context = {
             **self.admin_site.each_context(request), "opts": self.model._meta, "original": obj,
-            "title": f"{title}: {obj}", "back": back, "action_title": title,
+            "title": f"{title}: {obj}", "back": back, "action_title": title, "action": name,
+            "has_view_permission": self.has_view_permission(request, obj),
         }
         if not request.user.has_perm(services.PERMISSIONS[permission]):
             context["refusal"] = services.ModerationError("forbidden").message
@@ -101,7 +103,8 @@ class ActionPages:
             else:
                 messages.success(request, gettext("Done: %(action)s.") % {"action": title})
                 return redirect(back)
-        context["form"] = form
+        # The admin's own form markup (fieldset, rows, help, errors once), as on its change pages.
+        context["adminform"] = helpers.AdminForm(form, [(None, {"fields": list(form.fields)})], {})
         return TemplateResponse(request, "admin/moderation/action.html", context)
 
     change_form_template = "admin/moderation/change_form.html"

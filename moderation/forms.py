@@ -23,17 +23,26 @@ class ReasonForm(forms.Form):
 
 
 class BanForm(ReasonForm):
+    """A ban ends at `until` (in the future) or never: `forever`, ticked. Exactly one of the two;
+    an empty end with the box unticked is refused, never read as a permanent ban."""
+
     until = forms.DateTimeField(label=_("Banned until"), required=False,
                                 widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                                help_text=_("Local time of the site. Leave empty for a permanent ban."))
+                                help_text=_("Local time of the site. For a permanent ban, leave this empty "
+                                            "and tick “Ban permanently”."))
     forever = forms.BooleanField(label=_("Ban permanently"), required=False)
 
     def clean(self):
         data = super().clean()
-        if not data.get("forever") and not data.get("until"):
-            raise forms.ValidationError(_("Choose an end in the future, or a permanent ban."))
-        if data.get("until") and data["until"] <= timezone.now() and not data.get("forever"):
-            raise forms.ValidationError(_("Choose an end in the future, or a permanent ban."))
+        until, forever = data.get("until"), data.get("forever")
+        if "until" in self.errors:  # not a date and time: that error says it already
+            return data
+        if forever and until:
+            self.add_error("until", _("Choose an end or a permanent ban, not both."))
+        elif not forever and not until:
+            self.add_error("until", _("Choose when the ban ends, or tick “Ban permanently”."))
+        elif until and until <= timezone.now():
+            self.add_error("until", _("The end must be in the future."))
         return data
 
 
