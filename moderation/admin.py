@@ -38,7 +38,7 @@ from ranking.admin import RatingAdmin
 from ranking.models import Rating, RatingChange
 from moderation import services
 from moderation.audit import audit
-from moderation.forms import BanForm, MuteForm, ReasonForm
+from moderation.forms import BanForm, DecisionActionForm, DecisionForm, MuteForm, ReasonForm
 from moderation.models import AuditEntry, Report
 
 #: Rows shown in each section of a user's page.
@@ -425,16 +425,32 @@ class ChatMessageAdmin(ViewOnly, admin.ModelAdmin):
 # ---------------------------------------------------------------------- reports and the audit log
 
 @admin.register(Report)
-class ReportAdmin(ViewOnly, admin.ModelAdmin):
+class ReportAdmin(ActionPages, ViewOnly, admin.ModelAdmin):
+    """Players' reports: read on the report's page, resolved or dismissed there with a note (action
+    pages, as users and games have), or many at once from the list (one note for all)."""
+
     list_display = ("id", "created_at", "reported", "reporter", "reason", "status", "game")
     list_filter = ("status", "reason")
     list_select_related = ("reported", "reporter", "game")
     search_fields = ("reported__username", "reporter__username", "reported__display_name")
     show_full_result_count = False
     actions = ["resolve", "dismiss"]
+    action_form = DecisionActionForm
     readonly_fields = ("reporter", "reported", "game_link", "reason", "note", "status", "created_at",
                        "decided_at", "decided_by", "decision_note", "game_chat")
     fields = readonly_fields
+    action_pages = {
+        "resolve": (DecisionForm, "decide", _("Resolve the report")),
+        "dismiss": (DecisionForm, "decide", _("Dismiss the report")),
+    }
+    DECISIONS = {"resolve": Report.Status.RESOLVED, "dismiss": Report.Status.DISMISSED}
+
+    def perform(self, request, report, name, form):
+        services.decide_report(request.user, report, status=self.DECISIONS[name], note=form.cleaned_data["note"])
+
+    def action_links(self, request, obj) -> list[tuple[str, str]]:
+        """Resolve and dismiss while the report is open; a decided report has none."""
+        return super().action_links(request, obj) if obj.status == Report.Status.OPEN else []
 
     def has_decide_permission(self, request):
         return request.user.has_perm(services.PERMISSIONS["decide"])
@@ -449,10 +465,11 @@ class ReportAdmin(ViewOnly, admin.ModelAdmin):
         return _chat_table(lines)
 
     def _decide(self, request, queryset, status):
+        note = request.POST.get("note", "")  # the action bar's note (DecisionActionForm), for all of them
         done = 0
         for report in queryset:
             try:
-                services.decide_report(request.user, report, status=status)
+                services.decide_report(request.user, report, status=status, note=note)
             except services.ModerationError:
                 continue
             done += 1

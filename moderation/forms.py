@@ -3,10 +3,11 @@
 from datetime import timedelta
 
 from django import forms
+from django.contrib.admin.helpers import ActionForm
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from moderation.services import MAX_REASON_CHARS
+from moderation.services import MAX_NOTE_CHARS, MAX_REASON_CHARS
 
 #: How long a mute may last, as offered in the admin ("for a while").
 MUTE_CHOICES = [
@@ -51,3 +52,19 @@ class MuteForm(ReasonForm):
 
     def until(self):
         return timezone.now() + timedelta(minutes=self.cleaned_data["minutes"])
+
+
+class DecisionForm(forms.Form):
+    """Resolving or dismissing one report, from its own page: what was done, or why nothing was
+    (kept in the report and as the audit entry's reason)."""
+
+    note = forms.CharField(label=_("Resolution note"), max_length=MAX_NOTE_CHARS,
+                           widget=forms.Textarea(attrs={"rows": 3}),
+                           help_text=_("What you did about it, or why nothing: kept with the report and in the "
+                                       "audit log."))
+
+
+class DecisionActionForm(ActionForm):
+    """The reports list's action bar: the bulk resolve/dismiss actions take one note for all."""
+
+    note = forms.CharField(label=_("Resolution note:"), max_length=MAX_NOTE_CHARS, required=False)

@@ -105,3 +105,77 @@ def test_an_action_page_uses_the_admin_s_form_markup_and_breadcrumbs():
     ]
     assert links[2][1] == "Users" and links[3][1] == str(target)
     assert crumbs.rstrip().endswith("Ban")
+
+
+# ---------------------------------------------------------------------- a report's own page
+
+def _open_report():
+    from moderation.reports import file_report
+    from tests.integration.ranking.builders import account, won_by
+
+    winner, loser = account(), account()
+    game = won_by(winner, loser)
+    return file_report(loser, game, reason="insults", note="rude in chat")
+
+
+@pytest.mark.parametrize("name, status, action", [
+    ("resolve", "resolved", AuditEntry.Action.REPORT_RESOLVED),
+    ("dismiss", "dismissed", AuditEntry.Action.REPORT_DISMISSED),
+])
+def test_a_report_is_decided_from_its_own_page_with_a_note_kept_in_the_report_and_the_audit_log(name, status, action):
+    from moderation.models import Report
+
+    report = _open_report()
+    mod = moderator()
+    client = _client(mod)
+    change = reverse("admin:moderation_report_change", args=[report.pk])
+    action_url = reverse(f"admin:moderation_report_{name}", args=[report.pk])
+    page = client.get(change, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="{action_url}"' in page
+    form = client.get(action_url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'name="note"' in form and 'class="form-row field-note"' in form
+    # No note: refused, nothing changes.
+    refused = client.post(action_url, {"note": "  "}, HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 200 and Report.objects.get(pk=report.pk).status == "open"
+    assert not AuditEntry.objects.exists()
+    done = client.post(action_url, {"note": "Warned the player; chat muted for a day."})
+    assert done.status_code == 302 and done["Location"] == change
+    report.refresh_from_db()
+    assert (report.status, report.decision_note, report.decided_by) == (
+        status, "Warned the player; chat muted for a day.", mod)
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.reason, entry.details) == (action, "Warned the player; chat muted for a day.",
+                                                           {"report": report.pk})
+    # Decided: the page offers no decision any more, and a second one is refused once, in words.
+    decided = client.get(change, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert action_url not in decided and "Warned the player" in decided
+    again = client.post(action_url, {"note": "again"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert again.count("A report can only be resolved or dismissed, once.") == 1
+    assert AuditEntry.objects.count() == 1
+
+
+def test_deciding_a_report_needs_the_permission():
+    from moderation.models import Report
+
+    report = _open_report()
+    client = _client(moderator("weak", in_group=False))
+    response = client.post(reverse("admin:moderation_report_resolve", args=[report.pk]), {"note": "x"},
+                           HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code in (302, 403)
+    assert Report.objects.get(pk=report.pk).status == "open" and not AuditEntry.objects.exists()
+
+
+def test_the_bulk_decision_takes_a_note_for_all_the_selected_reports():
+    from moderation.models import Report
+
+    first, second = _open_report(), _open_report()
+    client = _client(moderator())
+    url = reverse("admin:moderation_report_changelist")
+    listing = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'name="note"' in listing
+    client.post(url, {"action": "dismiss", "_selected_action": [first.pk, second.pk],
+                      "note": "Both about the same game: no insult in the chat."})
+    for report in (first, second):
+        report.refresh_from_db()
+        assert (report.status, report.decision_note) == ("dismissed", "Both about the same game: no insult in the chat.")
+    assert set(AuditEntry.objects.values_list("reason", flat=True)) == {"Both about the same game: no insult in the chat."}
