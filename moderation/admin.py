@@ -28,7 +28,7 @@ from accounts.models import User
 from accounts.restrictions import ban_of, mute_of, queue_ban_of
 from caro.games.admin import GameAdmin
 from caro.games.display import game_summary
-from caro.games.models import Game, Move
+from caro.games.models import Game, Move, Side
 from caro.games.records import position_at
 from caro.records.image import position_svg
 from caro.rooms.admin import RoomAdmin
@@ -290,8 +290,9 @@ admin.site.unregister(Game)
 class ModeratedGameAdmin(ActionPages, GameAdmin):
     """Games: filters, search by player, the final position and the moves; annul and stop."""
 
-    list_display = ("id", "kind", "status", "rated", "annulled", "host", "guest", "ply", "termination",
-                    "created_at")
+    # Few narrow columns, so the list fits beside the admin's sidebar at 1280 px without a scroll:
+    # the players as one "X – O" column, the status with its ending, rated/annulled as one word.
+    list_display = ("id", "players", "kind", "outcome", "rating_state", "ply", "created")
     list_filter = ("status", "rated", CategoryFilter, "kind", "annulled", "termination",
                    ("created_at", admin.DateFieldListFilter), PlayerFilter)
     list_select_related = ("host", "guest")
@@ -312,6 +313,31 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("host", "guest", "annulled_by")
+
+    @admin.display(description=_("X – O"))
+    def players(self, game):
+        """Who played X and who O: a user, the computer and its level, or the record's names; a
+        game on one device (one user in both seats) says so instead of naming the user twice."""
+        if game.is_local:
+            return gettext("%(name)s (two players, one device)") % {"name": game.host}
+        return " – ".join(_seat_name(game, game.seat_playing(side)) for side in (Side.X, Side.O))
+
+    @admin.display(description=_("status"), ordering="status")
+    def outcome(self, game):
+        status = game.get_status_display()
+        return f"{status}: {game.get_termination_display()}" if game.termination else status
+
+    @admin.display(description=_("rated"), ordering="rated")
+    def rating_state(self, game):
+        if game.annulled:
+            return gettext("annulled")
+        return gettext("rated") if game.rated else gettext("casual")
+
+    @admin.display(description=_("created"), ordering="created_at")
+    def created(self, game):
+        moment = timezone.localtime(game.created_at)
+        return format_html('<time datetime="{}" style="white-space:nowrap">{}</time>', moment.isoformat(),
+                           moment.strftime("%Y-%m-%d %H:%M"))
 
     #: Stored forms a moderator does not read: the rules dict and the position text are shown as
     #: words and as a board (`rules_in_words`, `board`) instead.
@@ -352,6 +378,23 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
     def chat(self, game):
         lines = ChatMessage.objects.filter(game=game).select_related("author").order_by("created_at")[:200]
         return _chat_table(lines)
+
+
+#: The computer's name in the games list, by level.
+COMPUTER_NAMES = {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"), "hard": _("Computer (Hard)")}
+
+
+def _seat_name(game, seat: str) -> str:
+    """The name in `seat` for the games list: the user, the computer with its level, an imported
+    record's name, or "–" (an open seat, an unknown name)."""
+    if game.bot_seat == seat:
+        return str(COMPUTER_NAMES.get(game.bot_level, _("Computer")))
+    user = game.player_in(seat)
+    if user is not None:
+        return str(user)
+    if game.is_imported:
+        return game.imported.get("names", {}).get(game.side_of(seat)) or "–"
+    return "–"
 
 
 def _chat_table(lines) -> str:
