@@ -58,3 +58,32 @@ def test_the_games_list_fits_at_1280_px_and_names_the_computer_and_one_device_ga
     assert "Nguyễn Thị Hoa Lan – Trần Văn Đức Minh" in row("human")
     assert {"vi": "đã hủy kết quả", "en": "annulled"}[lang] in row("annulled")
     ctx.close()
+
+
+def _reports():
+    from moderation.reports import file_report
+    from tests.integration.ranking.builders import account, won_by
+
+    lan = account(display_name="Nguyễn Thị Hoa Lan")
+    minh = account(display_name="Trần Văn Đức Minh")
+    game = won_by(lan, minh)
+    file_report(minh, game, reason="cheating", note="too strong")
+    return moderator("desk"), game.pk
+
+
+def test_the_reports_list_fits_at_1280_px_with_its_note_field(browser, live_server_url):
+    mod, game_id = _off_loop(_reports)
+    ctx = _context(browser, "vi", 1280)
+    _login(ctx, live_server_url, mod)
+    page = ctx.new_page()
+    page.goto(f"{live_server_url}/admin/moderation/report/")
+    page.wait_for_selector("#result_list")
+    sizes = page.evaluate("""() => {
+        const box = document.querySelector('#result_list').closest('.results');
+        return {page: document.documentElement.scrollWidth, view: window.innerWidth,
+                boxScroll: box.scrollWidth, boxWidth: box.clientWidth};
+    }""")
+    assert sizes["page"] <= sizes["view"] and sizes["boxScroll"] <= sizes["boxWidth"], sizes
+    assert page.locator('.actions input[name="note"]').is_visible()
+    assert page.locator(f'#result_list a[href$="/games/game/{game_id}/change/"]').inner_text() == f"#{game_id}"
+    ctx.close()
