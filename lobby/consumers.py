@@ -33,7 +33,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from caro.rooms.consumers import CLOSE_TOO_MANY, _language_of
+from caro.rooms.consumers import CLOSE_TOO_MANY, _language_of, refuse_over_rate
 from caro.rooms.limits import SocketSlot, client_address
 from caro.rooms.models import LOBBY_GROUP
 from lobby import counts, live
@@ -153,7 +153,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.slot.release()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not text_data or len(text_data) > MAX_FRAME_BYTES or not self._take_token():
+        if not self._take_token():  # ignored, and a flood closes the socket
+            return await refuse_over_rate(self, answer=False)
+        if not text_data or len(text_data) > MAX_FRAME_BYTES:
             return
         try:
             frame = json.loads(text_data)
