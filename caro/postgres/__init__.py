@@ -13,17 +13,18 @@ psycopg_pool (3.3) alone leaves two holes that an outage of a few seconds falls 
   been back for seconds. `reconnect_failed` (an option of the pool, called when an attempt gives
   up) starts a fresh one at once while a request waits.
 - **Every idle connection is dead after a restart, and a request tries them one by one.** A request
-  lent a connection that fails its check sleeps (1, 2, 4 ... s, psycopg_pool's backoff) before it
-  takes the next one: with four or more idle connections from before the restart it ran out its
-  `timeout` on dead connections alone. `check_connection` (the pool's check, which
+  lent a connection that fails its check takes the next one at once, then after 1, 2, 4 ... s
+  (psycopg_pool's backoff): with five or more idle connections from before the restart it ran
+  out its 10-s `timeout` on dead connections alone. `check_connection` (the pool's check, which
   `base.DatabaseWrapper` puts in place of the plain one Django gives it) tests every other idle
   connection the moment one fails (`ConnectionPool.check()`: the dead ones are replaced by new
-  attempts), so the request's next try gets a live one.
+  attempts), so the request's next try, a moment later, gets a live one.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 
 from psycopg_pool import ConnectionPool
 
@@ -33,16 +34,18 @@ log = logging.getLogger(__name__)
 def check_connection(conn) -> None:
     """The pool's `check`: test `conn` before it is lent (one empty round trip, as Django's
     CONN_HEALTH_CHECKS does). When it fails, PostgreSQL most likely dropped every connection
-    (a restart, a failover): test all the idle ones now, in this thread, so that the dead are
-    discarded and replaced at once (a dead one costs no round trip: its socket is closed).
-    Raises what the failed check raised (the pool then discards `conn` and tries again)."""
+    (a restart, a failover): the pool's idle ones are all tested at once (`ConnectionPool.check()`,
+    in a thread of its own: a request never waits for more than its own connection's test, even
+    where a dead server's packets are lost and a test waits for TCP to give up), and the dead
+    are replaced. Raises what the failed check raised (the pool then discards `conn` and lends
+    another)."""
     try:
         ConnectionPool.check_connection(conn)
     except Exception:
         pool = getattr(conn, "_pool", None)  # psycopg_pool marks a lent connection with its pool
         if isinstance(pool, ConnectionPool):
             log.info("database pool: a connection failed its check; testing the idle ones")
-            pool.check()
+            threading.Thread(target=pool.check, name="caro-db-pool-check", daemon=True).start()
         raise
 
 
