@@ -53,7 +53,8 @@ SLOT_ROOM = "live"
 #: The longest frame read (only pings are expected), bytes.
 MAX_FRAME_BYTES = 256
 #: Frames one socket may send: FRAME_BURST at once, then FRAMES_PER_S a second; the rest are
-#: ignored (the page pings every few seconds; a flood costs one Redis write per answered ping).
+#: ignored (the page pings every few seconds; a flood costs one Redis write per answered ping),
+#: and the MAX_REFUSALS-th ignored one closes the socket (caro.rooms.consumers.refuse_over_rate).
 FRAMES_PER_S = 1
 FRAME_BURST = 5
 
