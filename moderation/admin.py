@@ -218,12 +218,12 @@ class ModeratedUserAdmin(ActionPages, PlayerAdmin):
         rows = [(format_html('<a href="{}">#{}</a>', _change_url(g), g.pk),
                  timezone.localtime(g.created_at).strftime("%Y-%m-%d %H:%M"), g.get_kind_display(),
                  g.get_status_display(), g.get_termination_display() or "–",
-                 f"{g.host or '–'} / {g.guest or '–'}", gettext("yes") if g.rated else gettext("no"))
+                 _players(g), _rating_state(g))
                 for g in games]
         more = format_html('<p><a href="{}?player={}">{}</a></p>', reverse("admin:games_game_changelist"),
                            user.pk, gettext("All games of this player"))
         return format_html("{}{}", _table([gettext("game"), gettext("created"), gettext("kind"), gettext("status"),
-                                           gettext("ending"), gettext("players"), gettext("rated")], rows), more)
+                                           gettext("ending"), gettext("X – O"), gettext("rated")], rows), more)
 
     @admin.display(description=_("reports against this player"))
     def reports_against(self, user):
@@ -326,9 +326,7 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
     def players(self, game):
         """Who played X and who O: a user, the computer and its level, or the record's names; a
         game on one device (one user in both seats) says so instead of naming the user twice."""
-        if game.is_local:
-            return gettext("%(name)s (two players, one device)") % {"name": game.host}
-        return " – ".join(_seat_name(game, game.seat_playing(side)) for side in (Side.X, Side.O))
+        return _players(game)
 
     @admin.display(description=_("status"), ordering="status")
     def outcome(self, game):
@@ -337,9 +335,7 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
 
     @admin.display(description=_("rated"), ordering="rated")
     def rating_state(self, game):
-        if game.annulled:
-            return gettext("annulled")
-        return gettext("rated") if game.rated else gettext("casual")
+        return _rating_state(game)
 
     @admin.display(description=_("created"), ordering="created_at")
     def created(self, game):
@@ -388,6 +384,21 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
 
 #: The computer's name in the games list, by level.
 COMPUTER_NAMES = {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"), "hard": _("Computer (Hard)")}
+
+
+def _players(game) -> str:
+    """"X – O" of `game` for the admin's lists: each side's player (`_seat_name`), or one name for
+    a game on one device (one user in both seats)."""
+    if game.is_local:
+        return gettext("%(name)s (two players, one device)") % {"name": game.host}
+    return " – ".join(_seat_name(game, game.seat_playing(side)) for side in (Side.X, Side.O))
+
+
+def _rating_state(game) -> str:
+    """"rated", "casual" or "annulled" (rated, and its changes refunded) for the admin's lists."""
+    if game.annulled:
+        return gettext("annulled")
+    return gettext("rated") if game.rated else gettext("casual")
 
 
 def _seat_name(game, seat: str) -> str:

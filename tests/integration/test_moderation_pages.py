@@ -179,3 +179,19 @@ def test_the_bulk_decision_takes_a_note_for_all_the_selected_reports():
         report.refresh_from_db()
         assert (report.status, report.decision_note) == ("dismissed", "Both about the same game: no insult in the chat.")
     assert set(AuditEntry.objects.values_list("reason", flat=True)) == {"Both about the same game: no insult in the chat."}
+
+
+def test_a_players_recent_games_on_their_admin_page_name_the_computer_and_one_device_games():
+    import uuid
+
+    from caro.games.models import Game
+    from tests.integration.ranking.builders import account
+
+    lan = account(display_name="Lan")
+    finished = {"status": Game.Status.FINISHED, "winner": "X", "termination": Game.Termination.FIVE}
+    Game.objects.create(host=lan, bot_seat="guest", bot_level="medium", upload_id=uuid.uuid4(), **finished)
+    Game.objects.create(host=lan, guest=lan, upload_id=uuid.uuid4(), **finished)
+    text = _client(moderator()).get(reverse("admin:accounts_user_change", args=[lan.pk]),
+                                    HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<td>Lan – Computer (Medium)</td>" in text
+    assert "<td>Lan (two players, one device)</td>" in text and "Lan / Lan" not in text
