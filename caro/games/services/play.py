@@ -71,6 +71,7 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
         # not a repeat: refused as the lean paths refuse a reused id (their INSERT fails).
         if not game.is_local and mover_seat(game, existing) != seat:
             raise GameError("stale")
+        announce_version(game)
         return MoveResult(game=game, move=existing, duplicate=True)
 
     def move(game: Game, seat: str) -> MoveResult:
@@ -86,6 +87,19 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
         if result is not None:
             return result
     return player_action(game_id, user, move, first=repeated)
+
+
+def announce_version(game: Game) -> None:
+    """After commit, tell the game's sockets its current event version (a `state_changed` event,
+    `reason: "resent"`, that bumps nothing): a socket that has it drops it, one behind sends its
+    page the full `state` (caro.rooms.consumers, `game_event`).
+
+    For a repeated move: its original may have committed while the answer was lost with the
+    connection (PostgreSQL killed mid-commit; the loop's `Dropped`, or a resend after a
+    `server_error`), so the process that played it never published its events, and this repeat
+    is the first to learn the move is stored. Costs one event per repeat; a page in step ignores
+    it."""
+    outbox.publish(game, [{"type": "state_changed", "version": game.event_version, "reason": "resent"}])
 
 
 def mover_seat(game: Game, move: Move) -> str:
