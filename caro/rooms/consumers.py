@@ -273,7 +273,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         result = await games.play_move_on_loop(self.game_id, self.user, square, ply, move_id)
         if result is None:
             result = await db(games.play_move)(self.game_id, self.user, square, ply, move_id)
-        if result.duplicate:  # answered, not applied again (the service announced the version: services.play)
+        if result.duplicate:  # answered, not applied again (the original was already broadcast)
             move = result.move
             await self.send_json({"type": "ack", "id": str(move.client_id), "ply": move.ply,
                                   "square": move.square, "side": move.side, "duplicate": True,
