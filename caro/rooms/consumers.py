@@ -50,6 +50,10 @@ CLOSE_TOO_BIG = 4413
 CLOSE_TOO_MANY = 4429
 #: Token bucket: at most BURST frames at once, refilled at RATE frames per second.
 RATE, BURST = 10.0, 20.0
+#: A socket that sent this many frames over its rate in its life (each refused `rate_limited`) is
+#: closed with CLOSE_TOO_MANY: a page waits for answers and never comes near it, while a flood
+#: would keep the process reading and refusing frames for as long as the sender likes.
+MAX_REFUSALS = 300
 #: Close code for a room that does not exist (the client stops reconnecting).
 CLOSE_NO_ROOM = 4404
 #: A spectator refused because the room is full gets the same close as a socket over a limit.
@@ -95,6 +99,21 @@ def read_frame(text_data: str | None, bytes_data: bytes | None) -> tuple[dict | 
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         return None, "malformed"
     return frame, None
+
+
+async def refuse_over_rate(consumer, answer: bool = True) -> None:
+    """A frame over `consumer`'s rate (its token bucket is empty): answered `rate_limited` (with
+    `consumer.send_error`, when `answer`), or, the MAX_REFUSALS-th time in the socket's life, the
+    socket is closed with CLOSE_TOO_MANY instead; frames over the rate after that get nothing.
+    Shared by every site socket."""
+    refused = getattr(consumer, "refused_frames", 0) + 1
+    consumer.refused_frames = refused
+    if refused == MAX_REFUSALS:
+        log.info("socket %s closed: %d frames over its rate", consumer.scope.get("path"), refused)
+        await consumer.close(code=CLOSE_TOO_MANY)
+    elif refused < MAX_REFUSALS and answer:
+        await consumer.send_error("rate_limited")
+
 
 class RoomConsumer(AsyncWebsocketConsumer):
     """One websocket connection to `/ws/room/<code>/`."""
@@ -220,7 +239,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
-            return await self.send_error("rate_limited")
+            return await refuse_over_rate(self)
         frame, refusal = read_frame(text_data, bytes_data)
         if refusal == CLOSE_TOO_BIG:
             return await self.close(code=CLOSE_TOO_BIG)
