@@ -27,10 +27,10 @@ from caro.games.models import Game, Move, Seat, Side
 from caro.games.services.records import store_imported
 from caro.partials import render_page_or_part, wants_part
 from caro.records import html, limits
+from caro.records.access import game_for as _game
 from caro.records.forms import ContinueForm, ImportForm
 from caro.records.image import position_svg
 from caro.records.links import record_url, url_language
-from caro.rooms.models import Room
 from caro.rooms.device import SEE_OTHER, device_page_url
 
 #: Imported games remembered in a visitor's session, for "my games".
@@ -67,32 +67,6 @@ def in_page_language(view):
             return view(request, *args, language=language, **kwargs)
 
     return wrapped
-
-
-def _game(game_id: int, user=None) -> Game:
-    """The game `game_id` for a record view asked by `user`. Raises Http404 when there is no such
-    game, or when it is not over and `user` may not see it (`may_see_unfinished`). A game not over
-    carries its room (or None) as `live_room`, read once for the check and the page's room link."""
-    game = Game.objects.select_related("host", "guest").filter(pk=game_id).first()
-    if game is not None and not game.is_over:
-        game.live_room = (Room.objects.filter(current_game=game)
-                          .only("code", "watchable", "lobby_since", "created_by_id").first())
-    if game is None or (user is not None and not game.is_over and not may_see_unfinished(user, game, game.live_room)):
-        raise Http404("no such game")
-    return game
-
-
-def may_see_unfinished(user, game: Game, room: Room | None) -> bool:
-    """Whether `user` may see game `game`, not over yet and played in `room` (None: no room), on
-    its record pages: anyone when its room is public (waiting in the lobby, or shown on the watch
-    page); else only its players, the room's host and staff. A friend room shared by its link or
-    code alone stayed findable by counting up record ids, whose page linked to the room, and a
-    stranger took the free seat (attacker run)."""
-    if room is None or room.watchable or room.lobby_since is not None:
-        return True
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return user.is_staff or user.pk in (game.host_id, game.guest_id, room.created_by_id)
 
 
 def _moves(game: Game) -> list[Move]:
