@@ -364,8 +364,30 @@ def import_record(request: HttpRequest, language: str) -> HttpResponse:
                 return redirect(record_url(game.pk, url_language()))
         if status == 200 and form.errors:
             status = 400
+    return _import_page(request, form, refusal, status)
+
+
+def _import_page(request: HttpRequest, form: ImportForm, refusal: str | None, status: int) -> HttpResponse:
     return render(request, "records/import.html",
                   {"form": form, "refusal": refusal, "max_mb": records.MAX_RECORD_BYTES // 1_000_000}, status=status)
+
+
+#: Status of an import whose request body Django refused to read (Payload Too Large).
+PAYLOAD_TOO_LARGE = 413
+
+
+@in_page_language
+def import_too_big(request: HttpRequest, language: str) -> HttpResponse:
+    """The import page's answer to a request over DATA_UPLOAD_MAX_MEMORY_SIZE (a paste over 2.5 MB:
+    Django's RequestDataTooBig, before the view or the CSRF check read a field), given by the
+    site's handler400 (caro.views.bad_request, through the view's `too_big` attribute): the form
+    again, empty (the paste is not sent back), with why, 413. Nothing is read or stored."""
+    refusal = _("The record is too large: at most %(mb)s MB. A game record is only a few kilobytes.") % {
+        "mb": records.MAX_RECORD_BYTES // 1_000_000}
+    return _import_page(request, ImportForm(), refusal, PAYLOAD_TOO_LARGE)
+
+
+import_record.too_big = import_too_big
 
 
 def _page_number(text: str | None) -> int:
