@@ -37,12 +37,14 @@ import asyncio
 import collections
 import datetime
 import functools
+import operator
 import threading
 import uuid
 import weakref
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import DateField, DateTimeField, Field
 from django.db.models.base import ModelState
 from psycopg_pool import AsyncConnectionPool
 
@@ -164,6 +166,33 @@ def _insert_fields() -> tuple:
     return tuple(f for f in Move._meta.local_concrete_fields if f is not Move._meta.auto_field)
 
 
+#: `pre_save` methods that return the attribute's value unchanged (for a field that is neither
+#: `auto_now` nor `auto_now_add`).
+_READING_PRE_SAVES = (Field.pre_save, DateField.pre_save, DateTimeField.pre_save)
+
+
+def _reader(field):
+    """`operator.attrgetter` of the field's attribute when `field.pre_save` returns just that
+    (one C call instead of two or three Python calls per column per move), else None: then
+    `pre_save` itself gives the value (`auto_now_add`: the time now)."""
+    if (type(field).pre_save in _READING_PRE_SAVES and not getattr(field, "auto_now", False)
+            and not getattr(field, "auto_now_add", False)):
+        return operator.attrgetter(field.attname)
+    return None
+
+
+@functools.cache
+def _update_plan(fields: tuple[str, ...]) -> tuple:
+    """`(field, _reader(field))` for each game column an UPDATE of `fields` writes."""
+    return tuple((field, _reader(field)) for field in map(Game._meta.get_field, fields))
+
+
+@functools.cache
+def _insert_plan() -> tuple:
+    """`(field, _reader(field))` for each column of a move's INSERT."""
+    return tuple((field, _reader(field)) for field in _insert_fields())
+
+
 def _write_statement(fields: tuple[str, ...], connection) -> str:
     """The SQL of the write for an UPDATE of `fields` (attribute names)."""
     _read_statement(connection)
@@ -203,13 +232,13 @@ def _prepared(field, value, connection):
 
 def _write(game: Game, move: Move, fields: list[str], ply_before: int, xmin: str, connection) -> tuple[str, list]:
     """The write and its parameters, prepared as the ORM's UPDATE and INSERT prepare them."""
-    sql = _write_statement(tuple(fields), connection)
-    params = []
-    for name in fields:
-        field = Game._meta.get_field(name)
-        params.append(_prepared(field, field.pre_save(game, False), connection))
+    key = tuple(fields)
+    sql = _write_statement(key, connection)
+    params = [_prepared(field, read(game) if read else field.pre_save(game, False), connection)
+              for field, read in _update_plan(key)]
     params += [game.pk, ply_before, xmin]
-    params += [_prepared(field, field.pre_save(move, True), connection) for field in _insert_fields()]
+    params += [_prepared(field, read(move) if read else field.pre_save(move, True), connection)
+               for field, read in _insert_plan()]
     return sql, params
 
 

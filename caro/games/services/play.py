@@ -115,7 +115,8 @@ async def play_move_on_loop(game_id: int, user, square: str, ply: int,
 
     Shielded from the caller's cancellation (a socket closing mid-move): a move that commits is
     always broadcast, as it is when a pool thread plays it."""
-    client_id = uuid.UUID(str(client_id))
+    if not isinstance(client_id, uuid.UUID):
+        client_id = uuid.UUID(str(client_id))
     refuse_banned(user)
     try:
         return await asyncio.shield(_move_on_loop(game_id, user, square, ply, client_id))
