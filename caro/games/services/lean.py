@@ -296,6 +296,18 @@ LOOP_POOL_RECONNECT_S = 3.0
 READ_ATTEMPTS = 2
 
 _loop_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncConnectionPool]" = weakref.WeakKeyDictionary()
+#: One server-side-binding cursor per connection of the loop's pools, reused by every move that
+#: holds that connection (a cursor's set-up, its own map of adapters included, cost about as much
+#: as the statement's own parameters): dropped with its connection.
+_cursors: "weakref.WeakKeyDictionary[psycopg.AsyncConnection, psycopg.AsyncCursor]" = weakref.WeakKeyDictionary()
+
+
+def _cursor_of(conn: psycopg.AsyncConnection) -> psycopg.AsyncCursor:
+    """The reusable cursor of `conn` (a connection held by one move at a time)."""
+    cursor = _cursors.get(conn)
+    if cursor is None or cursor.closed:
+        cursor = _cursors[conn] = conn.cursor()
+    return cursor
 
 
 _loop_wrappers: dict[str, object] = {}
@@ -429,9 +441,9 @@ class LoopConnection:
         for attempt in range(READ_ATTEMPTS):
             conn = await self._connection()
             try:
-                async with conn.cursor() as cursor:
-                    await cursor.execute(sql, (game_id,), prepare=True)
-                    rows = await cursor.fetchall()
+                cursor = _cursor_of(conn)
+                await cursor.execute(sql, (game_id,), prepare=True)
+                rows = await cursor.fetchall()
                 return _game_of(rows, connection, self.alias)
             except psycopg.OperationalError:
                 if attempt + 1 == READ_ATTEMPTS or not conn.broken:
@@ -447,9 +459,9 @@ class LoopConnection:
         sql, params = _write(game, move, fields, ply_before, xmin, connection)
         conn = await self._connection()
         try:
-            async with conn.cursor() as cursor:
-                await cursor.execute(sql, params, prepare=True)
-                row = await cursor.fetchone()
+            cursor = _cursor_of(conn)
+            await cursor.execute(sql, params, prepare=True)
+            row = await cursor.fetchone()
         except psycopg.OperationalError:
             if not conn.broken:
                 raise
