@@ -52,6 +52,10 @@ CLOSE_TOO_BIG = 4413
 CLOSE_TOO_MANY = 4429
 #: Token bucket: at most BURST frames at once, refilled at RATE frames per second.
 RATE, BURST = 10.0, 20.0
+#: A socket whose frames were refused `rate_limited` this many times (over its life) is closed with
+#: CLOSE_TOO_MANY after the last refusal: a page never sends that fast (its heartbeat is a frame
+#: every few seconds), and a client that ignores the refusals only costs the server their answers.
+MAX_RATE_REFUSALS = 300
 #: Close code for a room that does not exist (the client stops reconnecting).
 CLOSE_NO_ROOM = 4404
 #: A spectator refused because the room is full gets the same close as a socket over a limit.
@@ -134,6 +138,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.user = _resolved(self.scope.get("user"))
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
+        self.refusals = 0  # frames refused `rate_limited` so far (MAX_RATE_REFUSALS)
         self.game_group = None
         self.forgotten = False
         self.side = None  # "X"/"O" or None (spectator), refreshed by every `state` this socket gets
@@ -258,7 +263,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
-            return await self.send_error("rate_limited")
+            self.refusals += 1
+            if self.refusals > MAX_RATE_REFUSALS:  # closed already: what is still queued is dropped
+                return
+            await self.send_error("rate_limited")
+            if self.refusals == MAX_RATE_REFUSALS:
+                await self.close(code=CLOSE_TOO_MANY)
+            return
         frame, refusal = read_frame(text_data, bytes_data)
         if refusal == CLOSE_TOO_BIG:
             return await self.close(code=CLOSE_TOO_BIG)
