@@ -156,26 +156,37 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/caro"),
         conn_max_age=0,  # Django docs: persistent connections are not safe under ASGI.
-        # with the pool below, Django passes psycopg_pool's `check_connection` to it: a connection
-        # is tested (one empty round trip) before it is lent, so after a PostgreSQL restart or an
-        # idle kill the dead ones it holds cost no request a 500 and no frame a `server_error`
+        # with the pool below, a connection is tested (one empty round trip) before it is lent,
+        # so after a PostgreSQL restart or an idle kill the dead ones it holds cost no request a
+        # 500 and no frame a `server_error`; when one fails, every idle one is tested at once
+        # (caro.postgres, the backend below)
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's PostgreSQL backend with a pool that recovers about a second after PostgreSQL is back.
+    DATABASES["default"]["ENGINE"] = "caro.postgres"
 # psycopg 3's connection pool (Django 5.1+): each websocket frame and request borrows an open
 # connection instead of opening one (a password handshake costs milliseconds per frame otherwise).
 # DB_POOL_MAX_SIZE bounds the connections of one process (web, worker); 0 turns the pool off.
 _pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "20"))
 #: Seconds psycopg_pool keeps retrying one failed connection attempt (see below).
-DB_POOL_RECONNECT_S = 3
+DB_POOL_RECONNECT_S = 2
+#: Seconds a request waits for a pooled connection before its page answers 503 (caro.views).
+DB_POOL_TIMEOUT_S = 10
 if _pool_max > 0:
+    from caro import postgres
+
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1, "max_size": _pool_max, "timeout": 10,
+        "min_size": 1, "max_size": _pool_max, "timeout": DB_POOL_TIMEOUT_S,
         # psycopg_pool retries a failed connection with a doubling delay (1, 2, 4 ... 64 s) for
         # reconnect_timeout (default 300 s), and grows no further meanwhile: after PostgreSQL
         # restarts a pool could stay at one connection for a minute and lend none in 10 s. Given
-        # up after a few seconds instead, the next borrower starts a fresh attempt at once.
+        # up after 2 s (tries about 0, 1 and 2 s after the first failure), a new attempt starts at
+        # once for a request waiting meanwhile (`reconnect_failed`) or for the next request: a
+        # waiting request gets a connection about a second after PostgreSQL is back.
         "reconnect_timeout": DB_POOL_RECONNECT_S,
+        "reconnect_failed": postgres.reconnect_failed,
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"

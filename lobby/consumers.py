@@ -33,7 +33,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from caro.rooms.consumers import CLOSE_TOO_MANY, _language_of
+from caro.rooms.consumers import CLOSE_TOO_MANY, _language_of, refuse_over_rate
 from caro.rooms.limits import SocketSlot, client_address
 from caro.rooms.models import LOBBY_GROUP
 from lobby import counts, live
@@ -53,7 +53,8 @@ SLOT_ROOM = "live"
 #: The longest frame read (only pings are expected), bytes.
 MAX_FRAME_BYTES = 256
 #: Frames one socket may send: FRAME_BURST at once, then FRAMES_PER_S a second; the rest are
-#: ignored (the page pings every few seconds; a flood costs one Redis write per answered ping).
+#: ignored (the page pings every few seconds; a flood costs one Redis write per answered ping),
+#: and the MAX_REFUSALS-th ignored one closes the socket (caro.rooms.consumers.refuse_over_rate).
 FRAMES_PER_S = 1
 FRAME_BURST = 5
 
@@ -153,7 +154,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.slot.release()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not text_data or len(text_data) > MAX_FRAME_BYTES or not self._take_token():
+        if not self._take_token():  # ignored, and a flood closes the socket
+            return await refuse_over_rate(self, answer=False)
+        if not text_data or len(text_data) > MAX_FRAME_BYTES:
             return
         try:
             frame = json.loads(text_data)

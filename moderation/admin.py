@@ -9,6 +9,7 @@ section with one query, and the full result count is not computed (`show_full_re
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -27,7 +28,7 @@ from accounts.models import User
 from accounts.restrictions import ban_of, mute_of, queue_ban_of
 from caro.games.admin import GameAdmin
 from caro.games.display import game_summary
-from caro.games.models import Game, Move
+from caro.games.models import Game, Move, Side
 from caro.games.records import position_at
 from caro.records.image import position_svg
 from caro.rooms.admin import RoomAdmin
@@ -37,7 +38,7 @@ from ranking.admin import RatingAdmin
 from ranking.models import Rating, RatingChange
 from moderation import services
 from moderation.audit import audit
-from moderation.forms import BanForm, MuteForm, ReasonForm
+from moderation.forms import BanForm, DecisionActionForm, DecisionForm, MuteForm, ReasonForm
 from moderation.models import AuditEntry, Report
 
 #: Rows shown in each section of a user's page.
@@ -46,6 +47,14 @@ SECTION_ROWS = 20
 
 def _change_url(obj) -> str:
     return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+
+
+def _short_time(moment) -> str:
+    """A list's time column: "2026-12-06 15:59" (site time) on one line, narrower than the admin's
+    long date format."""
+    moment = timezone.localtime(moment)
+    return format_html('<time datetime="{}" style="white-space:nowrap">{}</time>', moment.isoformat(),
+                       moment.strftime("%Y-%m-%d %H:%M"))
 
 
 def _table(headers, rows) -> str:
@@ -87,7 +96,8 @@ class ActionPages:
         back = _change_url(obj)
         context = {
             **self.admin_site.each_context(request), "opts": self.model._meta, "original": obj,
-            "title": f"{title}: {obj}", "back": back, "action_title": title,
+            "title": f"{title}: {obj}", "back": back, "action_title": title, "action": name,
+            "has_view_permission": self.has_view_permission(request, obj),
         }
         if not request.user.has_perm(services.PERMISSIONS[permission]):
             context["refusal"] = services.ModerationError("forbidden").message
@@ -101,7 +111,8 @@ class ActionPages:
             else:
                 messages.success(request, gettext("Done: %(action)s.") % {"action": title})
                 return redirect(back)
-        context["form"] = form
+        # The admin's own form markup (fieldset, rows, help, errors once), as on its change pages.
+        context["adminform"] = helpers.AdminForm(form, [(None, {"fields": list(form.fields)})], {})
         return TemplateResponse(request, "admin/moderation/action.html", context)
 
     change_form_template = "admin/moderation/change_form.html"
@@ -207,12 +218,12 @@ class ModeratedUserAdmin(ActionPages, PlayerAdmin):
         rows = [(format_html('<a href="{}">#{}</a>', _change_url(g), g.pk),
                  timezone.localtime(g.created_at).strftime("%Y-%m-%d %H:%M"), g.get_kind_display(),
                  g.get_status_display(), g.get_termination_display() or "–",
-                 f"{g.host or '–'} / {g.guest or '–'}", gettext("yes") if g.rated else gettext("no"))
+                 _players(g), _rating_state(g))
                 for g in games]
         more = format_html('<p><a href="{}?player={}">{}</a></p>', reverse("admin:games_game_changelist"),
                            user.pk, gettext("All games of this player"))
         return format_html("{}{}", _table([gettext("game"), gettext("created"), gettext("kind"), gettext("status"),
-                                           gettext("ending"), gettext("players"), gettext("rated")], rows), more)
+                                           gettext("ending"), gettext("X – O"), gettext("rated")], rows), more)
 
     @admin.display(description=_("reports against this player"))
     def reports_against(self, user):
@@ -287,8 +298,9 @@ admin.site.unregister(Game)
 class ModeratedGameAdmin(ActionPages, GameAdmin):
     """Games: filters, search by player, the final position and the moves; annul and stop."""
 
-    list_display = ("id", "kind", "status", "rated", "annulled", "host", "guest", "ply", "termination",
-                    "created_at")
+    # Few narrow columns, so the list fits beside the admin's sidebar at 1280 px without a scroll:
+    # the players as one "X – O" column, the status with its ending, rated/annulled as one word.
+    list_display = ("id", "players", "kind", "outcome", "rating_state", "ply", "created")
     list_filter = ("status", "rated", CategoryFilter, "kind", "annulled", "termination",
                    ("created_at", admin.DateFieldListFilter), PlayerFilter)
     list_select_related = ("host", "guest")
@@ -309,6 +321,25 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("host", "guest", "annulled_by")
+
+    @admin.display(description=_("X – O"))
+    def players(self, game):
+        """Who played X and who O: a user, the computer and its level, or the record's names; a
+        game on one device (one user in both seats) says so instead of naming the user twice."""
+        return _players(game)
+
+    @admin.display(description=_("status"), ordering="status")
+    def outcome(self, game):
+        status = game.get_status_display()
+        return f"{status}: {game.get_termination_display()}" if game.termination else status
+
+    @admin.display(description=_("rated"), ordering="rated")
+    def rating_state(self, game):
+        return _rating_state(game)
+
+    @admin.display(description=_("created"), ordering="created_at")
+    def created(self, game):
+        return _short_time(game.created_at)
 
     #: Stored forms a moderator does not read: the rules dict and the position text are shown as
     #: words and as a board (`rules_in_words`, `board`) instead.
@@ -349,6 +380,38 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
     def chat(self, game):
         lines = ChatMessage.objects.filter(game=game).select_related("author").order_by("created_at")[:200]
         return _chat_table(lines)
+
+
+#: The computer's name in the games list, by level.
+COMPUTER_NAMES = {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)"), "hard": _("Computer (Hard)")}
+
+
+def _players(game) -> str:
+    """"X – O" of `game` for the admin's lists: each side's player (`_seat_name`), or one name for
+    a game on one device (one user in both seats)."""
+    if game.is_local:
+        return gettext("%(name)s (two players, one device)") % {"name": game.host}
+    return " – ".join(_seat_name(game, game.seat_playing(side)) for side in (Side.X, Side.O))
+
+
+def _rating_state(game) -> str:
+    """"rated", "casual" or "annulled" (rated, and its changes refunded) for the admin's lists."""
+    if game.annulled:
+        return gettext("annulled")
+    return gettext("rated") if game.rated else gettext("casual")
+
+
+def _seat_name(game, seat: str) -> str:
+    """The name in `seat` for the games list: the user, the computer with its level, an imported
+    record's name, or "–" (an open seat, an unknown name)."""
+    if game.bot_seat == seat:
+        return str(COMPUTER_NAMES.get(game.bot_level, _("Computer")))
+    user = game.player_in(seat)
+    if user is not None:
+        return str(user)
+    if game.is_imported:
+        return game.imported.get("names", {}).get(game.side_of(seat)) or "–"
+    return "–"
 
 
 def _chat_table(lines) -> str:
@@ -422,19 +485,49 @@ class ChatMessageAdmin(ViewOnly, admin.ModelAdmin):
 # ---------------------------------------------------------------------- reports and the audit log
 
 @admin.register(Report)
-class ReportAdmin(ViewOnly, admin.ModelAdmin):
-    list_display = ("id", "created_at", "reported", "reporter", "reason", "status", "game")
+class ReportAdmin(ActionPages, ViewOnly, admin.ModelAdmin):
+    """Players' reports: read on the report's page, resolved or dismissed there with a note (action
+    pages, as users and games have), or many at once from the list (one note for all)."""
+
+    # Narrow columns, so the list fits beside the sidebar at 1280 px (the reporter under the player).
+    list_display = ("id", "reported_at", "players", "reason", "status", "game_ref")
     list_filter = ("status", "reason")
     list_select_related = ("reported", "reporter", "game")
     search_fields = ("reported__username", "reporter__username", "reported__display_name")
     show_full_result_count = False
     actions = ["resolve", "dismiss"]
+    action_form = DecisionActionForm
     readonly_fields = ("reporter", "reported", "game_link", "reason", "note", "status", "created_at",
                        "decided_at", "decided_by", "decision_note", "game_chat")
     fields = readonly_fields
+    action_pages = {
+        "resolve": (DecisionForm, "decide", _("Resolve the report")),
+        "dismiss": (DecisionForm, "decide", _("Dismiss the report")),
+    }
+    DECISIONS = {"resolve": Report.Status.RESOLVED, "dismiss": Report.Status.DISMISSED}
+
+    def perform(self, request, report, name, form):
+        services.decide_report(request.user, report, status=self.DECISIONS[name], note=form.cleaned_data["note"])
+
+    def action_links(self, request, obj) -> list[tuple[str, str]]:
+        """Resolve and dismiss while the report is open; a decided report has none."""
+        return super().action_links(request, obj) if obj.status == Report.Status.OPEN else []
 
     def has_decide_permission(self, request):
         return request.user.has_perm(services.PERMISSIONS["decide"])
+
+    @admin.display(description=_("reported player"), ordering="reported")
+    def players(self, report):
+        return format_html('{}<br><small>{}</small>', report.reported,
+                           gettext("reported by %(name)s") % {"name": report.reporter})
+
+    @admin.display(description=_("reported at"), ordering="created_at")
+    def reported_at(self, report):
+        return _short_time(report.created_at)
+
+    @admin.display(description=_("game"), ordering="game")
+    def game_ref(self, report):
+        return format_html('<a href="{}">#{}</a>', _change_url(report.game), report.game_id)
 
     @admin.display(description=_("game"))
     def game_link(self, report):
@@ -446,10 +539,11 @@ class ReportAdmin(ViewOnly, admin.ModelAdmin):
         return _chat_table(lines)
 
     def _decide(self, request, queryset, status):
+        note = request.POST.get("note", "")  # the action bar's note (DecisionActionForm), for all of them
         done = 0
         for report in queryset:
             try:
-                services.decide_report(request.user, report, status=status)
+                services.decide_report(request.user, report, status=status, note=note)
             except services.ModerationError:
                 continue
             done += 1

@@ -28,6 +28,8 @@ from moderation.models import AuditEntry, Report
 
 #: The longest reason a moderator may give, in characters (the restriction fields' size).
 MAX_REASON_CHARS = 300
+#: The longest note on a report's decision, in characters (`Report.decision_note`).
+MAX_NOTE_CHARS = 500
 
 #: The permission each action needs (`app_label.codename`, granted to the "Moderators" group).
 PERMISSIONS = {
@@ -230,7 +232,7 @@ def decide_report(by, report: Report, *, status: str, note: str = "") -> Report:
         if report.status != Report.Status.OPEN:
             raise ModerationError("bad_decision")
         report.status, report.decided_by, report.decided_at = status, by, timezone.now()
-        report.decision_note = (note or "")[:500]
+        report.decision_note = (note or "").strip()[:MAX_NOTE_CHARS]
         report.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])
         action = AuditEntry.Action.REPORT_RESOLVED if status == Report.Status.RESOLVED else AuditEntry.Action.REPORT_DISMISSED
         audit(by, action, user=report.reported, game=report.game, reason=report.decision_note,

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.restrictions import ban_message, user_group
 
-from caro.rooms.consumers import BURST, CLOSE_TOO_BIG, CLOSE_TOO_MANY, RATE, read_frame
+from caro.rooms.consumers import BURST, CLOSE_TOO_BIG, CLOSE_TOO_MANY, RATE, read_frame, refuse_over_rate
 from caro.rooms.consumers import CLOSE_BANNED, _ban_of, _language_of
 from caro.rooms.limits import SocketSlot, client_address
 from ranking import arrivals, pairing
@@ -186,7 +186,7 @@ class SeekConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
-            return await self.send_error("rate_limited")
+            return await refuse_over_rate(self)
         frame, refusal = read_frame(text_data, bytes_data)
         if refusal == CLOSE_TOO_BIG:
             return await self.close(code=CLOSE_TOO_BIG)

@@ -123,3 +123,19 @@ def signed(delta: int) -> str:
     if delta < 0:
         return f"\u2212{-delta}"
     return "\u00b10"
+
+
+def peak_of(history, current: int) -> int:
+    """The highest rating of a player's history in one category, with refunded (annulled)
+    changes taken out as `ranking.services.revert_game` takes them out of the current rating:
+    each later rating is lower by the deltas refunded before it (a refunded loss raises them).
+    `history` is `(after, delta, refunded)` per change, oldest first (points); `current` the
+    rating now, counted too, as is `START_RATING` (where every rating starts)."""
+    peak = max(START_RATING, current)
+    refunded = 0
+    for after, delta, was_refunded in history:
+        if was_refunded:
+            refunded += delta
+        else:
+            peak = max(peak, after - refunded)
+    return peak

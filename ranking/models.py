@@ -16,7 +16,8 @@ from ranking import categories, elo
 
 class Rating(models.Model):
     """A player's rating in one category. `value` in points, `games` rated games counted,
-    `peak` the highest value ever reached (K drops to 10 for good once it reached 2400)."""
+    `peak` the highest value reached (K drops to 10 for good once it reached 2400); an annulment
+    recomputes it without the annulled game (`ranking.services.revert_game`)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player"), on_delete=models.CASCADE,
                              related_name="ratings")

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from caro.games.models import Game, Seat
@@ -218,11 +219,18 @@ def recent_key(rows: list[RecentGame]) -> str:
 
 def history(user, category: str, limit: int = CHART_GAMES) -> History:
     """The rating chart of `user` in `category`: their last `limit` rated games (annulled ones left
-    out), oldest first, as the rating before the first and after each (one query)."""
+    out), oldest first, as the rating before the first and after each (one query). Each rating is
+    lower by the changes refunded before it (a refunded loss raises it), the rule an annulment keeps
+    for the current rating (`services.revert_game`), so the chart ends at the rating shown."""
+    refunded_before = (RatingChange.objects.filter(user=user, category=category, reverted_at__isnull=False,
+                                                   created_at__lt=OuterRef("created_at"))
+                       .values("user").annotate(total=Sum("delta")).values("total"))
     changes = list(RatingChange.objects.filter(user=user, category=category, reverted_at__isnull=True)
-                   .order_by("-created_at", "-pk").values_list("before", "after")[:limit])
+                   .annotate(refunded=Coalesce(Subquery(refunded_before), 0))
+                   .order_by("-created_at", "-pk").values_list("before", "after", "refunded")[:limit])
     changes.reverse()
-    points = [changes[0][0]] + [after for _before, after in changes] if changes else []
+    points = ([changes[0][0] - changes[0][2]] + [after - refunded for _before, after, refunded in changes]
+              if changes else [])
     return History(category=category, points=points)
 
 

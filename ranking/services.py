@@ -92,9 +92,11 @@ def revert_game(game: Game) -> list[RatingChange]:
     """Undo `game`'s rating changes (an admin annulment), inside the caller's transaction: each
     player's current rating loses exactly that game's `delta` and one game of that result; the
     changes stay stored, marked `reverted_at`. Games played after it keep their own changes (their
-    deltas were computed from the ratings of the time, and are not recomputed). The peak (and so
-    K = 10 after reaching 2400) is kept. Returns the changes reverted; [] when there is nothing
-    (left) to revert, so a repeated annulment changes nothing.
+    deltas were computed from the ratings of the time, and are not recomputed). The peak is
+    recomputed from the history that remains (`elo.peak_of`, the same rule: every rating after a
+    refunded change moves by its delta), so a peak only the annulled game reached goes, and with it
+    K = 10 when that game was what reached 2400. Returns the changes reverted; [] when there is
+    nothing (left) to revert, so a repeated annulment changes nothing.
     """
     with transaction.atomic():
         changes = list(RatingChange.objects.select_for_update()
@@ -104,6 +106,8 @@ def revert_game(game: Game) -> list[RatingChange]:
         now = timezone.now()
         for change in changes:
             rating = _locked_ratings([change.user_id], change.category)[change.user_id]
+            change.reverted_at = now
+            change.save(update_fields=["reverted_at"])
             rating.value -= change.delta
             rating.games = max(0, rating.games - 1)
             if change.score == elo.WIN:
@@ -112,12 +116,14 @@ def revert_game(game: Game) -> list[RatingChange]:
                 rating.draws = max(0, rating.draws - 1)
             else:
                 rating.losses = max(0, rating.losses - 1)
+            history = (RatingChange.objects.filter(user_id=change.user_id, category=change.category)
+                       .order_by("created_at", "pk").values_list("after", "delta", "reverted_at"))
+            rating.peak = elo.peak_of(((after, delta, reverted is not None) for after, delta, reverted in history),
+                                  rating.value)
             rating.listed = rating.listed and rating.games > 0
             rating.established = not elo.is_provisional(rating.games)
-            rating.save(update_fields=["value", "games", "wins", "draws", "losses", "listed", "established",
+            rating.save(update_fields=["value", "games", "wins", "draws", "losses", "peak", "listed", "established",
                                        "updated_at"])
-            change.reverted_at = now
-            change.save(update_fields=["reverted_at"])
         return changes
 
 

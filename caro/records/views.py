@@ -134,7 +134,8 @@ def how_played(game: Game) -> str:
 def rating_lines(game: Game) -> dict[str, dict]:
     """A rated game's rating change of each side, from the rating history (`ranking.models.RatingChange`,
     read through the game's `rating_changes`): `{side: {"before": int, "after": int, "delta": "+20" |
-    "−20" | "±0", "reverted": bool}}`; {} for a game that is not rated or not yet scored. One query."""
+    "−20" | "±0", "reverted": bool}}` (`reverted`: the game was annulled and the change refunded; the
+    page strikes it through and says so); {} for a game that is not rated or not yet scored. One query."""
     if not game.rated:
         return {}
     seats = {game.host_id: Seat.HOST, game.guest_id: Seat.GUEST}

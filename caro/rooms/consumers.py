@@ -52,10 +52,10 @@ CLOSE_TOO_BIG = 4413
 CLOSE_TOO_MANY = 4429
 #: Token bucket: at most BURST frames at once, refilled at RATE frames per second.
 RATE, BURST = 10.0, 20.0
-#: A socket whose frames were refused `rate_limited` this many times (over its life) is closed with
-#: CLOSE_TOO_MANY after the last refusal: a page never sends that fast (its heartbeat is a frame
-#: every few seconds), and a client that ignores the refusals only costs the server their answers.
-MAX_RATE_REFUSALS = 300
+#: A socket that sent this many frames over its rate in its life (each refused `rate_limited`) is
+#: closed with CLOSE_TOO_MANY: a page waits for answers and never comes near it, while a flood
+#: would keep the process reading and refusing frames for as long as the sender likes.
+MAX_REFUSALS = 300
 #: Close code for a room that does not exist (the client stops reconnecting).
 CLOSE_NO_ROOM = 4404
 #: A spectator refused because the room is full gets the same close as a socket over a limit.
@@ -102,6 +102,21 @@ def read_frame(text_data: str | None, bytes_data: bytes | None) -> tuple[dict | 
         return None, "malformed"
     return frame, None
 
+
+async def refuse_over_rate(consumer, answer: bool = True) -> None:
+    """A frame over `consumer`'s rate (its token bucket is empty): answered `rate_limited` (with
+    `consumer.send_error`, when `answer`), or, the MAX_REFUSALS-th time in the socket's life, the
+    socket is closed with CLOSE_TOO_MANY instead; frames over the rate after that get nothing.
+    Shared by every site socket."""
+    refused = getattr(consumer, "refused_frames", 0) + 1
+    consumer.refused_frames = refused
+    if refused == MAX_REFUSALS:
+        log.info("socket %s closed: %d frames over its rate", consumer.scope.get("path"), refused)
+        await consumer.close(code=CLOSE_TOO_MANY)
+    elif refused < MAX_REFUSALS and answer:
+        await consumer.send_error("rate_limited")
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     """One websocket connection to `/ws/room/<code>/`."""
 
@@ -138,7 +153,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.user = _resolved(self.scope.get("user"))
         self.lang = _language_of(self.scope)
         self.tokens, self.refilled = BURST, time.monotonic()
-        self.refusals = 0  # frames refused `rate_limited` so far (MAX_RATE_REFUSALS)
         self.game_group = None
         self.forgotten = False
         self.side = None  # "X"/"O" or None (spectator), refreshed by every `state` this socket gets
@@ -263,13 +277,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
-            self.refusals += 1
-            if self.refusals > MAX_RATE_REFUSALS:  # closed already: what is still queued is dropped
-                return
-            await self.send_error("rate_limited")
-            if self.refusals == MAX_RATE_REFUSALS:
-                await self.close(code=CLOSE_TOO_MANY)
-            return
+            return await refuse_over_rate(self)
         frame, refusal = read_frame(text_data, bytes_data)
         if refusal == CLOSE_TOO_BIG:
             return await self.close(code=CLOSE_TOO_BIG)

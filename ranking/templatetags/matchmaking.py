@@ -26,4 +26,5 @@ def quick_match_entry(context) -> dict:
     if chosen:
         quick = choices.parse_quick(chosen["key"])
     return {"quick": quick, "quick_line": quick.describe(), "csrf_token": context.get("csrf_token"),
-            "quick_follow": follow, "seek_refused": context.get("seek_refused", False)}
+            "quick_follow": follow, "seek_refused": context.get("seek_refused", False),
+            "signed_in": request.user.is_authenticated}

@@ -347,6 +347,10 @@ def _two_accounts():
     return strong, new
 
 
+RATING_NOTE = {"vi": "“?”: điểm tạm tính, mới chơi ít ván tính điểm.",
+               "en": "“?”: a provisional rating, few rated games yet."}
+
+
 @pytest.mark.parametrize("lang, width", BOTH)
 def test_a_ranked_room_shows_both_ratings_and_the_stakes_before_the_first_move_and_the_change_after(
         browser, live_server_url, lang, width):
@@ -379,6 +383,8 @@ def test_a_ranked_room_shows_both_ratings_and_the_stakes_before_the_first_move_a
             page.wait_for_selector(f'[data-testid="stakes-{new_side}"]:not([hidden])')
             assert page.inner_text(f'[data-testid="rating-{strong_side}"]') == "1240"
             assert page.inner_text(f'[data-testid="rating-{new_side}"]') == f"{stakes[new_side]['rating']}?"
+            # The "?" said in words on the page (a phone shows no title): a provisional rating.
+            assert page.inner_text('[data-testid="rating-note"]') == RATING_NOTE[lang]
             for side in "XO":
                 s = stakes[side]
                 want = STAKE_WORDS[lang].format(win=_signed(s["win"]), draw=_signed(s["draw"]), loss=_signed(s["loss"]))

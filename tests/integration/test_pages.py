@@ -30,6 +30,17 @@ def test_home_is_vietnamese_by_default_and_english_on_request():
     assert "15×15 · blocked two ends · 1 min/move" in en.content.decode()
 
 
+def test_the_ranked_link_asks_for_an_account_only_of_those_without_one():
+    """A guest reads "Ván xếp hạng (cần tài khoản)"; a signed-in player, who has one, "Ván xếp hạng"."""
+    guest_page = Client().get("/").content.decode()
+    assert "Ván xếp hạng (cần tài khoản)" in guest_page
+    client = Client()
+    client.force_login(User.objects.create_user("Lan", password="Caro!pass2026x"),
+                       backend="django.contrib.auth.backends.ModelBackend")
+    page = client.get("/").content.decode()
+    assert ">Ván xếp hạng</a>" in page and "(cần tài khoản)" not in page
+
+
 def test_the_language_switcher_sets_the_language():
     client = Client()
     response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})

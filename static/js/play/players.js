@@ -85,6 +85,7 @@ export class Players {
   // `state`, docs/protocol.md).
   renderRatings(state) {
     const over = state.status === "finished" || state.status === "aborted";
+    let provisional = false;
     for (const side of ["X", "O"]) {
       const el = this.$(`rating-${side}`);
       if (!el) continue;
@@ -93,6 +94,7 @@ export class Players {
       el.hidden = !r && !st;
       el.dataset.trend = !r ? "" : r.delta > 0 ? "up" : r.delta < 0 ? "down" : "";
       el.dataset.provisional = (r ? r.provisional : st && st.provisional) ? "1" : "";
+      if ((r || st) && el.dataset.provisional) provisional = true;
       if (r) {
         el.textContent = changeRating(r);
         el.title = r.provisional
@@ -110,6 +112,11 @@ export class Players {
       if (!stakes) continue;
       stakes.hidden = !st;
       stakes.textContent = st ? stakeWords(st) : "";
+    }
+    const note = this.$("rating-note");
+    if (note) {
+      note.hidden = !provisional;
+      note.textContent = provisional ? gettext("“?”: a provisional rating, few rated games yet.") : "";
     }
   }
 }

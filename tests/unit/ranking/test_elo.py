@@ -87,3 +87,22 @@ def test_a_score_other_than_win_draw_loss_is_refused():
         elo.rate(Standing(), Standing(), 0.7)
     with pytest.raises(ValueError):
         elo.rate_game(Standing(), Standing(), 2)
+
+
+# The peak after an annulment (elo.peak_of): the history as revert_game leaves it.
+
+def test_the_peak_of_a_history_without_refunds_is_its_highest_rating():
+    assert elo.peak_of([(1220, 20, False), (1239, 19, False), (1216, -23, False)], 1216) == 1239
+
+
+def test_a_refunded_game_s_own_rating_is_not_a_peak_and_later_ratings_move_by_its_delta():
+    # 1200 → 1220 (refunded) → 1239 → 1216: without the first game the path is 1200, 1219, 1196.
+    assert elo.peak_of([(1220, 20, True), (1239, 19, False), (1216, -23, False)], 1196) == 1219
+    # Refunding the middle game only: 1220, then 1216 − 19 = 1197.
+    assert elo.peak_of([(1220, 20, False), (1239, 19, True), (1216, -23, False)], 1197) == 1220
+
+
+def test_a_refunded_loss_raises_the_later_ratings_and_a_lone_refunded_game_leaves_the_start():
+    assert elo.peak_of([(1180, -20, True), (1201, 21, False)], 1221) == 1221
+    assert elo.peak_of([(1220, 20, True)], 1200) == elo.START_RATING
+    assert elo.peak_of([], 1150) == elo.START_RATING  # the start counts, as a new rating's peak
