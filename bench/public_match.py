@@ -26,9 +26,12 @@ the build commands; nothing of theirs is committed):
   source), compiled natively with the book compiled out, through bench/public_engines/egaroucid_cli.cpp
   (one position a line). Binary: ``--egaroucid`` or ``$EGAROUCID``.
 
-Games: ``--openings`` balanced openings from bench/match.py (caro: its four-stone X, O, X, O
-openings then its three-stone ones; Reversi: its Reversi openings), from ``--start``, each played
-with both colours. Every move is judged by the Python engine (caro.engine): an illegal move loses
+Games: ``--openings`` openings from ``--start``, each played with both colours. Caro's
+``--opening-set``: ``bench`` (the default) bench/match.py's four-stone X, O, X, O openings then its
+three-stone ones (never checked for balance); ``balanced`` the preset's verified set of
+bench/data/balanced-openings-<preset>.json (Rapfi's evaluation near even; bench/balanced_openings.py),
+whose games go to their own file (``rapfi-<preset>-n<nodes>-balanced``). Reversi: bench/match.py's
+Reversi openings. Every move is judged by the Python engine (caro.engine): an illegal move loses
 the game for its side; a caro game with no five by ``--max-ply`` is a draw.
 
 Results: one JSON line per finished game, appended to ``<dir>/public-<match>.jsonl`` (``--dir`` or
@@ -522,16 +525,40 @@ def engine_commit(path: Path) -> str | None:
     return None
 
 
+OPENING_SETS = ("bench", "balanced")  # --opening-set: bench/match.py's old caro openings, or the verified set
+
+
+def caro_openings(opening_set: str, preset: str) -> list[tuple[str, ...]]:
+    """The caro openings of a set, in order: "bench" bench/match.py's 16 four-stone then 16
+    three-stone openings (never checked for balance: Rapfi 10k scores 17-23 % as O against itself
+    there); "balanced" the preset's verified set (bench/data/balanced-openings-<preset>.json, made by
+    bench/balanced_openings.py from Rapfi's evaluation alone, most even first)."""
+    if opening_set == "balanced":
+        from balanced_openings import load_balanced
+
+        return load_balanced(preset)
+    from match import CARO_OPENINGS, CARO_OPENINGS_4
+
+    return list(CARO_OPENINGS_4) + list(CARO_OPENINGS)
+
+
+def rapfi_match_name(preset: str, nodes: int, move_ms: int = 1000, opening_set: str = "bench") -> str:
+    """A Rapfi match's file name: its rule, Rapfi's nodes, our move time when not 1000 ms and the
+    opening set when not the old bench one (a set's games never share a file with another's:
+    the records are keyed by opening index)."""
+    return (f"rapfi-{preset}-n{nodes}" + (f"-t{move_ms}" if move_ms != 1000 else "")
+            + (f"-{opening_set}" if opening_set != "bench" else ""))
+
+
 def run_rapfi(args) -> int:
     from caro.engine.caro import PRESETS, Board
-    from match import CARO_OPENINGS, CARO_OPENINGS_4
     from strength_gate import JsBrain
 
     rules = PRESETS[args.preset].rules
-    match = f"rapfi-{args.preset}-n{args.nodes}" + (f"-t{args.move_ms}" if args.move_ms != 1000 else "")
+    match = rapfi_match_name(args.preset, args.nodes, args.move_ms, args.opening_set)
     settings = {"ours": f"js hard brain --cpu-clock, timeout_turn {args.move_ms}", "rapfi": str(args.rapfi),
                 "rapfi_commit": engine_commit(args.rapfi), "rule": RAPFI_RULES[args.preset], "max_node": args.nodes,
-                "thread_num": 1}
+                "thread_num": 1, "opening_set": args.opening_set}
 
     def make_board(opening):
         board = Board(rules)
@@ -540,7 +567,7 @@ def run_rapfi(args) -> int:
         return board
 
     return run(args, match, Rapfi(args.rapfi, RAPFI_RULES[args.preset], args.nodes), JsBrain(args.preset, args.move_ms),
-               CARO_OPENINGS_4 + CARO_OPENINGS, make_board, lambda side: side, caro_winner, settings)
+               caro_openings(args.opening_set, args.preset), make_board, lambda side: side, caro_winner, settings)
 
 
 def run_egaroucid(args) -> int:
@@ -779,6 +806,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rapfi", type=Path, default=Path(os.environ.get("RAPFI", RAPFI_DEFAULT)))
     parser.add_argument("--egaroucid", type=Path, default=Path(os.environ.get("EGAROUCID", EGAROUCID_DEFAULT)))
     parser.add_argument("--openings", type=int, default=24, help="openings, each played with both colours")
+    parser.add_argument("--opening-set", default="bench", choices=OPENING_SETS,
+                        help="caro: bench/match.py's old openings or the verified balanced set (its own match file)")
     parser.add_argument("--start", type=int, default=0, help="first opening's index")
     parser.add_argument("--side", choices=["X", "O"], help="play only the games where ours is this side")
     parser.add_argument("--move-ms", type=int, default=1000, help="our time a move (CPU clock), ms")

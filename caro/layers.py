@@ -40,6 +40,13 @@ consistent hash) with four differences:
    at once and returns True, or does nothing and returns False (the move on the event loop
    uses it, caro.games.outbox, and saves a task and a lock per move).
 
+5. **One queue per consumer.** `adopt(channel, queue)` has the channel's messages put on `queue`,
+   a queue of the caller's (the room consumer gives the server's input queue of its socket, where
+   Daphne puts the client's frames), deserialised already, instead of a queue of the layer's;
+   `release(channel)` forgets it. A consumer then waits on one queue for everything it handles,
+   instead of Channels' two tasks per message (`await_many_dispatch`: a new task and an
+   `asyncio.wait` for each frame and each event; caro.rooms.consumers.RoomConsumer).
+
 Messages: a local member receives a shallow copy of the dict that was sent (never the
 serialised round trip): do not change a message's nested values after sending it. A payload
 without our tag (a publisher on plain channels_redis) is delivered as channels_redis would.
@@ -89,7 +96,7 @@ class LocalFirstChannelLayer(RedisPubSubChannelLayer):
     channels_redis's pub/sub options plus `join_wait_s` (default JOIN_WAIT_S)."""
 
     def __getattr__(self, name):
-        if name in ("group_send_many", "deliver_here", "watch_reconnects", "subscribers", "ping"):
+        if name in ("group_send_many", "deliver_here", "watch_reconnects", "subscribers", "ping", "adopt", "release"):
             return getattr(self._get_layer(), name)
         return super().__getattr__(name)
 
@@ -122,6 +129,8 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
         #: group's Redis channel -> (answers still awaited, the event set when they came)
         self._joining: dict[str, list] = {}
         self.watchers: set[str] = set()
+        #: channels whose queue is the caller's (`adopt`): what comes from Redis is put there deserialised
+        self.adopted: set[str] = set()
         #: shards announcing this process again after a reconnection (meanwhile it publishes all)
         self.settling = 0
         self._shards = [Shard(host, self) for host in decode_hosts(hosts)]
@@ -149,15 +158,41 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
             item = await queue.get()
         except (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit):
             # The consumer is going away (Channels cancels its receive): forget its channel.
-            if self.channels.get(channel) is queue:
-                del self.channels[channel]
-                self.watchers.discard(channel)
-                try:
-                    await self._get_shard(channel).unsubscribe(channel)
-                except BaseException:  # noqa: BLE001 - the cancellation is what must propagate
-                    log.exception("could not unsubscribe %s", channel)
+            await self._forget_channel(channel, queue)
             raise
         return item if isinstance(item, dict) else self.channel_layer.deserialize(item)
+
+    async def adopt(self, channel: str, queue: asyncio.Queue) -> None:
+        """Put the messages of `channel` (a channel of this process: `new_channel`) on `queue`
+        from now on, each a dict (deserialised when it came through Redis), instead of a queue
+        that `receive` reads. `release` ends it."""
+        old = self.channels.get(channel)
+        self.channels[channel] = queue
+        self.adopted.add(channel)
+        while old is not None and not old.empty():  # (nothing knows a new channel's name yet)
+            item = old.get_nowait()
+            queue.put_nowait(item if isinstance(item, dict) else self.channel_layer.deserialize(item))
+        if old is None:
+            await self._get_shard(channel).subscribe(channel)
+
+    async def release(self, channel: str) -> None:
+        """Forget an adopted `channel` (its consumer is done): unsubscribe, drop its queue."""
+        queue = self.channels.get(channel)
+        if queue is not None and channel in self.adopted:
+            await self._forget_channel(channel, queue)
+
+    async def _forget_channel(self, channel: str, queue: asyncio.Queue) -> None:
+        """Forget `channel` if its queue is still `queue`: no more messages for it, no Redis
+        subscription (a failure to unsubscribe is logged: this runs as its consumer goes away)."""
+        if self.channels.get(channel) is not queue:
+            return
+        del self.channels[channel]
+        self.watchers.discard(channel)
+        self.adopted.discard(channel)
+        try:
+            await self._get_shard(channel).unsubscribe(channel)
+        except BaseException:  # noqa: BLE001 - the cancellation is what must propagate
+            log.exception("could not unsubscribe %s", channel)
 
     async def watch_reconnects(self, channel: str) -> None:
         """After each reconnection to Redis, put `RECONNECTED` on `channel`'s queue (a channel of
@@ -282,6 +317,7 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
 
     async def flush(self):
         self.channels, self.groups, self.remote, self._joining, self.watchers = {}, {}, {}, {}, set()
+        self.adopted = set()
         for shard in self._shards:
             await shard.flush()
 
@@ -312,13 +348,18 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
             waiting[1].set()
 
     def _deliver(self, name: str, data: bytes) -> None:
-        queue = self.channels.get(name)
-        if queue is not None:
-            queue.put_nowait(data)
-            return
-        for channel in self.groups.get(name, ()):
+        """Put a payload from Redis on the queue of channel `name`, or of each member of group
+        `name` (deserialised for an adopted channel; `receive` deserialises the others)."""
+        message = None
+        for channel in (name,) if name in self.channels else self.groups.get(name, ()):
             queue = self.channels.get(channel)
-            if queue is not None:
+            if queue is None:
+                continue
+            if channel in self.adopted:
+                if message is None:
+                    message = self.channel_layer.deserialize(data)
+                queue.put_nowait(dict(message))
+            else:
                 queue.put_nowait(data)
 
     async def resubscribed(self, shard: "Shard") -> None:

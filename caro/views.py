@@ -5,6 +5,7 @@ import sys
 
 import psycopg
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.template import loader
@@ -55,7 +56,20 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"error": "bad_request",
                              "message": _("The server could not read this request; nothing was changed.")}, status=400)
+    too_big = _too_big_answer(request) if isinstance(exception, RequestDataTooBig) else None
+    if too_big is not None:
+        return too_big
     return HttpResponseBadRequest(loader.get_template("400.html").render())
+
+
+def _too_big_answer(request: HttpRequest) -> HttpResponse | None:
+    """The page's own answer to a body over DATA_UPLOAD_MAX_MEMORY_SIZE, when the view resolved
+    for the request has one (its `too_big` attribute, called with the URL's arguments: the import
+    page gives its form back with why); None otherwise. The request's middleware had run (the
+    body is read in a view or in the CSRF check), so that page renders with its context."""
+    match = getattr(request, "resolver_match", None)
+    answer = getattr(match.func, "too_big", None) if match is not None else None
+    return answer(request, *match.args, **match.kwargs) if answer is not None else None
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -23,6 +23,10 @@ on uvloop, with the collector tuned for a long-lived server and a bounded answer
   TCP reset) until the client closes or REFUSED_LINGER_S passes.
 - **No terminal styling per frame**: autobahn's per-frame debug-log values are not built
   (`plain_debug_values`).
+- **A frame is written at once**: a websocket frame goes to the socket in the call that sends it
+  when nothing is waiting to be written before it (`write_now`), instead of Twisted's buffer, a
+  writer registered with the event loop, a turn of the loop and the writer removed again for
+  every frame.
 
 Daphne writes its access log (`daphne.access.AccessLogGenerator`, on by default at verbosity 1)
 straight to stdout with `datetime.now()`, the process's local time (UTC+7 here: Django sets the
@@ -150,14 +154,57 @@ def _bounded_protocol(factory) -> http._GenericHTTPChannelProtocol:
     return http._GenericHTTPChannelProtocol(BoundedHTTPChannel())
 
 
+def write_now(transport, data: bytes) -> bool:
+    """Write `data` to the socket of Twisted TCP `transport` now, if nothing it holds must go
+    first: True when `data` is all written or handed to the transport (a part the kernel did not
+    take is written through `transport.write`, in order, which pauses a registered producer if
+    its buffer fills, as ever); False, having written nothing, when the transport must have it
+    (data buffered before it, TLS, a paused producer, a connection closing, anything unusual):
+    the caller then writes it as usual.
+
+    Twisted's `write` only buffers and registers the socket as a writer with the event loop
+    (an `epoll_ctl`), which writes it on the loop's next turn and removes the writer again (a
+    second `epoll_ctl`): for a few hundred bytes into an empty kernel buffer, that is most of
+    what sending a frame costs the web process (issue 27, phase 7). An error of the socket (a
+    connection reset) is left to the transport, whose own write then finds it and reports the
+    connection lost, as before."""
+    skt = getattr(transport, "socket", None)
+    if (skt is None or not getattr(transport, "connected", False) or getattr(transport, "disconnecting", True)
+            or getattr(transport, "_writeDisconnected", True) or getattr(transport, "TLS", True)
+            or getattr(transport, "producerPaused", True) or getattr(transport, "dataBuffer", b"x")
+            or getattr(transport, "_tempDataBuffer", True)):
+        return False
+    try:
+        sent = skt.send(data)
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
+        return False
+    if sent < len(data):
+        transport.write(data[sent:])
+    return True
+
+
 class CollectableWebSocketProtocol(WebSocketProtocol):
     """Daphne's websocket protocol, freed by reference counting once its connection is lost
     (caro.gcpolicy): autobahn resolves `is_closed` with the protocol itself (protocol -> future ->
-    protocol, a cycle), so the resolved future is replaced by one that holds nothing."""
+    protocol, a cycle), so the resolved future is replaced by one that holds nothing. Its frames
+    are written at once when they can be (`write_now`)."""
 
     def connectionLost(self, reason) -> None:
         super().connectionLost(reason)
         self.is_closed = txaio.create_future_success(None)
+
+    def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:
+        """autobahn's `sendData`, whose plain case (no chopping, nothing queued: it calls
+        `transport.write(data)`) writes with `write_now` when it can, and counts the bytes as
+        autobahn does."""
+        if chopsize or sync or self.send_queue or self.logOctets or not write_now(self.transport, data):
+            return super().sendData(data, sync, chopsize)
+        if self.state == WebSocketProtocol.STATE_OPEN:
+            self.trafficStats.outgoingOctetsWireLevel += len(data)
+        elif self.state in (WebSocketProtocol.STATE_CONNECTING, WebSocketProtocol.STATE_PROXY_CONNECTING):
+            self.trafficStats.preopenOutgoingOctetsWireLevel += len(data)
 
 
 class CollectableWebSocketFactory(WebSocketFactory):

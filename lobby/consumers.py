@@ -33,7 +33,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from caro.rooms.consumers import CLOSE_TOO_MANY, _language_of, refuse_over_rate
+from caro.rooms.consumers import CLOSE_FRAME_BYTES, CLOSE_TOO_BIG, CLOSE_TOO_MANY, _language_of, refuse_over_rate
 from caro.rooms.limits import SocketSlot, client_address
 from caro.rooms.models import LOBBY_GROUP
 from lobby import counts, live
@@ -50,7 +50,11 @@ FEATURED_RETRY_S = 3
 FEATURED_NEXT_S = 4
 #: The per-room socket limit of caro.rooms.limits counts these sockets as one "room".
 SLOT_ROOM = "live"
-#: The longest frame read (only pings are expected), bytes.
+#: The longest frame read (only pings are expected), bytes; a longer one is ignored, and one over
+#: CLOSE_FRAME_BYTES (the room socket's rule, caro.rooms.consumers) closes the socket with
+#: CLOSE_TOO_BIG before anything else looks at it (an attacker's 60 KB frames, 18,148 in 10 s, cost
+#: a web process 6.5 CPU-seconds). Daphne drops a frame over its --websocket-max-message-size
+#: (65,536 bytes, devstack/cli.py and compose.yaml) before it reaches this consumer.
 MAX_FRAME_BYTES = 256
 #: Frames one socket may send: FRAME_BURST at once, then FRAMES_PER_S a second; the rest are
 #: ignored (the page pings every few seconds; a flood costs one Redis write per answered ping),
@@ -154,6 +158,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.slot.release()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if getattr(self, "gone", False):
+            return  # closed: frames already on their way are not read
+        size = len(text_data.encode("utf-8", "surrogatepass")) if text_data is not None else len(bytes_data or b"")
+        if size > CLOSE_FRAME_BYTES:
+            self.gone = True  # nothing more is sent to a socket being closed
+            return await self.close(code=CLOSE_TOO_BIG)
         if not self._take_token():  # ignored, and a flood closes the socket
             return await refuse_over_rate(self, answer=False)
         if not text_data or len(text_data) > MAX_FRAME_BYTES:

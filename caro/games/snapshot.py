@@ -155,8 +155,8 @@ def state_for(game: Game, user) -> dict:
 def with_choices(game: Game, event: dict) -> dict:
     """`event` with `choices` per side (`{"X": [...], "O": [...]}`): the consumer passes each socket
     only its own side's list, so one event serves every receiver."""
-    seats = {side: game.seat_playing(side) for side in (Side.X, Side.O)}
-    return event | {"choices": {side: state.choices_for(game, seat) for side, seat in seats.items()}}
+    both = state.choices_of_both(game)
+    return event | {"choices": {side: both[game.seat_playing(side)] for side in (Side.X, Side.O)}}
 
 
 def presence(game: Game) -> dict[str, bool] | None:

@@ -203,23 +203,37 @@ def choices_for(game: Game, seat: str | None) -> list[str]:
     """The actions the holder of `seat` may take now (none for a spectator), as protocol names."""
     if seat is None or not is_active(game):
         return []
-    # Each predicate once (this runs for both sides of every move event), in the protocol's order:
-    # resign, leave, offer_draw, accept_draw, decline_draw, request_undo, accept_undo,
-    # decline_undo, wait, claim_win, claim_draw.
-    choices = []
-    if resignable(game):
-        choices.append("resign")
-    if between_people(game):
+    return _choices(game, seat, between_people(game))
+
+
+def choices_of_both(game: Game) -> dict[str, list[str]]:
+    """`{"host": choices_for(game, "host"), "guest": choices_for(game, "guest")}`, reading what
+    the two share (the game is active, between people) once: this runs for every move event."""
+    if not is_active(game):
+        return {Seat.HOST: [], Seat.GUEST: []}
+    people = between_people(game)
+    return {Seat.HOST: _choices(game, Seat.HOST, people), Seat.GUEST: _choices(game, Seat.GUEST, people)}
+
+
+def _choices(game: Game, seat: str, people: bool) -> list[str]:
+    """`choices_for` of an active game, `people` being `between_people(game)`: each predicate
+    once, in the protocol's order: resign, leave, offer_draw, accept_draw, decline_draw,
+    request_undo, accept_undo, decline_undo, wait, claim_win, claim_draw (the predicates below,
+    with what they share of an active game between people read once)."""
+    choices = ["resign"]  # resignable: any active game
+    if people:
         choices.append("leave")
-    answer_draw = may_answer_draw(game, seat)
-    if not answer_draw and may_offer_draw(game, seat):
-        choices.append("offer_draw")
+    answer_draw = game.draw_offer == Seat.other(seat)  # may_answer_draw
     if answer_draw:
         choices += ("accept_draw", "decline_draw")
-    if may_request_undo(game, seat):
+    elif people and game.draw_offer != seat and not game.absent_seat:  # may_offer_draw
+        last = game.seat_field("draw_ply", seat)
+        if last is None or game.ply - last >= DRAW_OFFER_EVERY_PLIES:
+            choices.append("offer_draw")
+    if people and may_request_undo(game, seat):
         choices.append("request_undo")
-    if may_answer_undo(game, seat):
+    if game.undo_request == Seat.other(seat):  # may_answer_undo
         choices += ("accept_undo", "decline_undo")
-    if may_decide_absence(game, seat):  # may_wait_longer: the same, once per game
+    if game.absence_expired and game.absent_seat == Seat.other(seat):  # may_decide_absence
         choices += ("wait", "claim_win", "claim_draw") if not game.absence_waited else ("claim_win", "claim_draw")
     return choices

@@ -27,10 +27,10 @@ from caro.games.models import Game, Move, Seat, Side
 from caro.games.services.records import store_imported
 from caro.partials import render_page_or_part, wants_part
 from caro.records import html, limits
+from caro.records.access import game_for as _game
 from caro.records.forms import ContinueForm, ImportForm
 from caro.records.image import position_svg
 from caro.records.links import record_url, url_language
-from caro.rooms.models import Room
 from caro.rooms.device import SEE_OTHER, device_page_url
 
 #: Imported games remembered in a visitor's session, for "my games".
@@ -67,32 +67,6 @@ def in_page_language(view):
             return view(request, *args, language=language, **kwargs)
 
     return wrapped
-
-
-def _game(game_id: int, user=None) -> Game:
-    """The game `game_id` for a record view asked by `user`. Raises Http404 when there is no such
-    game, or when it is not over and `user` may not see it (`may_see_unfinished`). A game not over
-    carries its room (or None) as `live_room`, read once for the check and the page's room link."""
-    game = Game.objects.select_related("host", "guest").filter(pk=game_id).first()
-    if game is not None and not game.is_over:
-        game.live_room = (Room.objects.filter(current_game=game)
-                          .only("code", "watchable", "lobby_since", "created_by_id").first())
-    if game is None or (user is not None and not game.is_over and not may_see_unfinished(user, game, game.live_room)):
-        raise Http404("no such game")
-    return game
-
-
-def may_see_unfinished(user, game: Game, room: Room | None) -> bool:
-    """Whether `user` may see game `game`, not over yet and played in `room` (None: no room), on
-    its record pages: anyone when its room is public (waiting in the lobby, or shown on the watch
-    page); else only its players, the room's host and staff. A friend room shared by its link or
-    code alone stayed findable by counting up record ids, whose page linked to the room, and a
-    stranger took the free seat (attacker run)."""
-    if room is None or room.watchable or room.lobby_since is not None:
-        return True
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return user.is_staff or user.pk in (game.host_id, game.guest_id, room.created_by_id)
 
 
 def _moves(game: Game) -> list[Move]:
@@ -390,8 +364,30 @@ def import_record(request: HttpRequest, language: str) -> HttpResponse:
                 return redirect(record_url(game.pk, url_language()))
         if status == 200 and form.errors:
             status = 400
+    return _import_page(request, form, refusal, status)
+
+
+def _import_page(request: HttpRequest, form: ImportForm, refusal: str | None, status: int) -> HttpResponse:
     return render(request, "records/import.html",
                   {"form": form, "refusal": refusal, "max_mb": records.MAX_RECORD_BYTES // 1_000_000}, status=status)
+
+
+#: Status of an import whose request body Django refused to read (Payload Too Large).
+PAYLOAD_TOO_LARGE = 413
+
+
+@in_page_language
+def import_too_big(request: HttpRequest, language: str) -> HttpResponse:
+    """The import page's answer to a request over DATA_UPLOAD_MAX_MEMORY_SIZE (a paste over 2.5 MB:
+    Django's RequestDataTooBig, before the view or the CSRF check read a field), given by the
+    site's handler400 (caro.views.bad_request, through the view's `too_big` attribute): the form
+    again, empty (the paste is not sent back), with why, 413. Nothing is read or stored."""
+    refusal = _("The record is too large: at most %(mb)s MB. A game record is only a few kilobytes.") % {
+        "mb": records.MAX_RECORD_BYTES // 1_000_000}
+    return _import_page(request, ImportForm(), refusal, PAYLOAD_TOO_LARGE)
+
+
+import_record.too_big = import_too_big
 
 
 def _page_number(text: str | None) -> int:

@@ -14,6 +14,8 @@ import uuid
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
 from django.conf import settings
@@ -118,6 +120,31 @@ async def refuse_over_rate(consumer, answer: bool = True) -> None:
 class RoomConsumer(AsyncWebsocketConsumer):
     """One websocket connection to `/ws/room/<code>/`."""
 
+    async def __call__(self, scope, receive, send) -> None:
+        """Channels' consumer loop on ONE queue: the socket's input queue (Daphne's, or a test
+        communicator's), on which the channel layer puts this consumer's messages too
+        (caro.layers, `adopt`), so each frame and each event is one `await receive()`.
+
+        Channels' own loop (`await_many_dispatch`) waits on two tasks (the client's frames, the
+        layer's channel) and makes a new task and an `asyncio.wait` for every message: about a
+        tenth of the web process's CPU per move (issue 27, phase 7). Without such a queue or
+        layer, Channels' loop runs."""
+        queue = input_queue(receive)
+        layer = get_channel_layer(self.channel_layer_alias)
+        adopt = getattr(layer, "adopt", None) if queue is not None else None
+        if adopt is None:
+            return await super().__call__(scope, receive, send)
+        self.scope, self.channel_layer, self.base_send = scope, layer, send
+        self.channel_name = await layer.new_channel()
+        await adopt(self.channel_name, queue)
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+        finally:
+            await layer.release(self.channel_name)
+
     async def connect(self) -> None:
         # The services this socket calls hand their broadcasts to this loop instead of waiting
         # in a pool thread for it to send them (caro.games.outbox.use_server_loop).
@@ -190,13 +217,24 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_state()
 
     async def dispatch(self, message: dict) -> None:
-        """Channels' dispatch without its per-message `close_old_connections` call.
+        """Channels' dispatch without its per-message `close_old_connections` call, and with the
+        two messages of every move (a client frame, a game event) handed to their handlers at once.
 
         Channels 4.2+ runs that call through the ONE shared sync thread before every message (each
         frame and each group event), so a spectators' flood queued a player's frame behind hundreds
         of thread hops a second. Every ORM call here goes through `db()`, whose worker thread closes
-        stale connections before and after itself, so the extra call does nothing for us.
+        stale connections before and after itself, so the extra call does nothing for us. A frame
+        goes straight to `receive` (what Channels' `websocket_receive` does, one call less) and a
+        game event to `game_event`; any other message type by Channels' naming rule.
         """
+        kind = message["type"]
+        if kind == "websocket.receive":
+            text = message.get("text")
+            if text is not None:
+                return await self.receive(text_data=text)
+            return await self.receive(bytes_data=message.get("bytes"))
+        if kind == "game.event":
+            return await self.game_event(message)
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -410,9 +448,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         if isinstance(event.get("version"), int):
             self.version = event["version"]
-        if "choices" in event:  # one list per side: this socket gets its own side's (none to watch)
-            event = {**event, "choices": event["choices"].get(self.side, []) if self.side else []}
-        await self.send_json(event)
+        await self.send_text(event_text(event, self.side))
 
     async def _gap_after_wait(self) -> None:
         """REORDER_WAIT_S after an event was held, ask this consumer (through its own channel, so
@@ -461,9 +497,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_json(frame)
 
     async def send_json(self, data: dict) -> None:
+        await self.send_text(dumps(data))
+
+    async def send_text(self, text: str) -> None:
+        """Send one text frame: straight to the server's `send` (what Channels' `send` does, two
+        calls less; the socket's middleware passes `send` on untouched, caro.asgi)."""
         try:
-            # ASCII escapes: never an unencodable surrogate; no spaces: smaller frames to write
-            await self.send(text_data=json.dumps(data, separators=(",", ":")))
+            await self.base_send({"type": "websocket.send", "text": text})
         except Exception:  # the client left while an event was on its way: nothing to deliver
             log.debug("room %s: send after close dropped", self.code)
 
@@ -542,6 +582,49 @@ def opening_action(frame: dict) -> dict | None:
             return None
         action["color"] = color
     return action
+
+
+#: JSON text of a frame: ASCII escapes (never an unencodable surrogate), no spaces (smaller frames);
+#: `json.dumps(data, separators=(",", ":"))` without making an encoder per call.
+dumps = json.JSONEncoder(separators=(",", ":")).encode
+#: How many events' texts `event_text` keeps (the most recent ones).
+TEXTS_KEPT = 256
+_texts: dict[int, tuple[dict, dict]] = {}
+
+
+def event_text(event: dict, side: str | None) -> str:
+    """The JSON text of game event `event` for a socket playing `side` ("X"/"O"; None to watch):
+    an event with `choices` (one list per side, `snapshot.with_choices`) carries only that side's
+    list (none to watch).
+
+    Built once per event and side, not once per socket: the channel layer hands every socket of
+    the process the same event dict (caro.layers delivers a shallow copy of the message, and
+    events are never changed once sent), so the texts are kept by the event's identity, for the
+    TEXTS_KEPT most recent events (each entry holds its event, so an id is not reused meanwhile)."""
+    entry = _texts.get(id(event))
+    if entry is None or entry[0] is not event:
+        entry = _texts[id(event)] = (event, {})
+        if len(_texts) > TEXTS_KEPT:
+            del _texts[next(iter(_texts))]
+    texts = entry[1]
+    text = texts.get(side)
+    if text is None:
+        if "choices" in event:
+            event = {**event, "choices": event["choices"].get(side, []) if side else []}
+        text = texts[side] = dumps(event)
+    return text
+
+
+def input_queue(receive) -> asyncio.Queue | None:
+    """The `asyncio.Queue` an ASGI `receive` reads (Daphne's and asgiref's communicator's `receive`
+    is the queue's own `get`), seen through wrappers that name what they wrap `__wrapped__`
+    (caro.gcpolicy.InFlight); None for any other `receive`."""
+    while receive is not None:
+        owner = getattr(receive, "__self__", None)
+        if isinstance(owner, asyncio.Queue) and getattr(receive, "__name__", None) == "get":
+            return owner
+        receive = getattr(receive, "__wrapped__", None)
+    return None
 
 
 def _resolved(user):

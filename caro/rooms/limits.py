@@ -12,7 +12,10 @@ Every limit is a setting read from the environment (caro/settings.py, "Limits");
 - Rooms, records and guests per minute: django-ratelimit's fixed windows in the Redis cache (CACHES).
 
 When Redis does not answer, the limits let the request through (logged): the site keeps working with
-the database alone rather than refusing everyone.
+the database alone rather than refusing everyone. A command that meets a dropped connection (a Redis
+restarted: every pooled connection is dead) is sent once more on a fresh connection; what still fails
+is one warning line without a traceback per kind and per `FAILURE_LOG_S` in a process, with the count
+since the last one (2,000 open sockets meeting a restart were 2,000 tracebacks).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import weakref
 
 import redis
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -38,6 +43,11 @@ WS_LEASE_S = 90
 WS_LEASE_RENEW_S = 30
 #: Prefix of the Redis keys of the socket counts.
 WS_KEY_PREFIX = "caro:ws"
+#: Times a command is sent again, at once and on a fresh connection, after a connection error (not
+#: after a timeout: a Redis that does not answer is not asked twice as long).
+CONNECTION_RETRIES = 1
+#: Failures of one kind (acquire, renew, release) are logged at most once this often per process, s.
+FAILURE_LOG_S = WS_LEASE_RENEW_S
 
 # KEYS: the sorted sets; ARGV: now, lease end, member, lease seconds, then one limit per key.
 # Returns 0 when the socket was added to every set, else the 1-based index of the first full set.
@@ -69,10 +79,36 @@ def _client() -> aioredis.Redis:
         # one is 6.2) refuses it, and redis-py keeps each refusal's traceback in a reference cycle:
         # garbage in the web process, frozen for good when a freeze (caro.gcpolicy) catches it in
         # flight (tests/integration/test_gc_policy.py counted 13-36 such refusals for 40 sockets).
+        # retry: redis-py's from_url sends a command once (Retry(NoBackoff(), 0)); after a Redis
+        # restart every pooled connection fails once, and the renewal of every open socket with it.
         client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5,
-                                         driver_info=None)
+                                         driver_info=None,
+                                         retry=Retry(NoBackoff(), CONNECTION_RETRIES, (redis.ConnectionError,)))
         _clients[loop] = client
     return client
+
+
+class _Failures:
+    """This process's failed Redis calls of one kind: the first is logged (one line, no traceback:
+    the error's type and text say enough), then one line per FAILURE_LOG_S with the count since."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.count = 0
+        self.logged_at: float | None = None
+
+    def failed(self, exc: BaseException) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if self.logged_at is None or now - self.logged_at >= FAILURE_LOG_S:
+            log.warning("socket limits: %s (%d time(s) since the last warning; %s: %s)",
+                        self.what, self.count, type(exc).__name__, exc)
+            self.count, self.logged_at = 0, now
+
+
+ACQUIRE_FAILURES = _Failures("Redis unavailable, socket let through")
+RENEW_FAILURES = _Failures("could not renew a lease")
+RELEASE_FAILURES = _Failures("could not release a place (its lease will end)")
 
 
 def client_address(scope: dict) -> str | None:
@@ -106,8 +142,8 @@ class SocketSlot:
                 _ACQUIRE, len(self.limits), *(key for key, _ in self.limits),
                 now, now + WS_LEASE_S, self.member, WS_LEASE_S, *(limit for _, limit in self.limits),
             )
-        except (redis.RedisError, OSError):
-            log.warning("socket limits: Redis unavailable, socket let through", exc_info=True)
+        except (redis.RedisError, OSError) as exc:
+            ACQUIRE_FAILURES.failed(exc)
             return True
         if full:
             return False
@@ -127,8 +163,8 @@ class SocketSlot:
                     pipe.zadd(key, {self.member: time.time() + WS_LEASE_S})
                     pipe.expire(key, WS_LEASE_S)
                 await pipe.execute()
-            except (redis.RedisError, OSError):
-                log.warning("socket limits: could not renew a lease", exc_info=True)
+            except (redis.RedisError, OSError) as exc:
+                RENEW_FAILURES.failed(exc)
 
     async def release(self) -> None:
         """Leave every count (the socket closed)."""
@@ -141,8 +177,8 @@ class SocketSlot:
             for key, _limit in self.limits:
                 pipe.zrem(key, self.member)
             await pipe.execute()
-        except (redis.RedisError, OSError):
-            log.warning("socket limits: could not release a place (its lease will end)", exc_info=True)
+        except (redis.RedisError, OSError) as exc:
+            RELEASE_FAILURES.failed(exc)
 
 
 #: HTTP status of a request refused by a per-minute limit (Too Many Requests).

@@ -128,6 +128,24 @@ async def test_over_the_multiple_the_socket_is_closed_with_4413_and_beyond_daphn
         await ws.close()
 
 
+@pytest.mark.asyncio
+async def test_the_live_socket_closes_the_attackers_60_kb_frame_with_4413_and_daphne_drops_a_bigger_one(two_daphnes):
+    """Attacker run: 60 KB frames on /ws/live/ (under Daphne's 64 KiB limit) were read and ignored,
+    18,148 in 10 s. The first one now closes the socket with 4413; one over Daphne's limit never
+    reaches the consumer (the connection is dropped)."""
+    base = two_daphnes[0]
+    _room, cookie = await _room_and_cookie()
+    for size, code in ((60_000, CLOSE_TOO_BIG), (DAPHNE_MAX_MESSAGE_BYTES + 5_000, None)):
+        ws = await websockets.connect(base.replace("http://", "ws://") + "/ws/live/?lang=en",
+                                      additional_headers={"Cookie": cookie, "Origin": base},
+                                      open_timeout=TIMEOUT_S, max_size=None)
+        try:
+            await ws.send(json.dumps({"type": "ping", "pad": "x" * size}))
+            assert await _closed_with(ws) == code, size
+        finally:
+            await ws.close()
+
+
 def test_with_production_settings_the_compose_healthcheck_passes_and_pages_redirect_to_https(
         django_db_setup, django_db_blocker, tmp_path_factory):
     """HTTPS on (DEBUG off, a real host): the container healthcheck still gets "ok" over plain HTTP

@@ -170,6 +170,39 @@ async def test_deliver_here_delivers_at_once_only_what_needs_no_redis(url):
         await _flush(one, two)
 
 
+async def test_an_adopted_channel_gets_every_message_on_the_callers_queue_as_a_dict(url):
+    """`adopt`: a channel's messages (local group sends, direct sends, and what another process
+    publishes) land on the caller's own queue, deserialised, beside what the caller puts there
+    itself (a socket's frames); `release` forgets the channel and its Redis subscription."""
+    one, two = _layers(url)
+    try:
+        inbox: asyncio.Queue = asyncio.Queue()
+        x = await one.new_channel()
+        await one.adopt(x, inbox)
+        await one.group_add("g", x)
+        o = await two.new_channel()
+        await two.group_add("g", o)  # another process subscribes: `one` publishes, `two` publishes to it
+        inbox.put_nowait({"type": "websocket.receive", "text": "frame"})
+        await one.group_send("g", {"type": "m", "n": 1})
+        await one.send(x, {"type": "direct"})
+        await two.group_send("g", {"type": "m", "n": 2})  # through Redis
+        got = [await asyncio.wait_for(inbox.get(), ARRIVES_S) for _ in range(4)]
+        assert got[:3] == [{"type": "websocket.receive", "text": "frame"}, {"type": "m", "n": 1},
+                           {"type": "direct"}]
+        assert got[3] == {"type": "m", "n": 2}  # a dict, not the payload's bytes
+        assert sorted([(await _gets(two, o))["n"], (await _gets(two, o))["n"]]) == [1, 2]  # (its own first)
+        assert x in one._get_layer().adopted
+        await one.group_discard("g", x)
+        await one.release(x)
+        assert x not in one._get_layer().channels and x not in one._get_layer().adopted
+        assert x not in one._get_layer()._shards[0].wanted  # unsubscribed
+        await one.send(x, {"type": "late"})  # a channel no longer here: published, nobody gets it
+        await asyncio.sleep(SILENT_S)
+        assert inbox.empty()
+    finally:
+        await _flush(one, two)
+
+
 async def test_a_process_without_members_publishes_and_members_elsewhere_receive(url):
     web, worker = _layers(url)
     try:

@@ -4,8 +4,10 @@ does not send the pasted text back."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
+import uuid
 
 import pytest
 from django.test import Client, override_settings
@@ -71,3 +73,93 @@ def test_the_import_page_s_429_does_not_send_the_paste_back():
     html = response.content.decode()
     assert response.status_code == 429 and "Wait a few minutes" in html
     assert "Q7Z9-paste-marker" not in html and len(html) < 100_000
+
+
+# ---------------------------------------------------------------- the socket limits and a Redis restart
+
+
+def _limits_records(caplog):
+    return [r for r in caplog.records if r.name == "caro.rooms.limits"]
+
+
+async def _slot(address: str):
+    from caro.rooms.limits import SocketSlot
+
+    slot = SocketSlot(f"test.{uuid.uuid4().hex}", address, None, "live")
+    assert await slot.acquire()
+    return slot
+
+
+@pytest.mark.asyncio
+async def test_a_lease_renewed_after_a_redis_restart_is_sent_again_on_a_fresh_connection(caplog, monkeypatch):
+    """Attacker run: after a Redis restart every open socket logged a full traceback "could not
+    renew a lease" (its pooled connection was dead and the renewal was not sent again): 2,000
+    tracebacks for 2,000 sockets. Redis drops the limits' connections (CLIENT KILL, as a restart
+    does) and empties the counts: the next renewal puts the socket back, with nothing logged."""
+    import redis as redis_sync
+    from django.conf import settings
+
+    from caro.rooms import limits
+
+    monkeypatch.setattr(limits, "WS_LEASE_RENEW_S", 0.1)
+    address = f"198.51.100.{random.randint(1, 254)}"
+    key = f"{limits.WS_KEY_PREFIX}:addr:{address}"
+    store = redis_sync.Redis.from_url(settings.REDIS_URL)
+    loop = asyncio.get_running_loop()
+    with caplog.at_level(logging.WARNING, logger="caro.rooms.limits"):
+        slot = await _slot(address)
+        try:
+            pool = limits._client().connection_pool
+            connections = list(pool._available_connections) + list(pool._in_use_connections)
+            ports = [conn._writer.get_extra_info("sockname")[1] for conn in connections if conn.is_connected]
+            assert ports  # the acquire's connection, kept in the pool
+            for port in ports:
+                store.client_kill_filter(addr=f"127.0.0.1:{port}")
+            store.delete(key, f"{key}:live")  # what a restart leaves
+            deadline = loop.time() + 30
+            while store.zscore(key, slot.member) is None:
+                assert loop.time() < deadline, "the renewal never counted the socket again"
+                await asyncio.sleep(0.05)
+        finally:
+            await slot.release()
+            store.close()
+    assert _limits_records(caplog) == [], [r.getMessage() for r in _limits_records(caplog)]
+
+
+@pytest.mark.asyncio
+async def test_renewals_that_fail_while_redis_is_away_are_one_line_without_a_traceback(caplog, monkeypatch):
+    """Redis away for good (a port nothing listens on): the renewals of several sockets, round
+    after round, are one warning line with no traceback (FAILURE_LOG_S apart), not one each."""
+    import socket
+
+    import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    from caro.rooms import limits
+
+    slots = [await _slot(f"198.51.100.{random.randint(1, 254)}") for _ in range(3)]  # on the real Redis
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        dead_port = free.getsockname()[1]
+    loop = asyncio.get_running_loop()
+    monkeypatch.setitem(limits._clients, loop, aioredis.Redis(host="127.0.0.1", port=dead_port, socket_timeout=5,
+                                                              socket_connect_timeout=5, driver_info=None,
+                                                              retry=Retry(NoBackoff(), 0)))
+    monkeypatch.setattr(limits, "WS_LEASE_RENEW_S", 0.05)
+    monkeypatch.setattr(limits, "RENEW_FAILURES", limits._Failures("could not renew a lease"))
+    with caplog.at_level(logging.WARNING, logger="caro.rooms.limits"):
+        for slot in slots:  # renewers started with the real WS_LEASE_RENEW_S: started again
+            slot._renewer.cancel()
+            slot._renewer = asyncio.ensure_future(slot._renew())
+        deadline = loop.time() + 60
+        while limits.RENEW_FAILURES.count < 3 * len(slots):  # several rounds of every socket failed
+            assert loop.time() < deadline, limits.RENEW_FAILURES.count
+            await asyncio.sleep(0.05)
+        for slot in slots:
+            slot._renewer.cancel()
+            slot._renewer = None
+    records = [r for r in _limits_records(caplog) if "renew" in r.getMessage()]
+    assert len(records) == 1, [r.getMessage() for r in records]
+    assert records[0].exc_info is None and "ConnectionError" in records[0].getMessage()
+    assert "Traceback" not in caplog.text

@@ -272,6 +272,28 @@ def test_the_report_form_is_on_the_game_page_for_players_only_and_a_stranger_s_p
     assert response.status_code == 302 and Report.objects.get().reason == "stalling"
 
 
+def test_a_report_on_a_private_unfinished_game_is_a_404_for_whoever_may_not_see_it():
+    """Attacker run: a stranger's report on a private room's unfinished game was a 302 (and a
+    missing id a 404), which told that the game exists. Whoever may not see the game's record
+    (caro.records.access) gets the 404 of a missing game; its players still report."""
+    host, guest, stranger = create_guest(), create_guest(), create_guest()
+    room = rooms.create_room(host, move_time_ms=600_000)
+    rooms.join(room, guest)
+    game = Game.objects.get(pk=room.current_game_id)
+    assert not game.is_over
+    url = reverse("moderation:report", args=[game.pk])
+    missing = reverse("moderation:report", args=[Game.objects.order_by("-pk").first().pk + 1000])
+    signed_in = Client()
+    signed_in.force_login(stranger, backend="django.contrib.auth.backends.ModelBackend")
+    for client in (Client(), signed_in):
+        assert client.post(missing, {"reason": "insults"}).status_code == 404
+        assert client.post(url, {"reason": "insults"}).status_code == 404
+    assert not Report.objects.exists()
+    player = Client()
+    player.force_login(host, backend="django.contrib.auth.backends.ModelBackend")
+    assert player.post(url, {"reason": "insults"}).status_code == 302
+
+
 # ---------------------------------------------------------------------- fair play
 
 def _matched_game_left_by(leaver_is_host: bool, host, guest):

@@ -608,3 +608,44 @@ async def test_an_event_whose_predecessor_never_comes_is_replaced_by_the_state()
         assert (await w.receive_json_from(timeout=5))["type"] == "pong"  # the held event was dropped
     finally:
         await w.disconnect()
+
+
+async def test_each_socket_gets_the_move_with_its_own_sides_choices_from_one_queue():
+    """A move event carries `choices` per side: each player's socket gets its own side's list, a
+    spectator's none, and a spectator's frame is the very text built for the first spectator
+    (`event_text`: once per event and side). Every room socket reads the layer's messages from
+    its own input queue (the layer adopted it), and gives it back when it closes."""
+    from channels.layers import get_channel_layer
+
+    room, cookies = await _room_with_players()
+    layer = get_channel_layer()
+    x, _sx = await _connect(room, cookies["x"])
+    adopted = set(layer._get_layer().adopted)
+    o, _so = await _connect(room, cookies["o"])
+    w, _sw = await _connect(room, cookies["watcher"])
+    v, _sv = await _connect(room, None)  # an anonymous spectator
+    mine = set(layer._get_layer().adopted) - adopted
+    try:
+        assert len(mine) == 3  # o, w and v: each room socket's channel is adopted
+        await x.send_json_to({"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())})
+        raw = {}
+        for name, comm in (("x", x), ("o", o), ("w", w), ("v", v)):
+            while True:
+                text = await comm.receive_from(timeout=5)
+                if json.loads(text)["type"] == "move":
+                    raw[name] = text
+                    break
+        events = {name: json.loads(text) for name, text in raw.items()}
+        assert "resign" in events["x"]["choices"] and "resign" in events["o"]["choices"]
+        assert "offer_draw" in events["o"]["choices"] and "offer_draw" in events["x"]["choices"]
+        assert events["w"]["choices"] == [] and raw["w"] == raw["v"]
+        assert {k: v for k, v in events["x"].items() if k != "choices"} == \
+            {k: v for k, v in events["o"].items() if k != "choices"}
+    finally:
+        for comm in (x, o, w, v):
+            await comm.disconnect()
+    for _ in range(100):
+        if not mine & set(layer._get_layer().adopted):
+            break
+        await asyncio.sleep(0.05)
+    assert not mine & set(layer._get_layer().adopted)  # released as each socket closed

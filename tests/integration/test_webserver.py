@@ -85,3 +85,48 @@ def test_the_web_process_runs_on_uvloop_with_the_collector_policy(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["uvloop", "True", "True"], out.stdout
+
+
+def test_a_frame_is_written_at_once_only_when_nothing_waits_before_it():
+    """`write_now` (a websocket frame straight to the socket): written at once, in order, when the
+    transport holds nothing; refused (nothing written) when earlier data waits in Twisted's
+    buffers or the connection is closing; a part the kernel did not take goes to the transport's
+    own `write`, after what was written. In a fresh interpreter, as the web process imports it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import socket\n"
+        "from caro.webserver import write_now\n"
+        "class T:\n"
+        "    connected, disconnecting, _writeDisconnected, TLS, producerPaused = 1, False, False, False, False\n"
+        "    def __init__(self, s):\n"
+        "        self.socket, self.dataBuffer, self._tempDataBuffer, self.written = s, b'', [], []\n"
+        "    def write(self, data):\n"
+        "        self.written.append(bytes(data))\n"
+        "a, b = socket.socketpair()\n"
+        "a.setblocking(False); b.setblocking(False)\n"
+        "t = T(a)\n"
+        "print(write_now(t, b'one'), write_now(t, b'two'), b.recv(100) == b'onetwo', t.written == [])\n"
+        "t._tempDataBuffer = [b'earlier']\n"
+        "print(write_now(t, b'x'), t.written == [])\n"
+        "t._tempDataBuffer, t.disconnecting = [], True\n"
+        "print(write_now(t, b'x'), t.written == [])\n"
+        "t.disconnecting = False\n"
+        "big = bytes(range(256)) * 40000\n"
+        "print(write_now(t, big), len(t.written) == 1)\n"
+        "got = b''\n"
+        "while True:\n"
+        "    try:\n"
+        "        chunk = b.recv(1 << 20)\n"
+        "    except BlockingIOError:\n"
+        "        break\n"
+        "    got += chunk\n"
+        "print(got + t.written[0] == big, 0 < len(got) < len(big))\n"
+        "b.close()\n"
+        "print(write_now(t, b'after the peer closed'), len(t.written) == 1)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True", "True", "False", "True", "False", "True",
+                                  "True", "True", "True", "True", "False", "True"], out.stdout

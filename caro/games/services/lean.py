@@ -37,12 +37,14 @@ import asyncio
 import collections
 import datetime
 import functools
+import operator
 import threading
 import uuid
 import weakref
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import DateField, DateTimeField, Field
 from django.db.models.base import ModelState
 from psycopg_pool import AsyncConnectionPool
 
@@ -164,6 +166,33 @@ def _insert_fields() -> tuple:
     return tuple(f for f in Move._meta.local_concrete_fields if f is not Move._meta.auto_field)
 
 
+#: `pre_save` methods that return the attribute's value unchanged (for a field that is neither
+#: `auto_now` nor `auto_now_add`).
+_READING_PRE_SAVES = (Field.pre_save, DateField.pre_save, DateTimeField.pre_save)
+
+
+def _reader(field):
+    """`operator.attrgetter` of the field's attribute when `field.pre_save` returns just that
+    (one C call instead of two or three Python calls per column per move), else None: then
+    `pre_save` itself gives the value (`auto_now_add`: the time now)."""
+    if (type(field).pre_save in _READING_PRE_SAVES and not getattr(field, "auto_now", False)
+            and not getattr(field, "auto_now_add", False)):
+        return operator.attrgetter(field.attname)
+    return None
+
+
+@functools.cache
+def _update_plan(fields: tuple[str, ...]) -> tuple:
+    """`(field, _reader(field))` for each game column an UPDATE of `fields` writes."""
+    return tuple((field, _reader(field)) for field in map(Game._meta.get_field, fields))
+
+
+@functools.cache
+def _insert_plan() -> tuple:
+    """`(field, _reader(field))` for each column of a move's INSERT."""
+    return tuple((field, _reader(field)) for field in _insert_fields())
+
+
 def _write_statement(fields: tuple[str, ...], connection) -> str:
     """The SQL of the write for an UPDATE of `fields` (attribute names)."""
     _read_statement(connection)
@@ -203,13 +232,13 @@ def _prepared(field, value, connection):
 
 def _write(game: Game, move: Move, fields: list[str], ply_before: int, xmin: str, connection) -> tuple[str, list]:
     """The write and its parameters, prepared as the ORM's UPDATE and INSERT prepare them."""
-    sql = _write_statement(tuple(fields), connection)
-    params = []
-    for name in fields:
-        field = Game._meta.get_field(name)
-        params.append(_prepared(field, field.pre_save(game, False), connection))
+    key = tuple(fields)
+    sql = _write_statement(key, connection)
+    params = [_prepared(field, read(game) if read else field.pre_save(game, False), connection)
+              for field, read in _update_plan(key)]
     params += [game.pk, ply_before, xmin]
-    params += [_prepared(field, field.pre_save(move, True), connection) for field in _insert_fields()]
+    params += [_prepared(field, read(move) if read else field.pre_save(move, True), connection)
+               for field, read in _insert_plan()]
     return sql, params
 
 
@@ -267,6 +296,18 @@ LOOP_POOL_RECONNECT_S = 3.0
 READ_ATTEMPTS = 2
 
 _loop_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncConnectionPool]" = weakref.WeakKeyDictionary()
+#: One server-side-binding cursor per connection of the loop's pools, reused by every move that
+#: holds that connection (a cursor's set-up, its own map of adapters included, cost about as much
+#: as the statement's own parameters): dropped with its connection.
+_cursors: "weakref.WeakKeyDictionary[psycopg.AsyncConnection, psycopg.AsyncCursor]" = weakref.WeakKeyDictionary()
+
+
+def _cursor_of(conn: psycopg.AsyncConnection) -> psycopg.AsyncCursor:
+    """The reusable cursor of `conn` (a connection held by one move at a time)."""
+    cursor = _cursors.get(conn)
+    if cursor is None or cursor.closed:
+        cursor = _cursors[conn] = conn.cursor()
+    return cursor
 
 
 _loop_wrappers: dict[str, object] = {}
@@ -400,9 +441,9 @@ class LoopConnection:
         for attempt in range(READ_ATTEMPTS):
             conn = await self._connection()
             try:
-                async with conn.cursor() as cursor:
-                    await cursor.execute(sql, (game_id,), prepare=True)
-                    rows = await cursor.fetchall()
+                cursor = _cursor_of(conn)
+                await cursor.execute(sql, (game_id,), prepare=True)
+                rows = await cursor.fetchall()
                 return _game_of(rows, connection, self.alias)
             except psycopg.OperationalError:
                 if attempt + 1 == READ_ATTEMPTS or not conn.broken:
@@ -418,9 +459,9 @@ class LoopConnection:
         sql, params = _write(game, move, fields, ply_before, xmin, connection)
         conn = await self._connection()
         try:
-            async with conn.cursor() as cursor:
-                await cursor.execute(sql, params, prepare=True)
-                row = await cursor.fetchone()
+            cursor = _cursor_of(conn)
+            await cursor.execute(sql, params, prepare=True)
+            row = await cursor.fetchone()
         except psycopg.OperationalError:
             if not conn.broken:
                 raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import operator
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -129,7 +130,8 @@ async def play_move_on_loop(game_id: int, user, square: str, ply: int,
 
     Shielded from the caller's cancellation (a socket closing mid-move): a move that commits is
     always broadcast, as it is when a pool thread plays it."""
-    client_id = uuid.UUID(str(client_id))
+    if not isinstance(client_id, uuid.UUID):
+        client_id = uuid.UUID(str(client_id))
     refuse_banned(user)
     try:
         return await asyncio.shield(_move_on_loop(game_id, user, square, ply, client_id))
@@ -294,7 +296,8 @@ class Step:
 
     def changed(self) -> list[str]:
         """The MOVE_FIELDS the move changed: the columns its UPDATE writes."""
-        return [name for name in MOVE_FIELDS if getattr(self.game, name) != self.before[name]]
+        before = self.before
+        return [name for name, value in zip(MOVE_FIELDS, _move_values(self.game)) if value != before[name]]
 
 
 def advance(game: Game, side: str, square: str, client_id: uuid.UUID) -> Step:
@@ -312,7 +315,7 @@ def advance(game: Game, side: str, square: str, client_id: uuid.UUID) -> Step:
         played = kind.play(board, square, side)
     except IllegalMove as exc:
         raise GameError(ENGINE_CODES.get(exc.reason, "illegal"), detail=exc.foul) from None
-    before = {name: getattr(game, name) for name in MOVE_FIELDS}
+    before = dict(zip(MOVE_FIELDS, _move_values(game)))
     now = timezone.now()
     seat = game.seat_playing(side)
     move = new_move(game, ply=game.ply + 1, side=side, square=played.square, client_id=client_id,
@@ -329,6 +332,10 @@ def advance(game: Game, side: str, square: str, client_id: uuid.UUID) -> Step:
     if not played.finished:
         clock.start_turn(game, now)
     return Step(game=game, move=move, played=played, board=board, now=now, before=before)
+
+
+#: `game -> (its MOVE_FIELDS' values)`, in one call.
+_move_values = operator.attrgetter(*MOVE_FIELDS)
 
 
 #: The attributes of a new, unsaved `Move` before its values are set (`new_move`).

@@ -188,3 +188,42 @@ async def test_a_socket_closed_right_after_it_opened_gets_no_frame_and_the_consu
     await comm.disconnect()  # re-raises what the application raised: nothing
     # The lobby's list was tried; nothing more (the featured game, the pong) once the socket was known gone.
     assert [json.loads(m["text"])["type"] for m in refused] == ["lobby"]
+
+
+def _frame_of(size: int) -> str:
+    """A ping frame of exactly `size` bytes."""
+    head, tail = '{"type": "ping", "pad": "', '"}'
+    return head + "x" * (size - len(head) - len(tail)) + tail
+
+
+async def _close_code(comm) -> int | None:
+    """The code of the socket's close, the frames before it skipped."""
+    while True:
+        output = await comm.receive_output(timeout=10)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+
+
+async def test_a_frame_over_the_size_rule_closes_the_live_socket_even_over_its_rate(close_db_connections):
+    """Attacker run: 60 KB frames (18,148 in 10 s) were read and ignored one by one, and cost a
+    web process 6.5 CPU-seconds. A frame over CLOSE_FRAME_BYTES closes the socket with
+    CLOSE_TOO_BIG, as on the room socket, before the rate is looked at; one at the limit is ignored."""
+    from caro.rooms.consumers import CLOSE_FRAME_BYTES, CLOSE_TOO_BIG
+    from lobby.consumers import FRAME_BURST
+
+    comm = WebsocketCommunicator(application, "/ws/live/?lang=vi", headers=HEADERS)
+    assert (await comm.connect())[0]
+    await comm.send_to(text_data=_frame_of(CLOSE_FRAME_BYTES))  # at the limit: ignored
+    await comm.send_json_to({"type": "ping"})
+    assert (await _next(comm, "pong"))["type"] == "pong"  # still open
+    for _ in range(FRAME_BURST + 1):
+        await comm.send_json_to({"type": "ping"})  # the bucket emptied
+    await comm.send_to(text_data=_frame_of(60_000))
+    assert await _close_code(comm) == CLOSE_TOO_BIG
+    await comm.disconnect()
+
+    binary = WebsocketCommunicator(application, "/ws/live/?lang=vi", headers=HEADERS)
+    assert (await binary.connect())[0]
+    await binary.send_to(bytes_data=b"x" * (CLOSE_FRAME_BYTES + 1))
+    assert await _close_code(binary) == CLOSE_TOO_BIG
+    await binary.disconnect()

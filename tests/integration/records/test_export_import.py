@@ -214,6 +214,37 @@ def test_an_upload_over_one_megabyte_is_refused_before_reading():
     assert response.status_code == 400 and "too large (over 1 MB)" in response.content.decode()
 
 
+@pytest.mark.parametrize("path, words", [
+    ("/en/game/import/", "The record is too large: at most 1 MB."),
+    ("/van/nhap/", "Ván cờ quá lớn: tối đa 1 MB."),
+])
+@pytest.mark.parametrize("encoding", ["multipart", "urlencoded"])
+def test_a_paste_over_the_request_limit_gets_the_form_back_with_why_and_nothing_is_stored(path, words, encoding):
+    """Attacker run: a pasted text over 2.5 MB (DATA_UPLOAD_MAX_MEMORY_SIZE, which Django checks
+    before the view, in the CSRF check) was a 400 page with no word about why. As a browser sends
+    it (the CSRF token checked): 413, the import form again (empty) with a translated reason."""
+    from django.conf import settings
+
+    client = Client(enforce_csrf_checks=True)
+    client.get(path)
+    paste = "H8 I9 " + "Q7Z9-paste-marker " * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 18 + 1)
+    fields = {"csrfmiddlewaretoken": client.cookies["csrftoken"].value, "text": paste, "rules": "caro-vn",
+              "size": "15"}
+    before = (Game.objects.count(), Move.objects.count())
+    if encoding == "multipart":
+        response = client.post(path, fields)
+    else:
+        from urllib.parse import urlencode
+
+        response = client.post(path, urlencode(fields), content_type="application/x-www-form-urlencoded")
+    html = response.content.decode()
+    assert response.status_code == 413, html[:300]
+    assert 'data-testid="import-error"' in html and words in html, html[html.find("import-error"):][:600]
+    assert 'data-testid="import"' in html  # the form, to try again
+    assert "Q7Z9-paste-marker" not in html and len(html) < 100_000
+    assert (Game.objects.count(), Move.objects.count()) == before
+
+
 @override_settings(CARO_IMPORTS_PER_WINDOW=2)
 def test_imports_are_rate_limited_per_client():
     client = Client()

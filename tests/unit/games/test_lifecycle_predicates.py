@@ -100,3 +100,47 @@ def test_take_backs_count_only_ordinary_moves_after_the_opening():
     assert state.has_move_after_opening(game(ply=4, **done), "O")
     assert not state.has_move_after_opening(game(ply=4, **done), "X")
     assert state.has_move_after_opening(game(ply=5, **done), "X")
+
+
+def _choices_by_predicates(g: Game, seat: str | None) -> list[str]:
+    """The actions of `seat`, from the public predicates one by one, in the protocol's order
+    (what `state.choices_for` must always answer; it reads what they share once)."""
+    if seat is None or not state.is_active(g):
+        return []
+    wanted = [("resign", state.resignable(g)), ("leave", state.between_people(g)),
+              ("offer_draw", state.may_offer_draw(g, seat) and not state.may_answer_draw(g, seat)),
+              ("accept_draw", state.may_answer_draw(g, seat)), ("decline_draw", state.may_answer_draw(g, seat)),
+              ("request_undo", state.may_request_undo(g, seat)),
+              ("accept_undo", state.may_answer_undo(g, seat)), ("decline_undo", state.may_answer_undo(g, seat)),
+              ("wait", state.may_wait_longer(g, seat)), ("claim_win", state.may_decide_absence(g, seat)),
+              ("claim_draw", state.may_decide_absence(g, seat))]
+    return [name for name, allowed in wanted if allowed]
+
+
+def test_each_sides_choices_are_what_the_predicates_allow_on_random_game_states():
+    """`choices_for` and `choices_of_both` (every move event's choices, phase 7 of issue 27)
+    against the predicates themselves, on 20,000 random states of every field they read."""
+    import random
+
+    rng = random.Random(27)
+    seats = ["", Seat.HOST, Seat.GUEST]
+    for _ in range(20_000):
+        host = rng.choice([None, 1, 2])
+        g = game(status=rng.choice([Game.Status.ACTIVE] * 4 + [Game.Status.FINISHED, Game.Status.WAITING]),
+                 ply=rng.randrange(0, 45), host_side=rng.choice("XO"), to_move=rng.choice("XO"),
+                 host_id=host, guest_id=rng.choice([None, 1, 2, host]),
+                 bot_seat=rng.choice(["", "", "", Seat.HOST, Seat.GUEST]), bot_level="easy",
+                 takeback=rng.choice(["none", "agreement"]), draw_offer=rng.choice(seats),
+                 undo_request=rng.choice(seats), absent_seat=rng.choice(seats),
+                 absence_expired=rng.random() < 0.4, absence_waited=rng.random() < 0.4,
+                 host_draw_ply=rng.choice([None, 0, 3, 20, 30]), guest_draw_ply=rng.choice([None, 1, 10, 25]),
+                 host_undo_refused_ply=rng.choice([None, 2, 15, 40]),
+                 guest_undo_refused_ply=rng.choice([None, 5, 33]),
+                 opening=rng.choice([None, None, {"kind": "swap2", "plies": 3,
+                                                  "log": [{"seat": "host"}, {"seat": "guest"}]}]))
+        both = state.choices_of_both(g)
+        for seat in (Seat.HOST, Seat.GUEST):
+            expected = _choices_by_predicates(g, seat)
+            assert state.choices_for(g, seat) == expected
+            assert both[seat] == expected
+        assert state.choices_for(g, None) == []
