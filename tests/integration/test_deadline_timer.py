@@ -142,7 +142,7 @@ def test_a_worker_of_two_processes_runs_one_timer_and_the_other_takes_over_when_
         transactional_db, django_db_blocker, tmp_path):
     """A prefork worker with two processes: one runs the timer (one PostgreSQL backend named
     APPLICATION_NAME), the other stands by without a connection; when the running one is killed,
-    the other takes over and ends a game whose clock runs out."""
+    another living process takes over and ends a game whose clock runs out."""
     from caro.celery import app
     from tests.conftest import _child_env, start_workers, stop_workers
 
@@ -161,8 +161,10 @@ def test_a_worker_of_two_processes_runs_one_timer_and_the_other_takes_over_when_
         _until(lambda: _timer_backends() == 1, "one timer backend", log)
 
         os.kill(int(runner), signal.SIGKILL)
-        _until(lambda: len(_worker_lines(log, runs)) == 2, "the standby takes over", log)
-        assert _worker_lines(log, runs)[1] == standby
+        # A living process takes over: the one standing by, or the child the worker starts in the
+        # killed one's place when it reaches the lock first (both try it; a loaded machine decides).
+        _until(lambda: len(_worker_lines(log, runs)) == 2, "another process takes over", log)
+        assert _worker_lines(log, runs)[1] != runner
         _until(lambda: _timer_backends() == 1, "the dead process's backend gone, the new one's there", log)
 
         game, x, o = started_game()
@@ -175,7 +177,7 @@ def test_a_worker_of_two_processes_runs_one_timer_and_the_other_takes_over_when_
 
         _until(ended, "the game ended on time", log)
         assert (game.winner, game.termination) == ("O", "timeout")
-        assert _timer_backends() == 1  # the replacement child stands by (the lock is the survivor's)
+        assert _timer_backends() == 1  # one timer still: the other living process stands by
     finally:
         stop_workers(procs)
         app.control.purge()

@@ -87,3 +87,35 @@ async def test_a_repeated_move_sends_nothing_more_to_sockets_in_step():
     finally:
         for comm in (x, o):
             await comm.disconnect()
+
+
+async def test_a_move_repeated_in_a_loop_announces_its_version_once(monkeypatch):
+    """A client repeating the same move over and over (each within the socket's rate) makes one
+    `resent` announcement for the game's version, not one event to every socket per repeat
+    (`play.ANNOUNCE_AGAIN_S`; set long here so that a slow machine cannot space the repeats out)."""
+    from channels.layers import get_channel_layer
+
+    from caro.games.models import Game
+    from caro.games.services import play
+
+    monkeypatch.setattr(play, "ANNOUNCE_AGAIN_S", 3600.0)
+    room, cookies = await _room_with_players()
+    x, state = await _connect(room, cookies["x"])
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(Game(pk=state["game_id"]).group_name, listener)
+    try:
+        frame = {"type": "move", "square": "H8", "ply": 1, "id": str(uuid.uuid4())}
+        await x.send_json_to(frame)
+        await _frames_until(x, lambda f: f["type"] == "move")
+        for _ in range(3):
+            await x.send_json_to(frame)
+            await _frames_until(x, lambda f: f["type"] == "ack" and f.get("duplicate"))
+        await x.send_json_to({"type": "resign"})  # an event after the repeats': the listener's last
+        events = []
+        while not events or events[-1].get("type") != "game_over":
+            events.append((await layer.receive(listener))["event"])
+        assert [e["reason"] for e in events if e.get("type") == "state_changed"] == ["resent"]
+    finally:
+        await layer.group_discard(Game(pk=state["game_id"]).group_name, listener)
+        await x.disconnect()

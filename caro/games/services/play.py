@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import operator
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -90,6 +91,15 @@ def play_move(game_id: int, user, square: str, ply: int, client_id: uuid.UUID | 
     return player_action(game_id, user, move, first=repeated)
 
 
+#: A repeat announces a game's version at most once in this many seconds per process: a page
+#: behind needs one announcement, and a client repeating a move in a loop (each within the
+#: socket's rate) would otherwise send an event to every socket of the game per repeat.
+ANNOUNCE_AGAIN_S = 2.0
+#: Games whose version a repeat announced lately: game id -> (version, time.monotonic()).
+_announced: dict[int, tuple[int, float]] = {}
+ANNOUNCED_KEPT = 1024
+
+
 def announce_version(game: Game) -> None:
     """After commit, tell the game's sockets its current event version (a `state_changed` event,
     `reason: "resent"`, that bumps nothing): a socket that has it drops it, one behind sends its
@@ -99,7 +109,14 @@ def announce_version(game: Game) -> None:
     connection (PostgreSQL killed mid-commit; the loop's `Dropped`, or a resend after a
     `server_error`), so the process that played it never published its events, and this repeat
     is the first to learn the move is stored. Costs one event per repeat; a page in step ignores
-    it."""
+    it; the same version is announced again only after ANNOUNCE_AGAIN_S."""
+    now = time.monotonic()
+    last = _announced.get(game.pk)
+    if last is not None and last[0] == game.event_version and now - last[1] < ANNOUNCE_AGAIN_S:
+        return
+    _announced[game.pk] = (game.event_version, now)
+    if len(_announced) > ANNOUNCED_KEPT:
+        _announced.clear()  # (threads share it: no iteration over a dict another may change)
     outbox.publish(game, [{"type": "state_changed", "version": game.event_version, "reason": "resent"}])
 
 
