@@ -208,23 +208,38 @@ def _postmaster_pid(datadir: Path) -> int | None:
         return None
 
 
-def _pg_run(bindir: Path, args: list[str], run_as: RunAs | None, timeout: float = 120.0) -> subprocess.CompletedProcess:
+def _pg_run(bindir: Path, args: list[str], run_as: RunAs | None, timeout: float = 120.0,
+            own_group: bool = False) -> subprocess.CompletedProcess:
     """Run a PostgreSQL program (as `run_as` if set). Output goes to a temporary file, not a pipe:
-    pg_ctl's server child would otherwise hold the pipe open."""
+    pg_ctl's server child would otherwise hold the pipe open. With `own_group`, the program runs
+    in a process group of its own, killed whole when `timeout` (s) passes (initdb's `postgres
+    --single` children would outlive initdb); raises subprocess.TimeoutExpired then."""
     kwargs = run_as.popen_kwargs() if run_as else {}
     with tempfile.TemporaryFile("w+") as out:
-        result = subprocess.run(
+        proc = subprocess.Popen(
             [str(bindir / args[0]), *args[1:]],
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,
-            timeout=timeout,
             cwd="/",
             text=True,
+            start_new_session=own_group,
             **kwargs,
         )
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            if own_group:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            else:
+                proc.kill()
+            proc.wait()
+            raise
         out.seek(0)
-        result.stdout = out.read()
+        result = subprocess.CompletedProcess(proc.args, proc.returncode, out.read())
     return result
 
 
@@ -324,6 +339,10 @@ def start_postgres(
     return server
 
 
+#: Seconds initdb may take (a few on an idle machine; minutes at the lowest priority under load).
+INITDB_TIMEOUT_S = 600.0
+
+
 def _initdb(bindir: Path, datadir: Path, password_file: Path, run_as: RunAs | None) -> None:
     if datadir.exists() and any(datadir.iterdir()):
         raise ServiceError(f"{datadir} is not empty but has no PG_VERSION; move it away to start afresh")
@@ -347,7 +366,13 @@ def _initdb(bindir: Path, datadir: Path, password_file: Path, run_as: RunAs | No
                 "--builtin-locale=C.UTF-8", "--locale=C", "--no-sync",
             ],
             run_as,
+            timeout=INITDB_TIMEOUT_S,
+            own_group=True,
         )
+    except subprocess.TimeoutExpired:
+        shutil.rmtree(datadir, ignore_errors=True)  # half made: the next start begins afresh
+        raise ServiceError(f"initdb did not finish in {INITDB_TIMEOUT_S:.0f} s for {datadir} (a very busy "
+                           "machine?); its processes were stopped and the folder removed: start again") from None
     finally:
         os.unlink(pwfile)
     if result.returncode != 0:

@@ -131,6 +131,38 @@ def test_embedded_postgres_starts_keeps_data_and_stops(data_dir):
     assert not port_open(pg2.port)
 
 
+def test_an_initdb_over_its_time_is_stopped_whole_and_its_folder_removed(data_dir, monkeypatch):
+    """initdb past INITDB_TIMEOUT_S (a very busy machine): every process it started is killed (its
+    `postgres --single` children used to live on), the half-made folder is removed so that the
+    next start begins afresh, and the error says so. The limit is made tiny here."""
+    from devstack.errors import ServiceError
+
+    monkeypatch.setattr(postgres, "INITDB_TIMEOUT_S", 0.05)
+    datadir = postgres.usable_pg_datadir(data_dir / "pg")
+    with pytest.raises(ServiceError, match="initdb did not finish"):
+        postgres.start_postgres(datadir, ports.free_port())
+    assert not datadir.exists()
+
+    def leftovers() -> list[str]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if entry.name.isdigit() and str(datadir) in cmdline and alive(int(entry.name)):
+                found.append(cmdline)
+        return found
+
+    limit = time.monotonic() + 60
+    while leftovers():
+        assert time.monotonic() < limit, leftovers()
+        time.sleep(0.1)
+    monkeypatch.undo()
+    pg = postgres.start_postgres(datadir, ports.free_port())  # the next start begins afresh
+    pg.stop()
+
+
 def test_embedded_postgres_refuses_a_wrong_password(data_dir):
     pg = postgres.start_postgres(postgres.usable_pg_datadir(data_dir / "pg"), ports.free_port())
     try:
