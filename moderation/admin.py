@@ -387,11 +387,14 @@ COMPUTER_NAMES = {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)")
 
 
 def _players(game) -> str:
-    """"X – O" of `game` for the admin's lists: each side's player (`_seat_name`), or one name for
-    a game on one device (one user in both seats)."""
+    """"X – O" of `game` for the admin's lists: the player drawn X, then the one drawn O
+    (`_seat_name`), as the room shows them: after a rematch the loser moves first but keeps their
+    mark (`Game.mark_of`); or one name for a game on one device (one user in both seats)."""
     if game.is_local:
         return gettext("%(name)s (two players, one device)") % {"name": game.host}
-    return " – ".join(_seat_name(game, game.seat_playing(side)) for side in (Side.X, Side.O))
+    seats = sorted((game.seat_playing(side) for side in (Side.X, Side.O)),
+                   key=lambda seat: game.mark_of(game.side_of(seat)) != Side.X)
+    return " – ".join(_seat_name(game, seat) for seat in seats)
 
 
 def _rating_state(game) -> str:

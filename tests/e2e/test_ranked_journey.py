@@ -52,7 +52,7 @@ def _seek_ranked_caro(page, live_server_url, from_home=False):
     """Open /match/ (from the home page's ranked link, or by its address) and seek ranked caro."""
     if from_home:
         page.goto(live_server_url + "/")
-        page.get_by_role("link", name="Ván xếp hạng (cần tài khoản)").click()
+        page.get_by_role("link", name="Ván xếp hạng", exact=True).click()  # signed in: no "(cần tài khoản)"
         page.wait_for_url(re.compile(r"/match/\?mode=ranked$"))
     else:
         page.goto(live_server_url + "/match/")

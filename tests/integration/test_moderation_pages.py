@@ -195,3 +195,20 @@ def test_a_players_recent_games_on_their_admin_page_name_the_computer_and_one_de
                                     HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "<td>Lan – Computer (Medium)</td>" in text
     assert "<td>Lan (two players, one device)</td>" in text and "Lan / Lan" not in text
+
+
+def test_the_games_list_names_the_player_drawn_x_first_after_a_rematch_as_the_room_does():
+    """After a rematch the loser moves first (side X) but keeps their mark O: the admin's
+    "X – O" column follows the marks, as the room shows them, not who moves first."""
+    from caro.games.models import Game
+    from caro.rooms import services as rooms
+    from moderation.admin import _players
+
+    host, guest = create_guest(), create_guest()
+    room = rooms.create_room(host)
+    rooms.join(room, guest)
+    game = Game.objects.get(pk=room.current_game_id)
+    assert game.mark_of(game.side_of("host")) == "X"
+    assert _players(game) == f"{host} – {guest}"
+    game.host_side, game.host_mark = "O", "X"  # the guest lost game 1: moves first, keeps O
+    assert _players(game) == f"{host} – {guest}"
