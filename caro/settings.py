@@ -27,6 +27,7 @@ import os
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from redis.maint_notifications import MaintNotificationsConfig
 
 from caro.logformat import LINE_FORMAT
 
@@ -208,10 +209,12 @@ CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "caro.layers.LocalFirstChannelLayer",
         "CONFIG": {
-            # driver_info None: no CLIENT SETINFO on each new connection. A Redis before 7.2 (the
-            # embedded one is 6.2) refuses it, and redis-py keeps the refusal's traceback in a
+            # driver_info None: no CLIENT SETINFO on each new connection; maint_notifications off:
+            # no CLIENT MAINT_NOTIFICATIONS (redis-py 8, RESP3) either. A Redis before 7.2 (the
+            # embedded one is 6.2) refuses both, and redis-py keeps each refusal's traceback in a
             # reference cycle per connection: garbage for the web process's collector (gcpolicy).
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000, "driver_info": None}],
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000, "driver_info": None,
+                       "maint_notifications_config": MaintNotificationsConfig(enabled=False)}],
         },
     }
 }
