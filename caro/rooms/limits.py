@@ -78,8 +78,9 @@ def _client() -> aioredis.Redis:
     if client is None:
         # driver_info None: no CLIENT SETINFO on a new connection, and no CLIENT MAINT_NOTIFICATIONS
         # (redis-py 8, RESP3). A Redis before 7.2 (the embedded one is 6.2) refuses both, and
-        # redis-py keeps each refusal's traceback in a reference cycle: garbage in the web process, frozen for good when a freeze (caro.gcpolicy) catches it in
-        # flight (tests/integration/test_gc_policy.py counted 13-36 such refusals for 40 sockets).
+        # redis-py keeps each refusal's traceback in a reference cycle: garbage in the web process,
+        # frozen for good when a freeze (caro.gcpolicy) catches it in flight
+        # (tests/integration/test_gc_policy.py counted 13-36 such refusals for 40 sockets).
         # retry: redis-py's from_url sends a command once (Retry(NoBackoff(), 0)); after a Redis
         # restart every pooled connection fails once, and the renewal of every open socket with it.
         client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5,
