@@ -205,16 +205,19 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 # (bench/timeouts.py, docs/architecture.md). Nothing here needs what only that layer has (queued
 # messages for a consumer that is not listening, per-channel capacity): a socket that misses an
 # event resyncs with `sync`.
+#: Options of every asyncio Redis client of the web process (the channel layer's, the socket
+#: limits'): no CLIENT SETINFO (`driver_info` None) and no CLIENT MAINT_NOTIFICATIONS (redis-py 8,
+#: RESP3) on a new connection. A Redis before 7.2 (the embedded one is 6.2) refuses both, and
+#: redis-py keeps each refusal's traceback in a reference cycle: garbage for the web process's
+#: collector (caro.gcpolicy; tests/integration/test_gc_policy.py counted ~12 objects a closed socket).
+REDIS_CONNECTION_OPTIONS = {"driver_info": None, "maint_notifications_config": MaintNotificationsConfig(enabled=False)}
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "caro.layers.LocalFirstChannelLayer",
         "CONFIG": {
-            # driver_info None: no CLIENT SETINFO on each new connection; maint_notifications off:
-            # no CLIENT MAINT_NOTIFICATIONS (redis-py 8, RESP3) either. A Redis before 7.2 (the
-            # embedded one is 6.2) refuses both, and redis-py keeps each refusal's traceback in a
-            # reference cycle per connection: garbage for the web process's collector (gcpolicy).
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000, "driver_info": None,
-                       "maint_notifications_config": MaintNotificationsConfig(enabled=False)}],
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000,
+                       **REDIS_CONNECTION_OPTIONS}],
         },
     }
 }

@@ -12,8 +12,9 @@ from caro.rooms.models import Room
 
 def game_for(game_id: int, user=None) -> Game:
     """The game `game_id` for a view of it asked by `user` (the record pages, a report). Raises
-    Http404 when there is no such game, or when it is not over and `user` may not see it (`may_see_unfinished`). A game not over
-    carries its room (or None) as `live_room`, read once for the check and the page's room link."""
+    Http404 when there is no such game, or when it is not over and `user` may not see it
+    (`may_see_unfinished`). A game not over carries its room (or None) as `live_room`, read once
+    for the check and the page's room link."""
     game = Game.objects.select_related("host", "guest").filter(pk=game_id).first()
     if game is not None and not game.is_over:
         game.live_room = (Room.objects.filter(current_game=game)

@@ -29,7 +29,6 @@ import redis
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.maint_notifications import MaintNotificationsConfig
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -76,16 +75,12 @@ def _client() -> aioredis.Redis:
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
-        # driver_info None: no CLIENT SETINFO on a new connection, and no CLIENT MAINT_NOTIFICATIONS
-        # (redis-py 8, RESP3). A Redis before 7.2 (the embedded one is 6.2) refuses both, and
-        # redis-py keeps each refusal's traceback in a reference cycle: garbage in the web process,
-        # frozen for good when a freeze (caro.gcpolicy) catches it in flight
-        # (tests/integration/test_gc_policy.py counted 13-36 such refusals for 40 sockets).
+        # settings.REDIS_CONNECTION_OPTIONS: no handshake commands Redis 6.2 refuses (their
+        # refusals were garbage in reference cycles, frozen for good when a freeze caught them).
         # retry: redis-py's from_url sends a command once (Retry(NoBackoff(), 0)); after a Redis
         # restart every pooled connection fails once, and the renewal of every open socket with it.
         client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5,
-                                         driver_info=None,
-                                         maint_notifications_config=MaintNotificationsConfig(enabled=False),
+                                         **settings.REDIS_CONNECTION_OPTIONS,
                                          retry=Retry(NoBackoff(), CONNECTION_RETRIES, (redis.ConnectionError,)))
         _clients[loop] = client
     return client
