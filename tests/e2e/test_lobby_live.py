@@ -171,8 +171,12 @@ def test_a_spectator_finds_a_live_quick_game_on_the_watch_page_and_sees_its_move
             _off_loop(_play, game.pk, square)
             page.wait_for_selector(f'.sq[data-sq="{square}"][data-stone]', timeout=WAIT)
             print(f"watch: {square} reached the spectator in {time.monotonic() - started:.2f} s")
-            assert any('"move"' in f and f'"{square}"' in f for f in frames if isinstance(f, str)), \
-                f"{square} did not come as a move frame of the room socket"
+            # Playwright reports the socket's frames and the page's DOM over separate channels: the
+            # stone can be seen before the frame that drew it is reported here. Wait for the report.
+            deadline = time.monotonic() + WAIT / 1000
+            while not any('"move"' in f and f'"{square}"' in f for f in frames if isinstance(f, str)):
+                assert time.monotonic() < deadline, f"{square} did not come as a move frame of the room socket"
+                page.wait_for_timeout(20)
         assert requests == [], f"the page asked the server for {requests}: the moves were not pushed"
     finally:
         context.close()
