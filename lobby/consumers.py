@@ -233,7 +233,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=CLOSE_TOO_MANY)
             return
-        self.member = f"u{self.user.pk}" if authenticated else None
+        # Who this socket keeps online (`counts.seen` on connect and on each ping): the user, or a
+        # visitor without one by their cookie's id (the lobby page has no poll that would).
+        self.member = f"u{self.user.pk}" if authenticated else counts.visitor_member(self.scope.get("cookies") or {})
         if self.lobby_kind is not None:
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from accounts import visitors
 from caro.games.models import Connection, Game
 from caro.games.services.presence import STALE_CONNECTION_S
 from ranking import pairing
@@ -62,6 +63,13 @@ def member_of(request) -> str | None:
         return f"u{user.pk}"
     visitor = getattr(request, "visitor", None)
     return f"v{visitor.id}" if visitor is not None else None
+
+
+def visitor_member(cookies: dict) -> str | None:
+    """The online set's member `v<visitor id>` of a socket's cookies, or None without a visitor
+    cookie (`accounts.visitors.id_in`)."""
+    ident = visitors.id_in(cookies)
+    return f"v{ident}" if ident else None
 
 
 def seen(*members: str, now: float | None = None) -> None:

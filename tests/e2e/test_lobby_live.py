@@ -292,8 +292,16 @@ def test_a_banned_player_sees_the_play_buttons_disabled_with_the_reason(browser,
         context.close()
 
 
-def test_the_waiting_counts_on_the_match_page_update_while_it_is_open(browser, live_server_url):
-    context = _context(browser, "vi", 360)
+MATCH_WAITING = {"vi": "1 người đang chờ", "en": "1 player waiting"}
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_waiting_counts_on_the_match_page_update_while_it_is_open(browser, live_server_url, lang, width):
+    from django.core.cache import cache
+    from ranking.tasks import COUNTS_KEY
+
+    _off_loop(lambda: cache.delete(COUNTS_KEY))  # no earlier test's seek (its counts stay a minute)
+    context = _context(browser, lang, width)
     try:
         page = context.new_page()
         page.goto(live_server_url + "/match/")  # a visitor without a name: no seek socket
@@ -312,7 +320,85 @@ def test_the_waiting_counts_on_the_match_page_update_while_it_is_open(browser, l
         _off_loop(seeking)
         page.wait_for_function("document.querySelector('[data-testid=\"quick-count\"]').textContent.includes('1')",
                                timeout=WAIT)
-        assert "1 người đang chờ" in count.inner_text()
+        assert MATCH_WAITING[lang] in count.inner_text()
+    finally:
+        context.close()
+
+
+def _seeking():
+    """A guest waits for a quick game, and the waiting counts are in the cache as the pairing
+    beat writes them every second (no beat runs beside the test server)."""
+    from django.core.cache import cache
+    from ranking.tasks import COUNTS_KEY
+
+    Seek.objects.create(user=create_guest(), mode=Seek.Mode.QUICK, choice=choices.DEFAULT_QUICK, sockets=1,
+                        seen_at=timezone.now(), queued_at=timezone.now(), joined_at=timezone.now())
+    cache.set(COUNTS_KEY, pairing.waiting_counts(), 60)
+
+
+def _live_frames(page):
+    """The frames the page's live sockets (/ws/live/) receive, as Playwright reports them."""
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload))
+            if "/ws/live/" in ws.url else None)
+    return frames
+
+
+def _reported(page, frames, holds):
+    """Wait (generously) until a reported frame `holds`: Playwright reports frames and the DOM over
+    separate channels, so the page may show a frame's content before the frame is reported."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not any(isinstance(f, str) and holds(f) for f in frames):
+        assert time.monotonic() < deadline, "no such frame came over the live socket"
+        page.wait_for_timeout(20)
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_home_page_s_waiting_line_is_pushed_when_a_player_starts_waiting(browser, live_server_url, lang, width):
+    """Seen 5-15 s late when it came only by the 5-s poll: now pushed over the home page's live
+    socket within about a second of the pairing beat's count."""
+    from django.core.cache import cache
+    from lobby import counts
+    from ranking.tasks import COUNTS_KEY
+
+    _off_loop(lambda: cache.delete_many([COUNTS_KEY, counts.COUNTS_KEY]))  # no earlier test's seek
+    context = _context(browser, lang, width)
+    try:
+        page = context.new_page()
+        frames = _live_frames(page)
+        page.goto(live_server_url + "/")
+        page.wait_for_selector('[data-featured][data-connected="1"]')
+        assert page.locator('[data-testid="waiting-now"]').count() == 0
+        _off_loop(_seeking)
+        line = page.locator(f'[data-testid="waiting-now"] li[data-mode="quick"][data-key="{choices.DEFAULT_QUICK}"]')
+        line.wait_for(timeout=WAIT)
+        assert line.inner_text().startswith("1 ")
+        _reported(page, frames, lambda f: '"counts"' in f and f'data-key=\\"{choices.DEFAULT_QUICK}\\"' in f)
+        assert page.get_attribute("#live-counts", "hx-get"), "the swapped counts still poll (the socket may go away)"
+        assert page.evaluate(NO_OVERFLOW) <= 0
+        _shot(page, f"home-waiting-{lang}-{width}.png")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_game_that_starts_while_the_watch_page_is_open_is_pushed_to_it(browser, live_server_url, lang, width):
+    """Seen only at the list's 10-s poll (after the game's first moves): now pushed over the watch
+    page's live socket within about a second of the start, and taken off when it ends."""
+    context = _context(browser, lang, width)
+    try:
+        page = context.new_page()
+        frames = _live_frames(page)
+        page.goto(live_server_url + "/xem/")
+        page.wait_for_selector('[data-testid="watch-page"][data-connected="1"]')
+        room, game = _off_loop(_quick_game)
+        row = page.locator(f'[data-testid="live-game"][data-game="{game.pk}"]')
+        row.wait_for(timeout=WAIT)
+        _reported(page, frames, lambda f: '"watch"' in f and f'data-game=\\"{game.pk}\\"' in f)
+        assert row.locator("a").get_attribute("href") == f"/r/{room.code}/"
+        _off_loop(games.resign, game.pk, game.host)
+        row.wait_for(state="detached", timeout=WAIT)
+        page.locator('[data-testid="no-live-games"]').wait_for(timeout=WAIT)
     finally:
         context.close()
 

@@ -302,3 +302,35 @@ async def test_the_watch_list_is_pushed_when_a_game_starts_and_when_it_ends(clos
     assert "0 nước" in shown["html"]
     await comm.disconnect()
     await reversi.disconnect()
+
+
+async def test_a_visitor_without_a_name_is_kept_online_by_the_live_socket_s_pings(close_db_connections):
+    """A visitor who has not played yet (no user: only the visitor cookie) on the lobby page, which
+    does not poll: the socket marks them online when it opens and at each ping, as it does a user,
+    so they do not leave the count ONLINE_WINDOW_S after the page loaded. A forged cookie marks
+    nobody."""
+    from django.core import signing
+
+    from accounts import visitors
+    from lobby import counts
+
+    r = counts._redis()
+    await sync_to_async(r.delete)(counts.ONLINE_KEY)
+    cookie = signing.dumps(["0123456789abcdef", "SócXanh1234"], salt=visitors.SALT)
+    comm = WebsocketCommunicator(application, "/ws/live/?lobby=all&lang=vi",
+                                 headers=HEADERS + [(b"cookie", f"{visitors.COOKIE}={cookie}".encode())])
+    assert (await comm.connect())[0]
+    await _next(comm, "lobby")
+    first = await sync_to_async(r.zscore)(counts.ONLINE_KEY, "v0123456789abcdef")
+    assert first is not None
+    await sync_to_async(r.zadd)(counts.ONLINE_KEY, {"v0123456789abcdef": first - 100})  # seen long ago
+    await comm.send_json_to({"type": "ping"})
+    await _next(comm, "pong")
+    assert await sync_to_async(r.zscore)(counts.ONLINE_KEY, "v0123456789abcdef") >= first
+    await comm.disconnect()
+    forged = WebsocketCommunicator(application, "/ws/live/?lobby=all&lang=vi",
+                                   headers=HEADERS + [(b"cookie", f"{visitors.COOKIE}=forged:value".encode())])
+    assert (await forged.connect())[0]
+    await _next(forged, "lobby")
+    assert await sync_to_async(r.zcard)(counts.ONLINE_KEY) == 1  # only the real visitor
+    await forged.disconnect()
