@@ -135,6 +135,11 @@ def render_games(kind: str, language: str) -> str:
         return render_to_string("lobby/live_games.html", {"games": live.live_games(kind), "kind": kind})
 
 
+def _frame(kind: str, html: str) -> str:
+    """A `{"type": kind, "html": html}` frame's text, made once for all the sockets it goes to."""
+    return json.dumps({"type": kind, "html": html}, ensure_ascii=False)
+
+
 class _Pushes:
     """This process's live sockets that show who is here (`counts=1`) or the watch list
     (`watch=`), and the one task that keeps them current: every PUSH_EVERY_S it reads the counts
@@ -183,24 +188,24 @@ class _Pushes:
             if key != self.counts_key:
                 self.counts_key, self.counts_html = key, {}
             for language in {s.language for s in counting} - set(self.counts_html):
-                self.counts_html[language] = await db(render_counts)(now, language)
+                self.counts_html[language] = _frame("counts", await db(render_counts)(now, language))
             for socket in counting:
-                html = self.counts_html[socket.language]
-                if socket.sent_counts != html:
-                    socket.sent_counts = html
-                    await socket.send_json({"type": "counts", "html": html})
+                text = self.counts_html[socket.language]
+                if socket.sent_counts != text:
+                    socket.sent_counts = text
+                    await socket.send_text(text)
         if watching:
             version = await db(live.watch_version)()
             stamp = time.monotonic()
             if version != self.watch_version or stamp - self.watch_made_at >= WATCH_REFRESH_S:
                 self.watch_version, self.watch_made_at, self.watch_html = version, stamp, {}
             for kind, language in {(s.watch_kind, s.language) for s in watching} - set(self.watch_html):
-                self.watch_html[(kind, language)] = await db(render_games)(kind, language)
+                self.watch_html[(kind, language)] = _frame("watch", await db(render_games)(kind, language))
             for socket in watching:
-                html = self.watch_html[(socket.watch_kind, socket.language)]
-                if socket.sent_watch != html:
-                    socket.sent_watch = html
-                    await socket.send_json({"type": "watch", "html": html})
+                text = self.watch_html[(socket.watch_kind, socket.language)]
+                if socket.sent_watch != text:  # the same list rendered again is no news
+                    socket.sent_watch = text
+                    await socket.send_text(text)
 
 
 PUSHES = _Pushes()
@@ -296,6 +301,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         return True
 
     async def send_json(self, data: dict) -> None:
+        """Send `data` as a JSON frame (`send_text`)."""
+        await self.send_text(json.dumps(data, ensure_ascii=False))
+
+    async def send_text(self, text: str) -> None:
         """Send a frame; nothing when the client has gone. A browser that closes right after the
         page loaded closes the socket while a frame is on its way (Daphne's protocol then refuses
         it: autobahn's `Disconnected`, "Attempt to send on a closed protocol"), as the room and
@@ -303,7 +312,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if getattr(self, "gone", False):
             return
         try:
-            await self.send(text_data=json.dumps(data, ensure_ascii=False))
+            await self.send(text_data=text)
         except Exception:  # the client left while a frame was on its way: nothing to deliver
             self.gone = True
             log.debug("live socket: send after close dropped")

@@ -155,3 +155,46 @@ def test_the_admin_game_page_shows_a_board_and_the_rules_in_words(browser, live_
         assert "Rules.to_dict" not in text and "win_length" not in text and game.position not in text
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------ the leaderboard welcomes new players
+
+WHY = {"vi": "tạm tính", "en": "provisional"}
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_after_one_rated_game_both_new_players_are_on_the_leaderboard_marked_provisional(browser, live_server_url,
+                                                                                         lang, width):
+    """Both players of one rated game (played through the services; test_ranked_journey.py plays it
+    through the board in Vietnamese) are listed after the established players, each rating
+    marked "?", with the line saying why, and the viewer's own row shown to them."""
+    from ranking.models import Rating
+    from tests.integration.ranking.builders import account, won_by
+
+    def make():
+        listed = account(display_name="Bảng_Vàng")
+        Rating.objects.create(user=listed, category="caro", value=1500, games=12, wins=8, draws=1, losses=3,
+                              peak=1510, listed=True, established=True)
+        winner, loser = account(display_name="Mới_Thắng"), account(display_name="Mới_Thua")
+        won_by(winner, loser)
+        ratings = {r.user_id: r for r in Rating.objects.filter(user__in=[winner, loser], category="caro")}
+        return listed, winner, loser, ratings
+
+    listed, winner, loser, ratings = _off_loop(make)
+    assert all(r.games == 1 and r.provisional and r.listed for r in ratings.values())
+    context = _context(browser, lang, width)
+    try:
+        _login(context, live_server_url, loser)
+        page = context.new_page()
+        page.goto(live_server_url + "/bang-xep-hang/")
+        table = page.inner_text('[data-testid="leaderboard"]')
+        assert table.index(listed.public_name) < table.index(winner.public_name) < table.index(loser.public_name)
+        for user in (winner, loser):
+            row = page.locator('[data-testid="leaderboard"] tr', has_text=user.public_name).inner_text()
+            assert f"{ratings[user.pk].value}?" in row, row
+        assert "1500?" not in page.locator('[data-testid="leaderboard"] tr', has_text=listed.public_name).inner_text()
+        assert WHY[lang] in page.inner_text('[data-testid="provisional-why"]')
+        assert loser.public_name in page.inner_text('[data-testid="my-row"]')
+        assert page.evaluate(NO_OVERFLOW) <= 0
+    finally:
+        context.close()
