@@ -289,12 +289,20 @@ async def test_the_watch_list_is_pushed_when_a_game_starts_and_when_it_ends(clos
     assert (await reversi.connect())[0]
     assert 'data-testid="no-live-games"' in (await _next(comm, "watch"))["html"]
     assert 'data-testid="no-live-games"' in (await _next(reversi, "watch"))["html"]
+    from lobby import live
+
+    # A start and an end each move the change counter the processes compare every PUSH_EVERY_S
+    # (without it the list would come only at its WATCH_REFRESH_S refresh).
+    before = await sync_to_async(live.watch_version)()
     room = await sync_to_async(live_room)()
+    started = await sync_to_async(live.watch_version)()
+    assert started > before
     game = await sync_to_async(lambda: type(room.current_game).objects.select_related("host")
                                .get(pk=room.current_game_id))()
     listed = await _until(comm, "watch", lambda html: f'data-game="{game.pk}"' in html)
     assert "0 moves" in listed["html"] and room.code in listed["html"]
     await sync_to_async(games.resign)(game.pk, game.host)
+    assert await sync_to_async(live.watch_version)() > started
     await _until(comm, "watch", lambda html: f'data-game="{game.pk}"' not in html)
     assert await reversi.receive_nothing(timeout=2), "a caro game is no news to a page showing Reversi"
     reversi_room = await sync_to_async(live_room)(preset="reversi")
