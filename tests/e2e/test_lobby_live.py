@@ -113,11 +113,21 @@ def test_a_listed_room_reaches_the_lobby_at_once_and_of_two_racing_browsers_one_
         assert a.evaluate(NO_OVERFLOW) <= 0
         _shot(a, f"lobby-{lang}-{width}.png")
         # Both press "take the seat" at once; each page is then replaced by the answer (a marker
-        # set on the old page is gone once the new one has loaded).
+        # set on the old page is gone once the new one has loaded). The first press is held on its
+        # way until the second is made: otherwise, on a loaded machine, the first could take the
+        # seat and the list push the room off the second page before its press (seen at load 9).
         for page in (a, b):
             page.evaluate("window.beforeTheRace = true")
+        held = []
+        a.route(f"**/sanh/{code}/vao", lambda route: held.append(route))
         a.locator(f'[data-code="{code}"] [data-testid="take-seat"]').click(no_wait_after=True)
-        b.locator(f'[data-code="{code}"] [data-testid="take-seat"]').click(no_wait_after=True)
+        deadline = time.monotonic() + WAIT / 1000
+        while not held:
+            assert time.monotonic() < deadline, "the first press never sent its request"
+            a.wait_for_timeout(20)
+        with b.expect_request(f"**/sanh/{code}/vao", timeout=WAIT):
+            b.locator(f'[data-code="{code}"] [data-testid="take-seat"]').click(no_wait_after=True)
+        held[0].continue_()
         for page in (a, b):
             page.wait_for_function("!window.beforeTheRace && document.readyState === 'complete'", timeout=WAIT)
         seated = [p for p in (a, b) if f"/r/{code}/" in p.url]
