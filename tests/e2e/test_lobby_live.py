@@ -6,12 +6,14 @@ phone (360×740, Vietnamese) and desktop (1280×800, English) size:
 - a third browser finds a live quick game on the watch page, opens it as a spectator and sees its
   moves as they are played;
 - the home page's featured game follows a live game move by move, then says it ended;
-- the online and playing counts change when a browser comes and when a game ends;
+- the online and playing counts change when a browser comes and when a game ends; the waiting
+  line is pushed over the home page's live socket, and so is a game that starts while the watch
+  page is open;
 - a visitor sees their guest name in the header from the first page and renames it with a click;
 - a banned player sees the play buttons disabled with the reason; /match/ counts update.
 
 Screenshots of the home page, the lobby and the watch page at both widths go to
-test-results/screens/. Every wait is for a condition, never for a fixed time.
+test-results/screens/ (the ranked room's: test_room_polish.py). Every wait is for a condition, never for a fixed time.
 """
 
 from __future__ import annotations
