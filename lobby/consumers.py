@@ -179,7 +179,8 @@ class _Pushes:
 
     async def tick(self) -> None:
         """Send what changed to every socket of this process (see the class docstring)."""
-        sockets = [s for s in self.sockets if not getattr(s, "gone", False)]
+        self.sockets -= {s for s in self.sockets if getattr(s, "gone", False)}  # a send found it closed
+        sockets = list(self.sockets)
         counting = [s for s in sockets if s.wants_counts]
         watching = [s for s in sockets if s.watch_kind is not None]
         if counting:
