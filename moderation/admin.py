@@ -353,7 +353,7 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
             return ending
         return f"{game.get_status_display()}: {ending}" if game.termination else game.get_status_display()
 
-    @admin.display(description=_("rating"), ordering="rated")
+    @admin.display(description=_("rated"), ordering="rated")
     def rating_state(self, game):
         return _rating_state(game, game.rating_counted)
 
