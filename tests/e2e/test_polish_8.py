@@ -90,7 +90,7 @@ def _move(game_id, user, square):
 
 MOVE_MS = 600_000  # a slow machine never runs the clock out during the test
 FIRST_MOVE = {
-    "vi": ("Đồng hồ đã chạy: hãy đi nước đầu tiên trong 10:00, nếu không ván cờ bị hủy và điểm xếp hạng không đổi.",
+    "vi": ("Đồng hồ đã chạy: hãy đi nước đầu tiên trong 10:00, nếu không, ván cờ bị hủy và điểm xếp hạng không đổi.",
            "Đồng hồ đã chạy: Minh có 10:00 để đi nước đầu tiên."),
     "en": ("The clock is already running: make your first move within 10:00, or the game is aborted and no rating changes.",
            "The clock is already running: Minh has 10:00 for their first move."),
