@@ -70,6 +70,14 @@ def _silent_socket(port: int) -> socket.socket:
     return sock
 
 
+def _ping_frame() -> bytes:
+    """A masked text frame `{"type": "ping"}` (a client's frames are masked): the attacker's
+    silent sockets sent one every 10 s, so Daphne's own pings (unanswered: they are never read)
+    never timed them out."""
+    payload, mask = b'{"type": "ping"}', os.urandom(4)
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
 def _tcp_state(sock: socket.socket) -> int:
     return struct.unpack("B", sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[:1])[0]
 
@@ -116,12 +124,15 @@ def test_a_socket_that_never_reads_is_closed_and_a_reading_one_is_not(daphne):
     silent = _silent_socket(port)
     client_port = silent.getsockname()[1]
     deadline = time.monotonic() + PATIENCE_S
-    made = 0
+    made, pinged = 0, time.monotonic()
     # Each listed room sends the whole (growing) lobby list to both sockets.
     while _tcp_state(silent) == TCP_ESTABLISHED:
         assert time.monotonic() < deadline, f"the silent socket is still open after {made} rooms"
         lobby_room()
         made += 1
+        if time.monotonic() - pinged > 5:  # keeps Daphne from timing it out (not a timing assertion)
+            silent.sendall(_ping_frame())
+            pinged = time.monotonic()
         queued = _server_send_queue(port, client_port)
         if queued is not None:  # the kernel's part is bounded by its own buffer; Twisted's by LIMIT
             assert queued < 8 * 1024 * 1024
