@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 
 import { clockTimes } from "../../../static/js/play/clocks.js";
 import { moveEntries, stateEntries } from "../../../static/js/play/moves.js";
-import { drawWaitText, sortChoices } from "../../../static/js/play/offers.js";
+import { absenceCountdown, absenceText, drawWaitText, sortChoices } from "../../../static/js/play/offers.js";
 import { eventOrder, retryDelay } from "../../../static/js/play/socket.js";
 import { firstMoveNote, mmss, playerName, ruleText, signedDelta, statusText } from "../../../static/js/play/words.js";
 
@@ -153,5 +153,27 @@ describe("first move on the clock", () => {
     const opening = (by) => ({ kind: "swap2", log: by.map((side) => ({ by: side })) });
     assert.notEqual(firstMoveNote(ranked({ you: "X", ply: 3, opening: opening(["X"]) })), "");
     assert.equal(firstMoveNote(ranked({ you: "X", ply: 3, opening: opening(["X", "O"]) })), "");
+  });
+});
+
+describe("absence countdown (trial-8)", () => {
+  // X went away at a 60 s grace; now = 1000 s. X's move clock may end before the grace does.
+  const now = 1_000_000;
+  const away = (extra = {}) => caro({ players: { X: { name: "Lan" }, O: { name: "Minh" } }, ply: 6, you: "O",
+    absence: { side: "X", deadline_ms: now + 41_000, grace_ms: 60_000, expired: false, waited: false }, ...extra });
+  test("shows the absent player's clock when it runs out before the grace period, and says so", () => {
+    const state = away({ turn: "X", deadline_ms: now + 30_000 });
+    assert.deepEqual(absenceCountdown(state, now), { ms: 30_000, by: "clock" });
+    assert.equal(absenceText(state, now), "Lan lost the connection — their clock runs out in 0:30.");
+  });
+  test("shows the grace period when it ends first, or when the absent player is not to move", () => {
+    assert.equal(absenceText(away({ turn: "X", deadline_ms: now + 50_000 }), now), "Lan lost the connection — 0:41 left to come back.");
+    assert.equal(absenceText(away({ turn: "O", deadline_ms: now + 5_000 }), now), "Lan lost the connection — 0:41 left to come back.");
+    assert.equal(absenceText(away({ turn: "X", deadline_ms: null }), now), "Lan lost the connection — 0:41 left to come back.");
+  });
+  test("never more than the grace length, never below zero", () => {
+    const state = away({ turn: "O", absence: { side: "X", deadline_ms: now + 90_000, grace_ms: 60_000, expired: false } });
+    assert.equal(absenceCountdown(state, now).ms, 60_000);
+    assert.deepEqual(absenceCountdown(away({ turn: "X", deadline_ms: now - 500 }), now), { ms: 0, by: "clock" });
   });
 });
