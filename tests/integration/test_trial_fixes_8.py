@@ -112,3 +112,88 @@ def test_the_record_shows_a_provisional_rating_with_its_mark_as_the_room_does_un
         mark = "?" if n < PROVISIONAL_GAMES else ""
         assert _record_rating(game, "X") == f"{change.after}{mark} (+{change.delta})", n
     assert _record_rating(games[0], "X", "/van").endswith("?" + " (+" + str(RatingChange.objects.get(game=games[0], user=winner).delta) + ")")
+
+
+# ---------------------------------------------------------------- 7. the admin's user and game pages
+
+def _admin_page(url: str, lang: str) -> str:
+    client = _client(moderator("mod7") if not User.objects.filter(username="mod7").exists()
+                     else User.objects.get(username="mod7"))
+    client.cookies["django_language"] = lang
+    return client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, rule", [("en", "3 to 20 characters: letters (Vietnamese ones too)"),
+                                        ("vi", "Từ 3 đến 20 ký tự: chữ cái (kể cả chữ tiếng Việt có dấu)")])
+def test_the_admin_user_page_states_the_site_s_username_rule_not_django_s(lang, rule):
+    player = User.objects.create_user("LanAnh", password="pw-12345678")
+    page = _admin_page(reverse("admin:accounts_user_change", args=[player.pk]), lang)
+    assert rule in page
+    username_row = page.split("field-username")[1].split("form-row")[0]
+    assert rule in username_row and "150" not in username_row  # not Django's "150 characters or fewer..."
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name, ok", [("Lan_Anh", True), ("a" * 21, False), ("a" * 150, False), ("lan anh", False),
+                                      ("Admin", False)])
+def test_the_admin_refuses_a_username_the_site_s_rule_refuses(name, ok):
+    from django.forms.models import model_to_dict
+
+    from accounts.admin import PlayerChangeForm
+
+    player = User.objects.create_user("LanAnh", password="pw-12345678")
+    data = {**model_to_dict(player), "username": name}
+    data = {k: v for k, v in data.items() if v is not None}
+    form = PlayerChangeForm(data=data, instance=player)
+    form.is_valid()
+    assert ("username" not in form.errors) is ok, form.errors
+
+
+@pytest.mark.django_db
+def test_a_guest_s_own_username_is_kept_when_the_admin_saves_other_fields():
+    from django.forms.models import model_to_dict
+
+    from accounts.admin import PlayerChangeForm
+
+    guest = create_guest()
+    data = {k: v for k, v in model_to_dict(guest).items() if v is not None}
+    form = PlayerChangeForm(data=data, instance=guest)
+    form.is_valid()
+    assert "username" not in form.errors, form.errors
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["a" * 21, "a" * 150])
+def test_sign_up_refuses_a_username_longer_than_the_site_s_rule(name):
+    from tests.integration.test_accounts import _client as visitor, _signup
+
+    response = _signup(visitor(), username=name, email="long@example.com")
+    assert response.status_code == 200 and not User.objects.filter(email="long@example.com").exists()
+    assert "Tên dài tối đa 20 ký tự" in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_a_finished_game_s_admin_page_leaves_out_the_live_fields_and_the_programmer_notes(lang):
+    import uuid
+
+    from caro.games import services as games
+    from caro.games.models import Game
+
+    x, o = create_guest(), create_guest()
+    room = rooms.create_room(x)
+    rooms.join(room, o)
+    live = Game.objects.get(pk=room.current_game_id)
+    games.play_move(live.pk, x, "H8", 1, uuid.uuid4())
+    url = reverse("admin:games_game_change", args=[live.pk])
+    page = _admin_page(url, lang)
+    side_to_move, whose_turn = {"en": ("Side to move", "whose turn it is now"),
+                                "vi": ("Bên đến lượt", "bên đang đến lượt đi")}[lang]
+    assert side_to_move in page and whose_turn in page  # a game in play: whose turn, its deadline
+    for note in ("trigger", "caro.games.timer", "wake_at", "decides host_side", "Reversi passes"):
+        assert note not in page, note
+    games.resign(live.pk, o)
+    page = _admin_page(url, lang)
+    for gone in (side_to_move, whose_turn, "trigger", "caro.games.timer", "Deadline timer", "deadline timer"):
+        assert gone not in page, gone
