@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.utils import formats, timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,12 @@ def user_group(user_id: int) -> str:
 
 
 def _when(until: datetime) -> str:
-    """`until` in the site's time zone, formatted for the active language."""
-    return formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
+    """`until` in the site's time zone, formatted for the active language to read inside a sentence
+    ("...until Dec. 9, 2026, 10 a.m." / "...đến 10:00 ngày 9/12/2026"): a format of our own, as
+    Django's Vietnamese DATETIME_FORMAT starts its "Ngày" with a capital mid-sentence. The format
+    string is translated (Django's date format characters; letters meant as text are escaped)."""
+    return formats.date_format(timezone.localtime(until),
+                               pgettext("date format of a restriction's end, inside a sentence", "N j, Y, P"))
 
 
 def _with_reason(text: str, restriction: Restriction) -> str:

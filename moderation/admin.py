@@ -8,6 +8,7 @@ section with one query, and the full result count is not computed (`show_full_re
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
@@ -306,6 +307,25 @@ class PlayerFilter(admin.SimpleListFilter):
 admin.site.unregister(Game)
 
 
+class GameForm(forms.ModelForm):
+    """The game's page: help texts in a moderator's words, for the fields whose model help text
+    is written for programmers (trial-8)."""
+
+    class Meta:
+        model = Game
+        fields = ()
+        help_texts = {
+            "to_move": _("whose turn it is now"),
+            "host_bank_ms": _("when the current turn started"),
+            "guest_bank_ms": _("when the current turn started"),
+            "deadline": _("when the player to move runs out of time"),
+            "absence_deadline": _("when the absent player's time to come back runs out"),
+            "first_mover": _("how the player who moves first was chosen"),
+            "throws": _("the rock-paper-scissors rounds that chose who moves first"),
+            "host_mark": _("caro: the mark the host draws in every game of the room"),
+        }
+
+
 @admin.register(Game)
 class ModeratedGameAdmin(ActionPages, GameAdmin):
     """Games: filters, search by player, the final position and the moves; annul and stop."""
@@ -365,9 +385,22 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
     #: words and as a board (`rules_in_words`, `board`); the status, the ending and the rated flag
     #: as one line each (`outcome`, `rating_state`: an aborted ranked game is not "rated").
     RAW_FIELDS = ("rules", "position", "status", "termination", "rated")
+    #: The server's own bookkeeping, never a moderator's concern: the deadline timer's wake-up time
+    #: and the event counter of the live protocol.
+    INTERNAL_FIELDS = ("wake_at", "event_version")
+    #: What only a game in play has (whose turn, its clock and deadline, an absence, an open offer):
+    #: shown while the game is active, left out once it is waiting or over (trial-8).
+    LIVE_FIELDS = ("to_move", "turn_started_at", "deadline", "host_bank_ms", "guest_bank_ms", "absent_seat",
+                   "absence_deadline", "absence_expired", "absence_waited", "lapsed_seat", "draw_offer",
+                   "host_draw_ply", "guest_draw_ply", "undo_request", "host_undo_refused_ply",
+                   "guest_undo_refused_ply")
+    form = GameForm
 
     def get_readonly_fields(self, request, obj=None):
-        fields = [name for name in super().get_readonly_fields(request, obj) if name not in self.RAW_FIELDS]
+        hidden = set(self.RAW_FIELDS) | set(self.INTERNAL_FIELDS)
+        if obj is None or obj.status != Game.Status.ACTIVE:
+            hidden |= set(self.LIVE_FIELDS)
+        fields = [name for name in super().get_readonly_fields(request, obj) if name not in hidden]
         return ["players", "outcome", "rating_state", "board", "rules_in_words", "move_list", "chat", *fields]
 
     def get_fields(self, request, obj=None):

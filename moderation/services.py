@@ -98,7 +98,8 @@ def _reason(reason: str) -> str:
 
 
 def _tell_user(user_id: int) -> None:
-    """Ask every socket of the user (their group, on every web process) to re-read their restrictions."""
+    """Ask every socket of the user (their group, on every web process) to re-read their restrictions
+    (a ban closes them; a mute or its lifting reaches the room's chat box)."""
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(user_group(user_id), {"type": "user.restricted"})
@@ -183,6 +184,7 @@ def mute(by, user, *, until: datetime, reason: str):
         user.muted_until, user.mute_reason = until, reason
         user.save(update_fields=["muted_until", "mute_reason"])
         audit(by, AuditEntry.Action.MUTE, user=user, reason=reason, details={"until": until.isoformat()})
+        transaction.on_commit(lambda: _tell_user(user.pk))  # open rooms disable their chat box at once
     return user
 
 
@@ -196,6 +198,7 @@ def unmute(by, user, *, reason: str):
         user.muted_until, user.mute_reason = None, ""
         user.save(update_fields=["muted_until", "mute_reason"])
         audit(by, AuditEntry.Action.UNMUTE, user=user, reason=reason)
+        transaction.on_commit(lambda: _tell_user(user.pk))  # and enable it again
     return user
 
 

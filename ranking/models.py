@@ -109,6 +109,14 @@ class RatingChange(models.Model):
     def signed_delta(self) -> str:
         return elo.signed(self.delta)
 
+    def shown_after(self) -> str:
+        """The rating after this game as the room and the leaderboard show it: "1220?" while the
+        player had fewer than `elo.PROVISIONAL_GAMES` rated games of this category, this one
+        included (changes refunded by an annulment not counted), else "1220". One query."""
+        games = RatingChange.objects.filter(user_id=self.user_id, category=self.category, pk__lte=self.pk,
+                                            reverted_at__isnull=True).count()
+        return elo.display(self.after, games)
+
 
 # Matchmaking's models live in their own module; importing them here registers them with the app.
 from ranking.seeks import Pairing, Seek  # noqa: E402,F401

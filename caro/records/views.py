@@ -107,19 +107,22 @@ def how_played(game: Game) -> str:
 
 def rating_lines(game: Game) -> dict[str, dict]:
     """A rated game's rating change of each side, from the rating history (`ranking.models.RatingChange`,
-    read through the game's `rating_changes`): `{side: {"before": int, "after": int, "delta": "+20" |
-    "−20" | "±0", "reverted": bool}}` (`reverted`: the game was annulled and the change refunded; the
-    page strikes it through and says so); {} for a game that is not rated or not yet scored. One query."""
+    read through the game's `rating_changes`): `{side: {"before": int, "after": int, "shown": "1220?"
+    | "1220", "delta": "+20" | "−20" | "±0", "reverted": bool}}` (`shown`: the rating after the game
+    as the room shows it, "?" while provisional; `reverted`: the game was annulled and the change
+    refunded; the page strikes it through and says so); {} for a game that is not rated or not yet
+    scored. One query, and one per side for `shown`."""
     if not game.rated:
         return {}
     seats = {game.host_id: Seat.HOST, game.guest_id: Seat.GUEST}
     lines = {}
-    for change in game.rating_changes.all().only("user_id", "before", "after", "delta", "reverted_at"):
+    for change in game.rating_changes.all().only("user_id", "category", "before", "after", "delta", "reverted_at"):
         seat = seats.get(change.user_id)
         if seat is None:
             continue
+        reverted = change.reverted_at is not None
         lines[game.side_of(seat)] = {"before": change.before, "after": change.after, "delta": change.signed_delta,
-                                     "reverted": change.reverted_at is not None}
+                                     "shown": "" if reverted else change.shown_after(), "reverted": reverted}
     return lines
 
 

@@ -24,7 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone, translation
 from django.utils.functional import empty
 
-from accounts.restrictions import ban_message, ban_of, user_group
+from accounts.restrictions import ban_message, ban_of, mute_message, mute_of, user_group
 
 from caro.games import outbox
 from caro.games import services as games
@@ -388,9 +388,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------------ group events
 
     async def user_restricted(self, message: dict) -> None:
-        """A moderator banned this socket's user (Channels type "user.restricted", sent to the
-        user's group by `moderation`): tell them why and until when, then close."""
-        await self.close_banned()
+        """A moderator banned, muted or unmuted this socket's user (Channels type "user.restricted",
+        sent to the user's group by `moderation`): a ban says why and until when, then closes; else
+        the `chat_mute` frame tells the chat box whether it may send (docs/protocol.md, "Chat")."""
+        if await db(_ban_of)(self.user.pk) is not None:
+            return await self.close_banned()
+        await self.send_json(await db(_chat_mute_frame)(self.user.pk, self.lang))
 
     async def close_banned(self) -> None:
         ban = await db(_ban_of)(self.user.pk) if getattr(self.user, "is_authenticated", False) else None
@@ -659,6 +662,18 @@ def _load_room(code: str) -> Room | None:
 
 def _game_version(game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("event_version", flat=True).first()
+
+
+def _chat_mute_frame(user_id: int, lang: str) -> dict:
+    """The `chat_mute` frame of user `user_id`, read fresh: `message` (the translated sentence of
+    `accounts.restrictions.mute_message`) and `until_ms` (Unix ms) while muted, both None when not."""
+    user = get_user_model().objects.filter(pk=user_id).first()
+    mute = mute_of(user, timezone.now()) if user is not None else None
+    if mute is None:
+        return {"type": "chat_mute", "message": None, "until_ms": None}
+    with translation.override(lang):
+        text = mute_message(mute)
+    return {"type": "chat_mute", "message": text, "until_ms": int(mute.until.timestamp() * 1000) if mute.until else None}
 
 
 def _ban_of(user_id: int):

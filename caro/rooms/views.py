@@ -8,11 +8,13 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.guests import ensure_player
+from accounts.restrictions import mute_message, mute_of
 from caro.engine.caro import DEFAULT_PRESET, PRESETS, SIZES, WIN_LENGTHS
 from caro.games import snapshot, state
 from caro.games.display import choice_summary, game_summary, summary
@@ -120,8 +122,18 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "rules_line": game_summary(game),
             "state": snapshot.state_for(game, request.user),
             "device_url": next_on_device(room, game),
+            # A muted user sees why from the start, and the chat box is disabled (trial-8).
+            "chat_mute": _chat_mute(request.user),
         },
     )
+
+
+def _chat_mute(user) -> dict | None:
+    """`{"message", "until_ms"}` while `user` may not chat (a mute, or a ban), else None."""
+    mute = mute_of(user, timezone.now())
+    if mute is None:
+        return None
+    return {"message": mute_message(mute), "until_ms": int(mute.until.timestamp() * 1000) if mute.until else None}
 
 
 def next_on_device(room: Room, game: Game) -> str | None:

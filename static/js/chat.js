@@ -49,6 +49,23 @@ export function initChat(root, send) {
     }
   }
 
+  // A muted user (or one whose mute was lifted): the box is disabled with the reason under it, from
+  // the page (data-muted-until-ms), from the `chat_mute` frame of a mute given live, or from the
+  // server's "muted" refusal; it opens again when the mute ends (`untilMs`, Unix ms).
+  let unmuteTimer = null;
+  function setMuted(message, untilMs) {
+    if (!form) return;
+    clearTimeout(unmuteTimer);
+    const muted = Boolean(message);
+    for (const el of form.querySelectorAll("input, button")) el.disabled = muted;
+    form.dataset.muted = muted ? "1" : "";
+    note.textContent = muted ? message : "";
+    const left = Number(untilMs) - Date.now();
+    // setTimeout holds at most ~24.8 days; a longer mute opens again with the next page.
+    if (muted && untilMs && left < 2 ** 31 - 1) unmuteTimer = setTimeout(() => setMuted(null), Math.max(0, left));
+  }
+  if (form && form.dataset.mutedUntilMs !== undefined) setMuted(note.textContent, Number(form.dataset.mutedUntilMs) || null);
+
   if (form) form.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
@@ -70,7 +87,9 @@ export function initChat(root, send) {
       if (f.type === "chat") { add(f); return true; }
       if (f.type === "chat_history") { for (const l of Object.values(lists)) l.replaceChildren(); for (const line of f.lines || []) add(line); unseen = 0; unread.textContent = ""; return true; }
       if (f.type === "chat_hidden") { box.querySelectorAll(`[data-id="${Number(f.id)}"]`).forEach((li) => li.remove()); return true; }
-      if (f.type === "error" && typeof f.code === "string" && (f.code.startsWith("chat_") || f.code === "muted")) { note.textContent = f.message; return true; }
+      if (f.type === "chat_mute") { setMuted(f.message, f.until_ms); return true; }
+      if (f.type === "error" && f.code === "muted") { setMuted(f.message, null); return true; }
+      if (f.type === "error" && typeof f.code === "string" && f.code.startsWith("chat_")) { note.textContent = f.message; return true; }
       return false;
     },
     setSeat(you) {

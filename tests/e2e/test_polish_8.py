@@ -90,10 +90,11 @@ def _move(game_id, user, square):
 
 MOVE_MS = 600_000  # a slow machine never runs the clock out during the test
 FIRST_MOVE = {
-    "vi": ("Đồng hồ đã chạy: hãy đi nước đầu tiên trong 10:00, nếu không, ván cờ bị hủy và điểm xếp hạng không đổi.",
-           "Đồng hồ đã chạy: Minh có 10:00 để đi nước đầu tiên."),
-    "en": ("The clock is already running: make your first move within 10:00, or the game is aborted and no rating changes.",
-           "The clock is already running: Minh has 10:00 for their first move."),
+    # No time in the words: the clock beside the note counts down (trial-8).
+    "vi": ("Đồng hồ của bạn đã chạy: hãy đi nước đầu tiên trước khi hết giờ, nếu không, ván cờ bị hủy và điểm xếp hạng không đổi.",
+           "Đồng hồ của Minh đã chạy: nếu hết giờ mà Minh chưa đi nước đầu tiên, ván cờ bị hủy và điểm xếp hạng không đổi."),
+    "en": ("Your clock is already running: make your first move before it runs out, or the game is aborted and no rating changes.",
+           "Minh's clock is already running: if it runs out before their first move, the game is aborted and no rating changes."),
 }
 
 

@@ -52,6 +52,29 @@ export function drawWaitText(state, seated) {
     "Your draw offer was not accepted: you may offer a draw again after %(n)s more moves (yours and your opponent's).", n), { n });
 }
 
+// How long an absent player has left, and what runs out first: `{ms, by}` with `by` "clock" when
+// their own move clock (still running while they are away: docs/protocol.md, "Presence and
+// absence") ends before the grace period does, so a loss on time comes first, else "grace". The
+// countdown never promises more than either allows (`grace_ms` caps it too). `now`: Unix ms.
+export function absenceCountdown(state, now) {
+  const a = state.absence;
+  const grace = Math.max(0, Math.min(a.deadline_ms - now, a.grace_ms || Infinity));
+  if (state.turn === a.side && state.deadline_ms != null) {
+    const clock = Math.max(0, state.deadline_ms - now);
+    if (clock < grace) return { ms: clock, by: "clock" };
+  }
+  return { ms: grace, by: "grace" };
+}
+
+// The sentence of the countdown while the absent player may still come back.
+export function absenceText(state, now) {
+  const name = playerName(state, state.absence.side);
+  const { ms, by } = absenceCountdown(state, now);
+  return by === "clock"
+    ? fmt(gettext("%(name)s lost the connection — their clock runs out in %(time)s."), { name, time: mmss(ms) })
+    : fmt(gettext("%(name)s lost the connection — %(time)s left to come back."), { name, time: mmss(ms) });
+}
+
 function choiceButton(c, labels) {
   const btn = document.createElement("button");
   btn.type = "button";
@@ -133,8 +156,7 @@ export class Offers {
     const name = playerName(state, a.side);
     el.hidden = false;
     if (!a.expired) {
-      el.textContent = fmt(gettext("%(name)s lost the connection — %(time)s left to come back."),
-        { name, time: mmss(Math.min(a.deadline_ms - now, a.grace_ms || Infinity)) });
+      el.textContent = absenceText(state, now);
       // the present player's own clock does not stop for it: waiting it out would lose on time
       if (state.you && !state.local && state.turn === state.you && state.deadline_ms != null) {
         el.textContent += " " + gettext("Your clock is still running: make your move.");

@@ -156,14 +156,14 @@ export function firstMoveNote(state) {
   const ms = state.banks && state.banks[side] != null ? state.banks[side] : state.move_time_ms;
   if (!ms) return "";
   const rated = Boolean(state.stakes);
-  const time = mmss(ms);
+  // No time in the sentence: the clock beside it counts down, and a frozen "1:00" would contradict it.
   if (state.you && state.you === side) {
-    return fmt(rated ? gettext("The clock is already running: make your first move within %(time)s, or the game is aborted and no rating changes.")
-      : gettext("The clock is already running: make your first move within %(time)s, or the game is aborted."), { time });
+    return rated ? gettext("Your clock is already running: make your first move before it runs out, or the game is aborted and no rating changes.")
+      : gettext("Your clock is already running: make your first move before it runs out, or the game is aborted.");
   }
   const name = playerName(state, side);
-  return fmt(rated ? gettext("The clock is already running: %(name)s has %(time)s for their first move. A first move not made in time aborts the game, and no rating changes.")
-    : gettext("The clock is already running: %(name)s has %(time)s for their first move. A first move not made in time aborts the game."), { name, time });
+  return fmt(rated ? gettext("%(name)s's clock is already running: if it runs out before their first move, the game is aborted and no rating changes.")
+    : gettext("%(name)s's clock is already running: if it runs out before their first move, the game is aborted."), { name });
 }
 
 // "m:ss" for a number of milliseconds (rounded up: a clock never shows less time than it has).

@@ -305,7 +305,7 @@ def test_each_players_icon_is_their_mark_when_the_first_mover_holds_o():
     assert _stones(html) == {"H8": "O"}
 
 
-def test_a_rated_games_record_says_rated_with_each_players_rating_before_and_its_change():
+def test_a_rated_games_record_says_rated_with_each_players_rating_after_and_its_change_as_the_room():
     from ranking.models import RatingChange
     from tests.integration.ranking.builders import account, won_by
 
@@ -318,8 +318,9 @@ def test_a_rated_games_record_says_rated_with_each_players_rating_before_and_its
     assert 'data-testid="rated"' in html and "Tính điểm" in html
     x_line = re.search(r'data-testid="rating-X"[^>]*>([^<]+)<span class="delta">([^<]+)</span>', html)
     o_line = re.search(r'data-testid="rating-O"[^>]*>([^<]+)<span class="delta">([^<]+)</span>', html)
-    assert (x_line[1].strip(), x_line[2]) == (str(up.before), f"+{up.delta}")
-    assert (o_line[1].strip(), o_line[2]) == (str(down.before), f"\u2212{-down.delta}")
+    # Both are new players (their first rated game): provisional, "1220? (+20)" as in the room (trial-8).
+    assert (x_line[1].strip(), x_line[2]) == (f"{up.after}?", f"(+{up.delta})")
+    assert (o_line[1].strip(), o_line[2]) == (f"{down.after}?", f"(\u2212{-down.delta})")
     english = _page(f"/en/game/{game.pk}/")
     assert 'data-testid="rated"' in english and ">Rated<" in english
 

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 
 import { clockTimes } from "../../../static/js/play/clocks.js";
 import { moveEntries, stateEntries } from "../../../static/js/play/moves.js";
-import { drawWaitText, sortChoices } from "../../../static/js/play/offers.js";
+import { absenceCountdown, absenceText, drawWaitText, sortChoices } from "../../../static/js/play/offers.js";
 import { eventOrder, retryDelay } from "../../../static/js/play/socket.js";
 import { firstMoveNote, mmss, playerName, ruleText, signedDelta, statusText } from "../../../static/js/play/words.js";
 
@@ -124,22 +124,27 @@ describe("first move on the clock", () => {
     deadline_ms: 1_700_000_060_000, stakes: { X: {}, O: {} }, ...extra });
   test("tells the first mover their time runs already, and that running out aborts without rating", () => {
     assert.equal(firstMoveNote(ranked({ you: "X" })),
-      "The clock is already running: make your first move within 1:00, or the game is aborted and no rating changes.");
+      "Your clock is already running: make your first move before it runs out, or the game is aborted and no rating changes.");
     assert.equal(firstMoveNote(ranked({ you: "X", stakes: undefined })),
-      "The clock is already running: make your first move within 1:00, or the game is aborted.");
+      "Your clock is already running: make your first move before it runs out, or the game is aborted.");
+  });
+  test("never quotes a time: the clock beside it counts down, so a frozen time would contradict it", () => {
+    for (const extra of [{ you: "X" }, { you: "O" }, { you: null }, { you: "X", move_time_ms: 0, banks: { X: 300000, O: 300000 } }]) {
+      assert.doesNotMatch(firstMoveNote(ranked(extra)), /\d:\d\d/);
+    }
   });
   test("tells the other player and a spectator whose first move is on the clock", () => {
-    const text = "The clock is already running: Lan has 1:00 for their first move. A first move not made in time aborts the game, and no rating changes.";
+    const text = "Lan's clock is already running: if it runs out before their first move, the game is aborted and no rating changes.";
     assert.equal(firstMoveNote(ranked({ you: "O" })), text);
     assert.equal(firstMoveNote(ranked({ you: null })), text);
   });
   test("after X's move it is O's first move; once both have moved, or over, nothing", () => {
-    assert.match(firstMoveNote(ranked({ you: "O", turn: "O", ply: 1 })), /make your first move within 1:00/);
+    assert.match(firstMoveNote(ranked({ you: "O", turn: "O", ply: 1 })), /^Your clock is already running: make your first move/);
     assert.equal(firstMoveNote(ranked({ you: "X", ply: 2 })), "");
     assert.equal(firstMoveNote(ranked({ you: "X", status: "aborted", turn: null, deadline_ms: null })), "");
   });
   test("a total-time clock gives the bank; no clock, the computer or one device say nothing", () => {
-    assert.match(firstMoveNote(ranked({ you: "X", move_time_ms: 0, bank_ms: 300000, banks: { X: 300000, O: 300000 } })), /within 5:00/);
+    assert.match(firstMoveNote(ranked({ you: "X", move_time_ms: 0, bank_ms: 300000, banks: { X: 300000, O: 300000 } })), /^Your clock is already running/);
     assert.equal(firstMoveNote(ranked({ you: "X", deadline_ms: null })), "");
     assert.equal(firstMoveNote(ranked({ you: "X", bot: { side: "O", level: "hard" } })), "");
     assert.equal(firstMoveNote(ranked({ local: true })), "");
@@ -148,5 +153,27 @@ describe("first move on the clock", () => {
     const opening = (by) => ({ kind: "swap2", log: by.map((side) => ({ by: side })) });
     assert.notEqual(firstMoveNote(ranked({ you: "X", ply: 3, opening: opening(["X"]) })), "");
     assert.equal(firstMoveNote(ranked({ you: "X", ply: 3, opening: opening(["X", "O"]) })), "");
+  });
+});
+
+describe("absence countdown (trial-8)", () => {
+  // X went away at a 60 s grace; now = 1000 s. X's move clock may end before the grace does.
+  const now = 1_000_000;
+  const away = (extra = {}) => caro({ players: { X: { name: "Lan" }, O: { name: "Minh" } }, ply: 6, you: "O",
+    absence: { side: "X", deadline_ms: now + 41_000, grace_ms: 60_000, expired: false, waited: false }, ...extra });
+  test("shows the absent player's clock when it runs out before the grace period, and says so", () => {
+    const state = away({ turn: "X", deadline_ms: now + 30_000 });
+    assert.deepEqual(absenceCountdown(state, now), { ms: 30_000, by: "clock" });
+    assert.equal(absenceText(state, now), "Lan lost the connection — their clock runs out in 0:30.");
+  });
+  test("shows the grace period when it ends first, or when the absent player is not to move", () => {
+    assert.equal(absenceText(away({ turn: "X", deadline_ms: now + 50_000 }), now), "Lan lost the connection — 0:41 left to come back.");
+    assert.equal(absenceText(away({ turn: "O", deadline_ms: now + 5_000 }), now), "Lan lost the connection — 0:41 left to come back.");
+    assert.equal(absenceText(away({ turn: "X", deadline_ms: null }), now), "Lan lost the connection — 0:41 left to come back.");
+  });
+  test("never more than the grace length, never below zero", () => {
+    const state = away({ turn: "O", absence: { side: "X", deadline_ms: now + 90_000, grace_ms: 60_000, expired: false } });
+    assert.equal(absenceCountdown(state, now).ms, 60_000);
+    assert.deepEqual(absenceCountdown(away({ turn: "X", deadline_ms: now - 500 }), now), { ms: 0, by: "clock" });
   });
 });
