@@ -42,4 +42,5 @@ urlpatterns = [
 ]
 
 handler400 = "caro.views.bad_request"
+handler404 = "caro.views.page_not_found"
 handler500 = "caro.views.server_error"

@@ -5,12 +5,13 @@ import sys
 
 import psycopg
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.template import loader
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.i18n import JavaScriptCatalog
 from django.views.decorators.http import require_safe
@@ -56,10 +57,28 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"error": "bad_request",
                              "message": _("The server could not read this request; nothing was changed.")}, status=400)
-    too_big = _too_big_answer(request) if isinstance(exception, RequestDataTooBig) else None
-    if too_big is not None:
-        return too_big
+    if isinstance(exception, RequestDataTooBig):
+        return _too_big_answer(request) or HttpResponse(loader.get_template("400.html").render(),
+                                                        status=PAYLOAD_TOO_LARGE)
     return HttpResponseBadRequest(loader.get_template("400.html").render())
+
+
+#: The status of a body over DATA_UPLOAD_MAX_MEMORY_SIZE (Payload Too Large), on a page without
+#: its own answer (`_too_big_answer`): the translated 400 page, whose words say "too large".
+PAYLOAD_TOO_LARGE = 413
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: Django's own (the site's 404.html), except for a request whose body Django
+    refuses to read: Django's view is wrapped in `requires_csrf_token`, whose CSRF check reads a
+    POST's body when the request carries a `csrftoken` cookie (every browser does), and the
+    RequestDataTooBig (or too many fields) it raised there escaped the handler as a 500
+    (attack-8: a 3 MB POST to a missing address). Such a request gets `bad_request`'s answer
+    (413 for a body too large) instead."""
+    try:
+        return defaults.page_not_found(request, exception)
+    except (SuspiciousOperation, BadRequest) as refused:
+        return bad_request(request, refused)
 
 
 def _too_big_answer(request: HttpRequest) -> HttpResponse | None:

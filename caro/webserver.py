@@ -27,6 +27,15 @@ on uvloop, with the collector tuned for a long-lived server and a bounded answer
   when nothing is waiting to be written before it (`write_now`), instead of Twisted's buffer, a
   writer registered with the event loop, a turn of the loop and the writer removed again for
   every frame.
+- **A socket whose client does not read is closed, not buffered for ever** (`SEND_BACKLOG_BYTES`):
+  Twisted buffers without limit what the kernel does not take, so a client that never reads (or
+  reads far slower than the site pushes: the live socket's counts and watch list) made the web
+  process grow by every frame sent to it. Before a message goes out, the bytes already waiting
+  for its socket in Twisted's buffers are looked at; over the limit, the socket is closed with
+  `CLOSE_TOO_SLOW` (4408, "too slow") instead, and what it held is dropped once autobahn's close
+  handshake times out (1 s: the connection is aborted). Messages for a socket that is closing are
+  dropped. Every websocket of the site goes through here (docs/protocol.md, "Close codes"); the
+  pages reconnect after 4408 as after any drop.
 
 Daphne writes its access log (`daphne.access.AccessLogGenerator`, on by default at verbosity 1)
 straight to stdout with `datetime.now()`, the process's local time (UTC+7 here: Django sets the
@@ -185,6 +194,24 @@ def write_now(transport, data: bytes) -> bool:
     return True
 
 
+#: Bytes that may wait in Twisted's buffers for one websocket (what its kernel buffer did not take)
+#: before the next message closes it with CLOSE_TOO_SLOW instead of adding to them: a few
+#: seconds of the busiest pushes (the watch list, 25 KB a second) for a slow phone, bounded.
+#: `CARO_WS_SEND_BACKLOG_BYTES` sets another (the tests use a small one).
+SEND_BACKLOG_BYTES = int(os.environ.get("CARO_WS_SEND_BACKLOG_BYTES") or 256 * 1024)
+#: The close code of a socket whose client does not read what is sent (docs/protocol.md).
+CLOSE_TOO_SLOW = 4408
+slow_log = logging.getLogger("caro.websocket")
+
+
+def send_backlog(transport) -> int:
+    """Bytes waiting in Twisted TCP `transport`'s write buffers (`FileDescriptor.dataBuffer`
+    past `offset`, and the list `_tempDataBuffer` of `_tempDataLen` bytes); 0 for a transport
+    without them."""
+    buffered = getattr(transport, "dataBuffer", b"")
+    return max(0, len(buffered) - getattr(transport, "offset", 0)) + getattr(transport, "_tempDataLen", 0)
+
+
 class CollectableWebSocketProtocol(WebSocketProtocol):
     """Daphne's websocket protocol, freed by reference counting once its connection is lost
     (caro.gcpolicy): autobahn resolves `is_closed` with the protocol itself (protocol -> future ->
@@ -194,6 +221,21 @@ class CollectableWebSocketProtocol(WebSocketProtocol):
     def connectionLost(self, reason) -> None:
         super().connectionLost(reason)
         self.is_closed = txaio.create_future_success(None)
+
+    def serverSend(self, content, binary=False) -> None:
+        """Daphne's `serverSend` (one message of the application), unless the socket is closing
+        (dropped: autobahn would raise) or more than SEND_BACKLOG_BYTES already wait for it: then
+        the socket is closed with CLOSE_TOO_SLOW and the message dropped (module docstring)."""
+        if self.state in (WebSocketProtocol.STATE_CLOSING, WebSocketProtocol.STATE_CLOSED):
+            return
+        if self.state == WebSocketProtocol.STATE_OPEN:
+            waiting = send_backlog(self.transport)
+            if waiting > SEND_BACKLOG_BYTES:
+                slow_log.warning("websocket %s closed %d (too slow): %d bytes waiting for it",
+                                 getattr(self, "client_addr", None), CLOSE_TOO_SLOW, waiting)
+                self.sendClose(code=CLOSE_TOO_SLOW, reason="too slow")
+                return
+        super().serverSend(content, binary)
 
     def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:
         """autobahn's `sendData`, whose plain case (no chopping, nothing queued: it calls

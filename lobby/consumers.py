@@ -17,8 +17,10 @@ list of live games, `lang` the page's language. Frames sent (JSON):
 - `{"type": "counts", "html": "..."}`: who is here (the `lobby/counts.html` fragment), within
   `PUSH_EVERY_S` of the socket opening and of any change to the counts;
 - `{"type": "watch", "html": "..."}`: the watch page's list (the `lobby/live_games.html`
-  fragment), within `PUSH_EVERY_S` of the socket opening and of a game between people starting
-  or ending, and every `WATCH_REFRESH_S` when it changed otherwise (the move counts);
+  fragment), within `PUSH_EVERY_S` of the socket opening and of a change to the games it lists
+  (a game between people starting or ending that enters, leaves or reorders the list), and at
+  most every `WATCH_REFRESH_S` when only its move counts changed (a busy site starts or ends a
+  game somewhere every second: the whole list, 25 KB, went to every watch socket each second);
 - `{"type": "pong"}` answers `{"type": "ping"}`, which also marks the visitor online.
 
 Thin and cheap: no row per socket. It joins the Channels group `rooms.models.LOBBY_GROUP` and the
@@ -59,7 +61,8 @@ FEATURED_NEXT_S = 4
 #: often, for all its sockets, s: a change reaches the pages within about this long.
 PUSH_EVERY_S = 1
 #: The watch list is rendered again this often even when no game started or ended (its move
-#: counts), s.
+#: counts), s; a socket is sent a list whose games (their set and order) are the ones it has at
+#: most this often (only the move counts differ).
 WATCH_REFRESH_S = 10
 #: The per-room socket limit of caro.rooms.limits counts these sockets as one "room".
 SLOT_ROOM = "live"
@@ -131,8 +134,16 @@ def render_counts(now: dict, language: str) -> str:
 
 def render_games(kind: str, language: str) -> str:
     """The watch page's list of live games of `kind` in `language`, as HTML."""
+    return render_watch(kind, language)[1]
+
+
+def render_watch(kind: str, language: str) -> tuple[tuple[int, ...], str]:
+    """The watch page's list of live games of `kind` in `language`: (the listed games' ids in
+    their order, the list as HTML)."""
     with translation.override(language):
-        return render_to_string("lobby/live_games.html", {"games": live.live_games(kind), "kind": kind})
+        games = live.live_games(kind)
+        html = render_to_string("lobby/live_games.html", {"games": games, "kind": kind})
+    return tuple(game.game_id for game in games), html
 
 
 def _frame(kind: str, html: str) -> str:
@@ -145,7 +156,8 @@ class _Pushes:
     (`watch=`), and the one task that keeps them current: every PUSH_EVERY_S it reads the counts
     (`counts.current`: the cache) and the live list's change counter (`live.watch_version`: one
     Redis GET), renders each part once per language (and kind) when it changed, and sends it to
-    the sockets whose last copy differs. Its work per second is per process, not per socket, and
+    the sockets whose last copy differs (the watch list: at once when its games or their order
+    differ, else at most every WATCH_REFRESH_S per socket). Its work per second is per process, not per socket, and
     no channel-layer message is sent per socket (as `ranking.consumers._Lobby` for the seek
     sockets). The home page's counts used to come only by an htmx poll every 5 s of counts up
     to 2 s old with a waiting line up to 3 s old (seen 5-15 s late), and the watch page's list by
@@ -158,7 +170,7 @@ class _Pushes:
         self.counts_html: dict[str, str] = {}
         self.watch_version: int | None = None
         self.watch_made_at = 0.0
-        self.watch_html: dict[tuple[str, str], str] = {}
+        self.watch_html: dict[tuple[str, str], tuple[tuple[int, ...], str]] = {}
 
     def add(self, consumer: "LiveConsumer") -> None:
         self.sockets.add(consumer)
@@ -201,11 +213,16 @@ class _Pushes:
             if version != self.watch_version or stamp - self.watch_made_at >= WATCH_REFRESH_S:
                 self.watch_version, self.watch_made_at, self.watch_html = version, stamp, {}
             for kind, language in {(s.watch_kind, s.language) for s in watching} - set(self.watch_html):
-                self.watch_html[(kind, language)] = _frame("watch", await db(render_games)(kind, language))
+                ids, html = await db(render_watch)(kind, language)
+                self.watch_html[(kind, language)] = (ids, _frame("watch", html))
             for socket in watching:
-                text = self.watch_html[(socket.watch_kind, socket.language)]
-                if socket.sent_watch != text:  # the same list rendered again is no news
-                    socket.sent_watch = text
+                ids, text = self.watch_html[(socket.watch_kind, socket.language)]
+                if socket.sent_watch == text:  # the same list rendered again is no news
+                    continue
+                # Other games, or another order: at once; only other move counts: at most every
+                # WATCH_REFRESH_S (the class docstring).
+                if ids != socket.sent_watch_ids or stamp - socket.watch_sent_at >= WATCH_REFRESH_S:
+                    socket.sent_watch, socket.sent_watch_ids, socket.watch_sent_at = text, ids, stamp
                     await socket.send_text(text)
 
 
@@ -223,7 +240,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.wants_counts = (params.get("counts") or [""])[0] == "1"
         watch = (params.get("watch") or [""])[0]
         self.watch_kind = live.kind_filter(watch) if watch else None
-        self.sent_counts = self.sent_watch = None
+        self.sent_counts = self.sent_watch = self.sent_watch_ids = None
+        self.watch_sent_at = 0.0
         self.language = _language_of(self.scope)
         self.user = self.scope.get("user")
         self.featured_id: int | None = None

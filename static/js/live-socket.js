@@ -11,17 +11,24 @@
 //   restarted server do not all come back at the same moment. The count of tries goes back to
 //   zero only once the server has sent a frame, so a server that accepts and then closes at once
 //   is backed off too.
-// - Close codes in FINAL are not retried (4429: too many sockets from this address; 4999: the page
-//   closed it itself to open another).
+// - 4429 (too many sockets from this address) is retried, later: from RETRY_TOO_MANY_FIRST_MS,
+//   doubling up to RETRY_MAX_MS. It may be the leases of a web process that died (they count for
+//   up to 90 s, caro.rooms.limits.WS_LEASE_S), or another tab closing: a final 4429 left the page
+//   without its live socket until a reload. 4408 (too slow: the page did not keep up with what was
+//   sent) is retried as any drop.
+// - Close codes in FINAL are not retried (4999: the page closed it itself to open another).
 
 export const RETRY_FIRST_MS = 1000;
 export const RETRY_MAX_MS = 60000;
 export const PING_EVERY_MS = 25000;
-export const FINAL = new Set([4429, 4999]);
+export const RETRY_TOO_MANY_FIRST_MS = 15000;
+export const TOO_MANY = 4429;
+export const FINAL = new Set([4999]);
 
-// The delay before reconnect attempt `n` (0, 1, …), ms.
-export function retryDelay(n, random = Math.random()) {
-  return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** n) * (0.75 + random * 0.5);
+// The delay before reconnect attempt `n` (0, 1, …), ms; `tooMany`: after a 4429.
+export function retryDelay(n, random = Math.random(), tooMany = false) {
+  const first = tooMany ? RETRY_TOO_MANY_FIRST_MS : RETRY_FIRST_MS;
+  return Math.min(RETRY_MAX_MS, first * 2 ** n) * (0.75 + random * 0.5);
 }
 
 // Keep a socket to `url()` (a function: the address may change, as the lobby's filter does) open.
@@ -41,9 +48,9 @@ export function keepLive(url, { frame, status }, win = globalThis) {
     if (old) { try { old.close(4999); } catch { /* already closing */ } }
   }
 
-  function later() {
+  function later(tooMany = false) {
     if (timer !== null || win.navigator.onLine === false) return; // offline: the `online` event brings it back
-    timer = win.setTimeout(connect, retryDelay(tries++));
+    timer = win.setTimeout(connect, retryDelay(tries++, Math.random(), tooMany));
   }
 
   function connect() {
@@ -70,7 +77,7 @@ export function keepLive(url, { frame, status }, win = globalThis) {
       socket = null;
       win.clearInterval(pinger);
       status(false);
-      if (!FINAL.has(e.code)) later();
+      if (!FINAL.has(e.code)) later(e.code === TOO_MANY);
     });
   }
 

@@ -28,6 +28,13 @@ const RETRY_MAX_MS = 8000;
 // Close codes after which the page does not reconnect (docs/protocol.md, "Close codes").
 const GONE = 4404; // no such room
 const FINAL = new Set([4429, 4403, 4410]); // too many sockets / the room is full, banned, room closed
+// A 4429 after the `error` frame `too_many_sockets` is retried, later: it may be the leases of a
+// web process that died (they count for up to 90 s, caro.rooms.limits.WS_LEASE_S) or a tab being
+// closed, and a player left without a socket would lose the game by absence. From
+// TOO_MANY_RETRY_FIRST_MS, doubling up to TOO_MANY_RETRY_MAX_MS, ±25 %.
+const TOO_MANY = 4429;
+export const TOO_MANY_RETRY_FIRST_MS = 15000;
+export const TOO_MANY_RETRY_MAX_MS = 60000;
 
 // The events the page applies by `version` (docs/protocol.md, "Versions"). `state_changed` is
 // answered by a full `state`, which brings its version: the page waits for that.
@@ -36,7 +43,8 @@ const VERSIONED = new Set(["move", "game_over", "draw_offer", "draw_declined", "
 
 // The delay before reconnect attempt `n` (0, 1, …): 0.5 s doubling up to 8 s, ±25 % so that the
 // pages of a restarted server do not all come back at the same moment.
-export function retryDelay(n, random = Math.random()) {
+export function retryDelay(n, random = Math.random(), tooMany = false) {
+  if (tooMany) return Math.min(TOO_MANY_RETRY_MAX_MS, TOO_MANY_RETRY_FIRST_MS * 2 ** n) * (0.75 + random * 0.5);
   return Math.min(RETRY_MAX_MS, 500 * 2 ** n) * (0.75 + random * 0.5);
 }
 
@@ -61,6 +69,8 @@ export class SocketSource {
     this.socket = null;
     this.retry = 0;
     this.retryTimer = null;
+    this.lastError = null; // the code of the last `error` frame of the current socket
+    this.tooMany = false; // the last close was a 4429 for too many sockets: retried later
     this.live = false; // open, answering, and the browser online: frames may be sent
     this.game = null; // {game_id, version} of the last applied state and events
     this.waiting = false; // a ping is unanswered
@@ -85,7 +95,8 @@ export class SocketSource {
     this.socket = socket;
     socket.addEventListener("open", () => {
       if (socket !== this.socket) return;
-      this.retry = 0;
+      this.lastError = null;
+      if (!this.tooMany) this.retry = 0; // after a 4429: once the state came (the socket was kept)
       this.lastHeartbeat = -Infinity;
       this.answered();
       this.live = true;
@@ -115,7 +126,10 @@ export class SocketSource {
         this.onStatus("gone", gettext("This room does not exist any more. Create a new one from the home page."));
         return;
       }
-      if (FINAL.has(e.code)) { this.live = false; this.onStatus("gone", null); return; } // the frame before said why
+      const tooMany = e.code === TOO_MANY && this.lastError === "too_many_sockets";
+      if (FINAL.has(e.code) && !tooMany) { this.live = false; this.onStatus("gone", null); return; } // the frame before said why
+      if (tooMany && !this.tooMany) this.retry = 0; // the first 4429: from TOO_MANY_RETRY_FIRST_MS
+      this.tooMany = tooMany;
       this.lost(false);
       this.scheduleReconnect();
     });
@@ -140,7 +154,7 @@ export class SocketSource {
   scheduleReconnect() {
     if (this.retryTimer) return;
     if (navigator.onLine === false) return; // the `online` event brings it back
-    this.retryTimer = setTimeout(() => this.connect(), retryDelay(this.retry++));
+    this.retryTimer = setTimeout(() => this.connect(), retryDelay(this.retry++, Math.random(), this.tooMany));
   }
 
   // Back online: try at once, and from the shortest delay again.
@@ -192,7 +206,9 @@ export class SocketSource {
   }
 
   receive(f) {
+    if (f.type === "error") this.lastError = f.code; // a close that follows may depend on why
     if (f.type === "state") {
+      if (this.tooMany) { this.tooMany = false; this.retry = 0; }
       this.game = { game_id: f.game_id, version: f.version };
       this.onFrame(f);
       return;

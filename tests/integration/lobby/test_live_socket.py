@@ -18,7 +18,7 @@ from caro.asgi import application
 from caro.games import services as games
 from caro.games.services import presence
 from caro.rooms import services as rooms
-from tests.integration.lobby.builders import live_room
+from tests.integration.lobby.builders import live_room, play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -342,3 +342,36 @@ async def test_a_visitor_without_a_name_is_kept_online_by_the_live_socket_s_ping
     await _next(forged, "lobby")
     assert await sync_to_async(r.zcard)(counts.ONLINE_KEY) == 1  # only the real visitor
     await forged.disconnect()
+
+
+async def test_the_watch_list_is_not_sent_again_when_only_its_move_counts_changed(close_db_connections, monkeypatch):
+    """A game starting or ending that the list does not show (here a Reversi game, for a page
+    showing caro) moves the change counter; the list is rendered again, but a socket whose games
+    and order are the same gets no frame for the new move counts before WATCH_REFRESH_S (made
+    longer than the test here). A game that enters the list is sent at once, its counts with it."""
+    from lobby import consumers, live
+
+    monkeypatch.setattr(consumers, "WATCH_REFRESH_S", 3600)
+    caro_room = await sync_to_async(live_room)()
+    comm = WebsocketCommunicator(application, "/ws/live/?watch=caro&lang=en", headers=HEADERS)
+    assert (await comm.connect())[0]
+    reversi = WebsocketCommunicator(application, "/ws/live/?watch=reversi&lang=en", headers=HEADERS)
+    assert (await reversi.connect())[0]
+    first = await _until(comm, "watch", lambda html: f'data-game="{caro_room.current_game_id}"' in html)
+    assert "0 moves" in first["html"]
+    await _next(reversi, "watch")
+    # A move in the listed game, then a Reversi game starting: the counter moves, the caro list's
+    # games are the same.
+    await sync_to_async(play)(caro_room, ["H8"])
+    before = await sync_to_async(live.watch_version)()
+    reversi_room = await sync_to_async(live_room)(preset="reversi")
+    assert await sync_to_async(live.watch_version)() > before
+    # The Reversi page got its new game: the tick that saw the counter move has run for both.
+    await _until(reversi, "watch", lambda html: f'data-game="{reversi_room.current_game_id}"' in html)
+    # Another caro game: the caro page's next frame is the one that lists it (none came for "1 move").
+    second = await sync_to_async(live_room)()
+    shown = await _next(comm, "watch", timeout=30)
+    assert f'data-game="{second.current_game_id}"' in shown["html"], "a frame came for the move counts alone"
+    assert "1 move" in shown["html"]
+    await comm.disconnect()
+    await reversi.disconnect()

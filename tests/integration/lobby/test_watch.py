@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.guests import create_guest
+from accounts import visitors
 from caro.games import services as games
 from caro.games.models import Game
 from caro.games.snapshot import public_state
@@ -159,8 +160,10 @@ def test_a_finished_game_links_to_its_record_in_both_languages():
 def test_who_is_here_counts_visitors_and_games_and_is_recounted_at_most_once_per_period():
     cache.delete(counts.COUNTS_KEY)
     counts._redis().delete(counts.ONLINE_KEY)
-    Client().get(reverse("home"))
-    Client().get(reverse("home"))
+    for _ in range(2):  # two browsers, each on its second page (the first set the visitor cookie)
+        browser = Client()
+        browser.get(reverse("home"))
+        browser.get(reverse("home"))
     live_room()
     now = counts.recount()
     assert now["online"] == 2 and now["playing"] == 1
@@ -192,12 +195,34 @@ def test_the_home_and_watch_pages_cost_the_same_queries_however_many_games_are_l
     assert found == {"home": 0, "watch": 1}
 
 
+def test_requests_without_a_visitor_cookie_are_nobody_online():
+    """Crawlers, probes and curl loops send no cookie: each such request used to be a new person
+    online (attack-8: 100 GETs, +100). A request with a forged cookie neither; one carrying the
+    visitor cookie a page set counts that visitor, once however many pages."""
+    cache.delete(counts.COUNTS_KEY)
+    counts._redis().delete(counts.ONLINE_KEY)
+    for path in (reverse("home"), "/no-such-page/", "/static/nothing.css", "/robots.txt", reverse("live_counts")):
+        for _ in range(5):
+            Client().get(path)
+    forged = Client()
+    forged.cookies[visitors.COOKIE] = "not-a-signed-value"
+    forged.get(reverse("home"))
+    assert counts.recount()["online"] == 0
+    browser = Client()
+    browser.get(reverse("home"))
+    assert browser.cookies.get(visitors.COOKIE), "the first page sets the visitor cookie"
+    for _ in range(3):
+        browser.get(reverse("live_counts"))
+    assert counts.recount()["online"] == 1
+
+
 def test_a_guest_visitor_is_counted_once_after_becoming_a_guest():
     cache.delete(counts.COUNTS_KEY)
     counts._redis().delete(counts.ONLINE_KEY)
     room = rooms.create_room(create_guest())
     client = Client()
     client.get(reverse("home"))
+    client.get(reverse("home"))  # with the visitor cookie the first page set
     assert counts.recount()["online"] == 1
     client.post(reverse("room_join", args=[room.code]))
     assert counts.recount()["online"] == 1

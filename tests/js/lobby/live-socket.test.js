@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { beforeEach, describe, mock, test } from "node:test";
 
-const { FINAL, RETRY_FIRST_MS, RETRY_MAX_MS, keepLive, retryDelay } = await import("../../../static/js/live-socket.js");
+const { FINAL, RETRY_FIRST_MS, RETRY_MAX_MS, RETRY_TOO_MANY_FIRST_MS, TOO_MANY, keepLive, retryDelay } = await import("../../../static/js/live-socket.js");
 
 class FakeSocket {
   constructor(url) {
@@ -143,6 +143,44 @@ describe("live socket", () => {
       live.restart();
     }
     assert.equal(FakeSocket.made.length, 1 + FINAL.size);
+  });
+
+  test("after 4429 (too many sockets: a dead process's leases) the page retries, later, backing off", () => {
+    const random = mock.method(Math, "random", () => 0.5);
+    const win = fakeWindow();
+    keeper(win);
+    assert.ok(!FINAL.has(TOO_MANY));
+    FakeSocket.made[0].fire("close", { code: TOO_MANY });
+    mock.timers.tick(RETRY_TOO_MANY_FIRST_MS - 1);
+    assert.equal(FakeSocket.made.length, 1, "not at the ordinary first delay");
+    mock.timers.tick(1);
+    assert.equal(FakeSocket.made.length, 2);
+    FakeSocket.made[1].fire("close", { code: TOO_MANY });
+    mock.timers.tick(2 * RETRY_TOO_MANY_FIRST_MS - 1);
+    assert.equal(FakeSocket.made.length, 2, "the delay doubles");
+    mock.timers.tick(1);
+    assert.equal(FakeSocket.made.length, 3);
+    FakeSocket.made[2].fire("close", { code: TOO_MANY });
+    mock.timers.tick(RETRY_MAX_MS);
+    assert.equal(FakeSocket.made.length, 4, "up to the longest delay");
+    // The leases ran out: the socket opens and talks; a later drop starts from 1 s again.
+    const ws = FakeSocket.made[3];
+    ws.fire("open");
+    ws.fire("message", { data: "{\"type\": \"pong\"}" });
+    ws.fire("close", { code: 1006 });
+    mock.timers.tick(RETRY_FIRST_MS);
+    assert.equal(FakeSocket.made.length, 5);
+    assert.equal(retryDelay(0, 0.5, true), RETRY_TOO_MANY_FIRST_MS);
+    assert.equal(retryDelay(20, 0.5, true), RETRY_MAX_MS);
+    random.mock.restore();
+  });
+
+  test("4408 (too slow) is retried as any drop", () => {
+    const win = fakeWindow();
+    keeper(win);
+    FakeSocket.made[0].fire("close", { code: 4408 });
+    mock.timers.tick(1.25 * RETRY_FIRST_MS);
+    assert.equal(FakeSocket.made.length, 2);
   });
 
   test("an open socket pings every 25 s", () => {

@@ -32,7 +32,8 @@ class FakeSocket {
 }
 globalThis.WebSocket = FakeSocket;
 
-const { DEAD_AFTER_MS, HEARTBEAT_EVERY_MS, PING_EVERY_MS, PONG_WAIT_MS, SocketSource } = await import("../../../static/js/play/socket.js");
+const { DEAD_AFTER_MS, HEARTBEAT_EVERY_MS, PING_EVERY_MS, PONG_WAIT_MS, SocketSource, TOO_MANY_RETRY_FIRST_MS,
+  TOO_MANY_RETRY_MAX_MS } = await import("../../../static/js/play/socket.js");
 
 function source() {
   const seen = { frames: [], status: [] };
@@ -55,6 +56,49 @@ describe("the socket source", () => {
     mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
     FakeSocket.made.length = 0;
     navigator.onLine = true;
+  });
+
+  test("4429 after too_many_sockets (a dead process's leases) is retried from 15 s, doubling; a kept socket resets it", () => {
+    const random = mock.method(Math, "random", () => 0.5);
+    const { ws, seen } = source();
+    const refuse = (socket) => {
+      socket.open();
+      socket.receive({ type: "error", code: "too_many_sockets", message: "too many pages" });
+      socket.fire("close", { code: 4429 });
+    };
+    ws.receive({ type: "error", code: "too_many_sockets", message: "too many pages" });
+    ws.fire("close", { code: 4429 });
+    assert.equal(seen.status.at(-1), "lost", "not gone: it will try again");
+    mock.timers.tick(TOO_MANY_RETRY_FIRST_MS - 1);
+    assert.equal(FakeSocket.made.length, 1);
+    mock.timers.tick(1);
+    assert.equal(FakeSocket.made.length, 2);
+    refuse(FakeSocket.made[1]);
+    mock.timers.tick(2 * TOO_MANY_RETRY_FIRST_MS - 1);
+    assert.equal(FakeSocket.made.length, 2, "the delay doubles");
+    mock.timers.tick(1);
+    refuse(FakeSocket.made[2]);
+    mock.timers.tick(TOO_MANY_RETRY_MAX_MS);
+    assert.equal(FakeSocket.made.length, 4, "up to 60 s");
+    const kept = FakeSocket.made[3];
+    kept.open();
+    kept.receive({ type: "state", game_id: 7, version: 4 });
+    kept.fire("close", { code: 1006 });
+    mock.timers.tick(625);
+    assert.equal(FakeSocket.made.length, 5, "a later drop: from 0.5 s again");
+    random.mock.restore();
+  });
+
+  test("4429 for another reason (a full room, a flood) and 4403 stay final", () => {
+    for (const [error, code] of [["crowd_full", 4429], ["banned", 4403]]) {
+      FakeSocket.made.length = 0;
+      const { ws, seen } = source();
+      ws.receive({ type: "error", code: error, message: "no" });
+      ws.fire("close", { code });
+      assert.equal(seen.status.at(-1), "gone");
+      mock.timers.tick(10 * 60 * 1000);
+      assert.equal(FakeSocket.made.length, 1);
+    }
   });
 
   test("applies the next version, and asks for the state at a gap", () => {
