@@ -204,7 +204,15 @@ class Hard {
     this.limit = this.t0 + whole * HARD.limit; // no search runs past it
     this.base = whole * HARD.threatBase; // the threat searches' shares are parts of it
     this.iterMs = []; // the alpha-beta's completed iterations, ms each (the time manager's data)
-    this.stats = { depth: 0, nodes: 0, checks: 0, phase: "" };
+    this.stats = { depth: 0, nodes: 0, checks: 0, phase: "", phaseMs: {} };
+    this.lapAt = this.t0;
+  }
+
+  /** Charges the time since the last lap to the phase `name` (stats.phaseMs, ms; for the benches). */
+  lap(name) {
+    const now = this.clock();
+    this.stats.phaseMs[name] = (this.stats.phaseMs[name] || 0) + now - this.lapAt;
+    this.lapAt = now;
   }
 
   threats(deadline, opts = {}) {
@@ -235,6 +243,7 @@ class Hard {
       return ts.timedOut ? 1 : 2;
     } finally {
       fb.undo();
+      this.lap("check");
     }
   }
 
@@ -269,24 +278,31 @@ class Hard {
     const { t0, base, clock } = this;
     const q0 = tacticalPrelude(fb, this.rng);
     if (q0 !== null) return this.done(q0, "prelude");
+    this.lap("prelude");
     let line = this.threats(t0 + base * HARD.vcfShare, { minNodes: HARD.vcfMinNodes }).vcf(HARD.vcfDepth);
+    this.lap("vcf");
     if (line) return this.done(line[0], "vcf");
     // own VCT: a larger share when the opponent has no open three (then our threes are real
     // threats and there is no defence to check)
     const share = fb.count(3 - me, OPEN4) === 0 ? HARD.vctShareQuiet : HARD.vctShareThreat;
     line = this.threats(t0 + base * share, { maxNodes: HARD.vctNodes }).vct(HARD.vctDepth);
+    this.lap("vct");
     if (line) return this.done(line[0], "vct");
     line = this.threats(clock() + base * HARD.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
       .vct(HARD.vctDepth);
+    this.lap("wide");
     if (line) return this.done(line[0], "wide vct");
     const ab = new AlphaBeta(fb, { deadline: this.end, clock, width: HARD.width, hard: true });
     let moves = ab.moves(me, HARD.rootMoves);
     if (!moves.length) return this.done(anyLegal(fb, me, this.rng), "any");
     if (moves.length === 1) return this.done(moves[0], "only");
+    this.lap("moves");
     const threat = this.oppThreat(clock() + base * HARD.threatShare, 4 * NODE_CAP);
+    this.lap("opp");
     if (!threat) {
       // a quiet move after which our threat sequence cannot be stopped
       const q = this.threats(clock() + base * HARD.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
+      this.lap("quiet");
       if (q !== null) return this.done(q, "quiet win");
     } else {
       // the alpha-beta chooses among the replies to the opponent's threat (its threat moves are
@@ -295,7 +311,9 @@ class Hard {
       if (moves.length === 1) return this.done(moves[0], "only");
     }
     const t1 = clock();
+    this.lap("pre");
     const ranked = this.deepen(ab, moves);
+    this.lap("ab");
     const t2 = clock();
     let q = this.guard(ranked, !!threat);
     const t3 = clock();
@@ -319,7 +337,9 @@ class Hard {
     const moves = [q, ...ranked.map(([, c]) => c).filter((c) => c !== q && !dropped.has(c))];
     if (moves.length < 2) return q;
     const depth0 = this.stats.depth;
+    this.lap("guard");
     const best = this.iterate(ab, moves.map((c) => [0, c]), depth0 + 1, end - budget * HARD.moreGuard, null);
+    this.lap("more");
     if (this.stats.depth > depth0) this.stats.moreDepth = this.stats.depth;
     const r = best[0][1];
     if (r === q || best[0][0] <= -(WIN - 100)) return q;
@@ -406,12 +426,15 @@ class Hard {
     const { fb, base, end, clock } = this;
     fb.play(q);
     try {
-      if (this.threats(Math.min(end, clock() + base * HARD.guardQuietShare))
-        .quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null) return true;
+      const quiet = this.threats(Math.min(end, clock() + base * HARD.guardQuietShare))
+        .quietWin(HARD.vcfDepth, HARD.oppVctDepth);
+      this.lap("guardQuiet");
+      if (quiet !== null) return true;
       return threat && countsThreats(fb.rules) && clock() < end && this.threats(
         Math.min(end, clock() + base * HARD.wideCheckShare), { zone: false, maxNodes: nodes }).vct(HARD.oppVctDepth) !== null;
     } finally {
       fb.undo();
+      this.lap("guardWide");
     }
   }
 
