@@ -82,7 +82,7 @@ for (const job of jobs) {
     const phases = Object.entries(stats.phaseMs || {}).map(([n, t]) => `${n} ${t.toFixed(0)}`).join(" ");
     console.log(`${job.name.padEnd(10)} ${job.preset.padEnd(10)} ${move.padEnd(3)} ${verdict.padEnd(9)} `
       + `${(stats.phase || "").padEnd(8)} d${stats.depth ?? 0}${stats.moreDepth ? "+" + stats.moreDepth : ""} `
-      + `${ms.toFixed(0)} ms | ${phases} | iters ${(stats.iterMs || []).join(",")} guard ${(stats.guard || []).join(",")}`);
+      + `${ms.toFixed(0)} ms | ${phases} | iters ${(stats.iterMs || []).join(",")} guard ${(stats.guard || []).join(",")} wide ${(stats.wide || []).join(",")} bests ${(stats.bests || []).join(",")}`);
   }
 }
 const n = jobs.length;
