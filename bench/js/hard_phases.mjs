@@ -2,8 +2,8 @@
 // puzzles (../shared/cases/gomoku-puzzles.json) and/or on positions of recorded matches
 // (bench/public_match.py's JSON-lines games), on this process's CPU clock, as the brain plays them.
 // Per position: the move, the phase that chose it, the alpha-beta's depth, and the CPU ms of every
-// phase (levels.js Hard.lap: prelude, vcf, vct, wide, moves, opp, quiet, pre, ab, check, guardQuiet,
-// guardWide, guard, more); then the mean ms per phase and how often each phase chose the move.
+// phase (levels.js Hard.lap: prelude, vcf, vct, wide, moves, opp, pre, ab, check, guardWide, guardQuiet,
+// guard, more); then the mean ms per phase and how often each phase chose the move.
 //
 //   nice -n 19 node bench/js/hard_phases.mjs [--budget 1000] [--kind defend|win] [--ids a,b]
 //       [--games FILE.jsonl --every 4 --max 60] [--quiet]

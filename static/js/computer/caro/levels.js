@@ -15,10 +15,10 @@
 //   inside it) with the rest of the planned time less the guard's reserve, and the guard: the
 //   first of its best moves (guardOrder) after which the opponent has no VCF or VCT the threat
 //   searches find and no quiet move that wins (under a threat, in freestyle and exact five, also
-//   no VCT with threes anywhere, which may take the rest of the planned time). Issue 28 replaced
-//   the per-reply safety checks of the old defence by this one check of the chosen move, and
-//   dropped the phases that almost never chose a move (a quiet win before the alpha-beta, the
-//   deepening on after the guard), giving the alpha-beta the time (docs/strength.md).
+//   no VCT with threes anywhere, which may take the rest of the planned time); then, with time
+//   left, the alpha-beta deepens on (Hard.more). Issue 28 replaced the per-reply safety checks of
+//   the old defence by this one check of the chosen move, and dropped or shrank the threat
+//   searches before the alpha-beta that almost never chose a move (docs/strength.md).
 // Every function takes the search board (board.js, changed and restored), a budget in ms, an
 // rng ({random(), randrange(n)}) and a clock (ms); it returns a padded cell.
 
@@ -41,12 +41,14 @@ export const MEDIUM_MAX_MS = 400;
  * the budget and never searches past `limit` of it; the threat searches before the alpha-beta take
  * their shares of `threatBase` of the budget (the milliseconds they had when the brain passed 80 %
  * of a move's time and Hard planned 80 % of that). The alpha-beta starts a new iteration while the
- * time left before the guard's reserve (`guardReserve` under an opponent's threat, `quietReserve`
- * with none) holds `startIf` of the iteration's predicted time (predictNextMs: the last one's
- * times the effective branching factor), so the guard checks the choice of finished iterations;
- * under a threat in freestyle and exact five the guard's check for a VCT with threes anywhere may
- * use the rest of the planned time. So a quiet move spends most of the budget, and a forced or
- * decided one stays fast. */
+ * time left before the guard's reserve (`guardReserve`; `wideReserve` under an opponent's threat
+ * in freestyle and exact five, where the guard's check for a VCT with threes anywhere may use the
+ * rest of the planned time) holds `startIf` of the iteration's predicted time (predictNextMs: the
+ * last one's times the effective branching factor), so the guard checks the choice of finished
+ * iterations; after the guard, the alpha-beta deepens on until `moreGuard` of the planned time is
+ * left (Hard.more: an unfinished iteration is not lost, its first move is searched deeper and a
+ * move that beats it is played if the guard proves it safe). So a quiet move spends most of the
+ * budget, and a forced or decided one stays fast. */
 export const HARD = Object.freeze({
   share: 0.9, // part of the budget it plans to use
   limit: 0.92, // hard stop: no search (the guard's minimum included) runs past this part of the budget
@@ -57,7 +59,8 @@ export const HARD = Object.freeze({
   ebfMin: 1.5, // ... and the measured ratio clamped to ebfMin..ebfMax
   ebfMax: 6,
   iterFloorMs: 0.5, // an iteration's time is taken as at least this (ms): the first ones come from the table
-  guardReserve: 0.12, // part of the planned time kept for the guard (the chosen move's safety check)
+  guardReserve: 0.12, // part of the planned time kept for the guard (the chosen move's safety check) ...
+  wideReserve: 0.3, // ... and under a threat in freestyle and exact five (the guard's VCT with threes anywhere)
   guardShare: 0.1, // at most this part for one move's guard check ...
   guardMinShare: 0.03, // ... and at least this part, even past the planned time (never past limit)
   width: 20, // candidates per node of the alpha-beta (a cap: search.js HARD_SCHEDULE, reductions)
@@ -76,10 +79,9 @@ export const HARD = Object.freeze({
   maxDepth: 30, // plies of the deepest alpha-beta iteration
   rootMoves: 14, // root candidates of the alpha-beta
   safetyMoves: 10, // best moves the guard checks for the opponent's VCF / VCT
-  wideReserve: 0.3, // ... and under a threat in freestyle and exact five (the guard's VCT with threes anywhere)
   moreMin: 0.1, // after the guard, with at least this part of the planned time left: deepen on ...
   moreGuard: 0.07, // ... until this part of it is left, for the guard of a new best move
-  wideCheckNodes: 150000, // node cap of the guard's wide VCT check of the first move checked (gmk-s045: 57k)
+  wideCheckNodes: 150000, // node cap of the guard's VCT with threes anywhere, a move (gmk-s045's F10: 57k)
 });
 
 /** The predicted time (ms) of the next alpha-beta iteration after iterations that took `times`
@@ -351,8 +353,9 @@ class Hard {
   }
 
   /** Iterative deepening of `ab` over the root `moves` until the alpha-beta's share of the move
-   * (the planned time less the guard's reserve): a new iteration starts only while nextFits says
-   * it can finish. Returns [[score, cell], ...] best first. */
+   * (the planned time less the guard's reserve: HARD.wideReserve under a `threat` in freestyle and
+   * exact five, else HARD.guardReserve): a new iteration starts only while nextFits says it can
+   * finish. Returns [[score, cell], ...] best first. */
   deepen(ab, moves, threat) {
     const stop = this.end - this.budget * (this.wideGuard(threat) ? HARD.wideReserve : HARD.guardReserve);
     return this.iterate(ab, moves.map((q) => [0, q]), 1, stop, HARD.startIf);
@@ -444,16 +447,16 @@ class Hard {
     return order;
   }
 
-  /** The guard's second look after `q` (run while the planned time lasts): whether the opponent
-   * has a quiet move that wins (a VCF / VCT after one quiet move, threatShare's quietWin) and, under
-   * a threat in freestyle and exact five, a VCT with threes anywhere. */
+  /** The guard's second look after `q` (run while the planned time lasts): whether, under a threat
+   * in freestyle and exact five, the opponent has a VCT with threes anywhere (HARD.wideCheckNodes,
+   * up to the planned end), or it has a quiet move that wins (a VCF / VCT after one quiet move,
+   * threats.js quietWin). */
   lostAfter(q, threat) {
     const { fb, base, end, clock } = this;
     fb.play(q);
     try {
       // under a threat in freestyle and exact five, first the opponent's VCT with threes anywhere
-      // (a proof); the first move checked may spend on it the rest of the planned time (the
-      // alpha-beta's is over), the others a share
+      // (a proof): it may spend the rest of the planned time (the alpha-beta's is over)
       if (threat && countsThreats(fb.rules)) {
         const ts = this.threats(end, { zone: false, maxNodes: HARD.wideCheckNodes });
         const wide = ts.vct(HARD.oppVctDepth);
