@@ -58,6 +58,7 @@ test("the next iteration's predicted time: the last one's times the effective br
 
 test("Hard's time manager plans most of the budget and never searches past its limit", () => {
   assert.ok(HARD.share >= 0.85 && HARD.share < HARD.limit && HARD.limit < 1);
+  assert.ok(HARD.guardReserve > 0 && HARD.guardReserve <= HARD.wideReserve && HARD.wideReserve < 0.5);
   assert.ok(HARD.moreGuard < HARD.guardReserve && HARD.moreMin < 0.5);
 });
 
