@@ -84,6 +84,22 @@ export const HARD = Object.freeze({
   wideCheckNodes: 150000, // node cap of the guard's VCT with threes anywhere, a move (gmk-s045's F10: 57k)
 });
 
+/** What HARD's phases were before issue 28's retiming (branch time-8, docs/strength.md), kept for
+ * the rule sets where the retiming was not measured: caro with blocked ends and Renju (the
+ * public engines do not play them; their measure is self-play against the previous Hard). The
+ * retiming (smaller own-VCT shares, no quiet-win search before the alpha-beta, 12 replies under a
+ * threat, the guard trying earlier iterations' best moves first) was measured in freestyle and
+ * exact five only (countsThreats). */
+export const HARD_UNRETIMED = Object.freeze({
+  ...HARD,
+  vctShareQuiet: 0.2,
+  vctShareThreat: 0.2,
+  wideShare: 0.1,
+  quietShare: 0.1, // a quiet move that wins, searched before the alpha-beta when no threat (of threatBase)
+  defenceMoves: 16,
+  guardByIterations: false, // the guard tries the alpha-beta's ranking as it is
+});
+
 /** The predicted time (ms) of the next alpha-beta iteration after iterations that took `times`
  * (ms each, in order): the last one's times the effective branching factor (the geometric mean
  * of the last two ratios of successive times where there are two, since depths alternate between
@@ -192,6 +208,12 @@ export function countsThreats(rules) {
   return rules.blocked === "none" && !rules.renju;
 }
 
+/** Hard's phase settings for `rules`: HARD in freestyle and exact five, where its retiming was
+ * measured (countsThreats), HARD_UNRETIMED elsewhere. */
+export function hardSettings(rules) {
+  return countsThreats(rules) ? HARD : HARD_UNRETIMED;
+}
+
 /**
  * Hard's search with its clock and the settings HARD: one object per move (see chooseHard).
  * `stats` collects what the benches print (alpha-beta depth and nodes).
@@ -201,6 +223,8 @@ class Hard {
     this.fb = fb;
     this.rng = rng;
     this.clock = clock;
+    // the retimed phases where they were measured, the earlier ones elsewhere (HARD_UNRETIMED)
+    this.settings = hardSettings(fb.rules);
     this.t0 = clock();
     const whole = Math.max(budgetMs, 50);
     this.budget = whole * HARD.share; // the planned time (ms)
@@ -289,11 +313,12 @@ class Hard {
     if (line) return this.done(line[0], "vcf");
     // own VCT: a larger share when the opponent has no open three (then our threes are real
     // threats and there is no defence to check)
-    const share = fb.count(3 - me, OPEN4) === 0 ? HARD.vctShareQuiet : HARD.vctShareThreat;
+    const H = this.settings;
+    const share = fb.count(3 - me, OPEN4) === 0 ? H.vctShareQuiet : H.vctShareThreat;
     line = this.threats(t0 + base * share, { maxNodes: HARD.vctNodes }).vct(HARD.vctDepth);
     this.lap("vct");
     if (line) return this.done(line[0], "vct");
-    line = this.threats(clock() + base * HARD.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
+    line = this.threats(clock() + base * H.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
       .vct(HARD.vctDepth);
     this.lap("wide");
     if (line) return this.done(line[0], "wide vct");
@@ -304,10 +329,15 @@ class Hard {
     this.lap("moves");
     const threat = this.oppThreat(clock() + base * HARD.threatShare, 4 * NODE_CAP);
     this.lap("opp");
+    if (!threat && H.quietShare) {
+      // a quiet move after which our threat sequence cannot be stopped (HARD_UNRETIMED only)
+      const q = this.threats(clock() + base * H.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
+      if (q !== null) return this.done(q, "quiet win");
+    }
     if (threat) {
       // the alpha-beta chooses among the replies to the opponent's threat (its threat moves are
       // searched inside it); the guard below checks the choice
-      moves = this.defenceOrder(threat, ab, moves).slice(0, HARD.defenceMoves);
+      moves = this.defenceOrder(threat, ab, moves).slice(0, H.defenceMoves);
       if (moves.length === 1) return this.done(moves[0], "only");
     }
     const t1 = clock();
@@ -434,6 +464,7 @@ class Hard {
    * scores are bounds), so when the best is proven lost the last iteration that chose another move
    * judged that one better than the rest. */
   guardOrder(ranked) {
+    if (this.settings.guardByIterations === false) return ranked;
     const byCell = new Map(ranked.map((t) => [t[1], t]));
     const order = [ranked[0]];
     const seen = new Set([ranked[0][1]]);
