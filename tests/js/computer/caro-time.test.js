@@ -7,7 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { choosePositionMove } from "../../../static/js/computer/caro/index.js";
-import { HARD, predictNextMs } from "../../../static/js/computer/caro/levels.js";
+import { HARD, HARD_UNRETIMED, hardSettings, predictNextMs } from "../../../static/js/computer/caro/levels.js";
 import { PRESETS } from "../../../static/js/computer/caro/rules.js";
 
 const BUDGET_MS = 400;
@@ -58,6 +58,7 @@ test("the next iteration's predicted time: the last one's times the effective br
 
 test("Hard's time manager plans most of the budget and never searches past its limit", () => {
   assert.ok(HARD.share >= 0.85 && HARD.share < HARD.limit && HARD.limit < 1);
+  assert.ok(HARD.guardReserve > 0 && HARD.guardReserve <= HARD.wideReserve && HARD.wideReserve < 0.5);
   assert.ok(HARD.moreGuard < HARD.guardReserve && HARD.moreMin < 0.5);
 });
 
@@ -87,4 +88,14 @@ test("a forced or decided move stays fast: the block of a four, an own five, an 
     if (expected) assert.ok(expected.split(" ").includes(square), what);
     assert.ok(ms <= 0.1 * BUDGET_MS, what);
   }
+});
+
+test("Hard's retimed phases apply in freestyle and exact five only (Swap2 plays freestyle); the other rule sets keep the earlier ones", () => {
+  for (const slug of ["freestyle", "exact-five", "swap2"]) assert.equal(hardSettings(PRESETS[slug].rules), HARD, slug);
+  for (const slug of ["caro-vn", "caro-exact", "caro-edge-open", "renju", "renju-rif"]) {
+    const settings = hardSettings(PRESETS[slug].rules);
+    assert.equal(settings, HARD_UNRETIMED, slug);
+    assert.ok(settings.quietShare > 0 && settings.defenceMoves === 16 && settings.guardByIterations === false, slug);
+  }
+  assert.ok(!HARD.quietShare && HARD.defenceMoves === 12, "the retimed settings");
 });

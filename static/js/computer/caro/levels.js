@@ -10,13 +10,15 @@
 //   a 2-ply alpha-beta over the best candidates (small random tie-breaks).
 // - Hard takes a five / blocks a five-threat, then looks for its own VCF and VCT (a second, wider
 //   VCT tries threes anywhere), then for the opponent's VCF / VCT as if the opponent moved now.
-//   With no such threat it looks for a quiet move that wins; under one the alpha-beta's root moves
-//   are the replies to it (defenceOrder). Then iterative-deepening alpha-beta (search.js, Hard's
-//   form: the opponent's threats are searched inside it) with the rest of the planned time less
-//   the guard's reserve, and the guard: the first of its best moves after which the opponent has
-//   no VCF or VCT the threat searches find (under a threat, in freestyle and exact five, also no
-//   VCT with threes anywhere). Issue 28 replaced the per-reply safety checks of the old defence by
-//   this one check of the chosen move, giving the alpha-beta the time (docs/strength.md).
+//   Under such a threat the alpha-beta's root moves are the replies to it (defenceOrder). Then
+//   iterative-deepening alpha-beta (search.js, Hard's form: the opponent's threats are searched
+//   inside it) with the rest of the planned time less the guard's reserve, and the guard: the
+//   first of its best moves (guardOrder) after which the opponent has no VCF or VCT the threat
+//   searches find and no quiet move that wins (under a threat, in freestyle and exact five, also
+//   no VCT with threes anywhere, which may take the rest of the planned time); then, with time
+//   left, the alpha-beta deepens on (Hard.more). Issue 28 replaced the per-reply safety checks of
+//   the old defence by this one check of the chosen move, and dropped or shrank the threat
+//   searches before the alpha-beta that almost never chose a move (docs/strength.md).
 // Every function takes the search board (board.js, changed and restored), a budget in ms, an
 // rng ({random(), randrange(n)}) and a clock (ms); it returns a padded cell.
 
@@ -39,12 +41,14 @@ export const MEDIUM_MAX_MS = 400;
  * the budget and never searches past `limit` of it; the threat searches before the alpha-beta take
  * their shares of `threatBase` of the budget (the milliseconds they had when the brain passed 80 %
  * of a move's time and Hard planned 80 % of that). The alpha-beta starts a new iteration while the
- * time left before the guard's reserve holds `startIf` of the iteration's predicted time
- * (predictNextMs: the last one's times the effective branching factor), so the guard checks the
- * choice of finished iterations; after the guard, the alpha-beta deepens on until `moreGuard` of
- * the planned time is left (Hard.more: an unfinished iteration is not lost, its first move is
- * searched deeper and a move that beats it is played if the guard proves it safe). So a quiet
- * move spends most of the budget, and a forced or decided one stays fast. */
+ * time left before the guard's reserve (`guardReserve`; `wideReserve` under an opponent's threat
+ * in freestyle and exact five, where the guard's check for a VCT with threes anywhere may use the
+ * rest of the planned time) holds `startIf` of the iteration's predicted time (predictNextMs: the
+ * last one's times the effective branching factor), so the guard checks the choice of finished
+ * iterations; after the guard, the alpha-beta deepens on until `moreGuard` of the planned time is
+ * left (Hard.more: an unfinished iteration is not lost, its first move is searched deeper and a
+ * move that beats it is played if the guard proves it safe). So a quiet move spends most of the
+ * budget, and a forced or decided one stays fast. */
 export const HARD = Object.freeze({
   share: 0.9, // part of the budget it plans to use
   limit: 0.92, // hard stop: no search (the guard's minimum included) runs past this part of the budget
@@ -55,7 +59,8 @@ export const HARD = Object.freeze({
   ebfMin: 1.5, // ... and the measured ratio clamped to ebfMin..ebfMax
   ebfMax: 6,
   iterFloorMs: 0.5, // an iteration's time is taken as at least this (ms): the first ones come from the table
-  guardReserve: 0.12, // part of the planned time kept for the guard (the chosen move's safety check)
+  guardReserve: 0.12, // part of the planned time kept for the guard (the chosen move's safety check) ...
+  wideReserve: 0.3, // ... and under a threat in freestyle and exact five (the guard's VCT with threes anywhere)
   guardShare: 0.1, // at most this part for one move's guard check ...
   guardMinShare: 0.03, // ... and at least this part, even past the planned time (never past limit)
   width: 20, // candidates per node of the alpha-beta (a cap: search.js HARD_SCHEDULE, reductions)
@@ -65,19 +70,34 @@ export const HARD = Object.freeze({
   vctNodes: 200000, // node cap of each own VCT
   vcfShare: 0.12, // its own VCF (of threatBase)
   vcfMinNodes: 2500, // nodes its own VCF searches before it looks at the clock
-  vctShareQuiet: 0.2, // its own VCT when the opponent has no open three (of threatBase)
-  vctShareThreat: 0.2, // its own VCT under an open three (of threatBase)
-  wideShare: 0.1, // a second, wider own VCT (threes anywhere; of threatBase)
+  vctShareQuiet: 0.08, // its own VCT when the opponent has no open three (of threatBase)
+  vctShareThreat: 0.08, // its own VCT under an open three (of threatBase)
+  wideShare: 0.05, // a second, wider own VCT (threes anywhere; of threatBase)
   threatShare: 0.15, // the opponent's VCF / VCT as if it moved now (of threatBase)
-  quietShare: 0.1, // a quiet move that wins (of threatBase)
-  defenceMoves: 16, // under an opponent threat: the replies the alpha-beta chooses among
-  wideCheckShare: 0.05, // guard under a threat: the opponent's VCT with threes anywhere (of threatBase)
+  defenceMoves: 12, // under an opponent threat: the replies the alpha-beta chooses among
   guardQuietShare: 0.06, // guard: the opponent's quiet win after a move safe from VCF / VCT (of threatBase)
   maxDepth: 30, // plies of the deepest alpha-beta iteration
   rootMoves: 14, // root candidates of the alpha-beta
   safetyMoves: 10, // best moves the guard checks for the opponent's VCF / VCT
   moreMin: 0.1, // after the guard, with at least this part of the planned time left: deepen on ...
   moreGuard: 0.07, // ... until this part of it is left, for the guard of a new best move
+  wideCheckNodes: 150000, // node cap of the guard's VCT with threes anywhere, a move (gmk-s045's F10: 57k)
+});
+
+/** What HARD's phases were before issue 28's retiming (branch time-8, docs/strength.md), kept for
+ * the rule sets where the retiming was not measured: caro with blocked ends and Renju (the
+ * public engines do not play them; their measure is self-play against the previous Hard). The
+ * retiming (smaller own-VCT shares, no quiet-win search before the alpha-beta, 12 replies under a
+ * threat, the guard trying earlier iterations' best moves first) was measured in freestyle and
+ * exact five only (countsThreats). */
+export const HARD_UNRETIMED = Object.freeze({
+  ...HARD,
+  vctShareQuiet: 0.2,
+  vctShareThreat: 0.2,
+  wideShare: 0.1,
+  quietShare: 0.1, // a quiet move that wins, searched before the alpha-beta when no threat (of threatBase)
+  defenceMoves: 16,
+  guardByIterations: false, // the guard tries the alpha-beta's ranking as it is
 });
 
 /** The predicted time (ms) of the next alpha-beta iteration after iterations that took `times`
@@ -188,6 +208,12 @@ export function countsThreats(rules) {
   return rules.blocked === "none" && !rules.renju;
 }
 
+/** Hard's phase settings for `rules`: HARD in freestyle and exact five, where its retiming was
+ * measured (countsThreats), HARD_UNRETIMED elsewhere. */
+export function hardSettings(rules) {
+  return countsThreats(rules) ? HARD : HARD_UNRETIMED;
+}
+
 /**
  * Hard's search with its clock and the settings HARD: one object per move (see chooseHard).
  * `stats` collects what the benches print (alpha-beta depth and nodes).
@@ -197,6 +223,8 @@ class Hard {
     this.fb = fb;
     this.rng = rng;
     this.clock = clock;
+    // the retimed phases where they were measured, the earlier ones elsewhere (HARD_UNRETIMED)
+    this.settings = hardSettings(fb.rules);
     this.t0 = clock();
     const whole = Math.max(budgetMs, 50);
     this.budget = whole * HARD.share; // the planned time (ms)
@@ -204,7 +232,16 @@ class Hard {
     this.limit = this.t0 + whole * HARD.limit; // no search runs past it
     this.base = whole * HARD.threatBase; // the threat searches' shares are parts of it
     this.iterMs = []; // the alpha-beta's completed iterations, ms each (the time manager's data)
-    this.stats = { depth: 0, nodes: 0, checks: 0, phase: "" };
+    this.bests = []; // their best moves, in order
+    this.stats = { depth: 0, nodes: 0, checks: 0, phase: "", phaseMs: {} };
+    this.lapAt = this.t0;
+  }
+
+  /** Charges the time since the last lap to the phase `name` (stats.phaseMs, ms; for the benches). */
+  lap(name) {
+    const now = this.clock();
+    this.stats.phaseMs[name] = (this.stats.phaseMs[name] || 0) + now - this.lapAt;
+    this.lapAt = now;
   }
 
   threats(deadline, opts = {}) {
@@ -235,6 +272,7 @@ class Hard {
       return ts.timedOut ? 1 : 2;
     } finally {
       fb.undo();
+      this.lap("check");
     }
   }
 
@@ -269,41 +307,52 @@ class Hard {
     const { t0, base, clock } = this;
     const q0 = tacticalPrelude(fb, this.rng);
     if (q0 !== null) return this.done(q0, "prelude");
+    this.lap("prelude");
     let line = this.threats(t0 + base * HARD.vcfShare, { minNodes: HARD.vcfMinNodes }).vcf(HARD.vcfDepth);
+    this.lap("vcf");
     if (line) return this.done(line[0], "vcf");
     // own VCT: a larger share when the opponent has no open three (then our threes are real
     // threats and there is no defence to check)
-    const share = fb.count(3 - me, OPEN4) === 0 ? HARD.vctShareQuiet : HARD.vctShareThreat;
+    const H = this.settings;
+    const share = fb.count(3 - me, OPEN4) === 0 ? H.vctShareQuiet : H.vctShareThreat;
     line = this.threats(t0 + base * share, { maxNodes: HARD.vctNodes }).vct(HARD.vctDepth);
+    this.lap("vct");
     if (line) return this.done(line[0], "vct");
-    line = this.threats(clock() + base * HARD.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
+    line = this.threats(clock() + base * H.wideShare, { threeWidth: 40, zone: false, maxNodes: HARD.vctNodes })
       .vct(HARD.vctDepth);
+    this.lap("wide");
     if (line) return this.done(line[0], "wide vct");
     const ab = new AlphaBeta(fb, { deadline: this.end, clock, width: HARD.width, hard: true });
     let moves = ab.moves(me, HARD.rootMoves);
     if (!moves.length) return this.done(anyLegal(fb, me, this.rng), "any");
     if (moves.length === 1) return this.done(moves[0], "only");
+    this.lap("moves");
     const threat = this.oppThreat(clock() + base * HARD.threatShare, 4 * NODE_CAP);
-    if (!threat) {
-      // a quiet move after which our threat sequence cannot be stopped
-      const q = this.threats(clock() + base * HARD.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
+    this.lap("opp");
+    if (!threat && H.quietShare) {
+      // a quiet move after which our threat sequence cannot be stopped (HARD_UNRETIMED only)
+      const q = this.threats(clock() + base * H.quietShare).quietWin(HARD.vcfDepth, HARD.oppVctDepth);
       if (q !== null) return this.done(q, "quiet win");
-    } else {
+    }
+    if (threat) {
       // the alpha-beta chooses among the replies to the opponent's threat (its threat moves are
       // searched inside it); the guard below checks the choice
-      moves = this.defenceOrder(threat, ab, moves).slice(0, HARD.defenceMoves);
+      moves = this.defenceOrder(threat, ab, moves).slice(0, H.defenceMoves);
       if (moves.length === 1) return this.done(moves[0], "only");
     }
     const t1 = clock();
-    const ranked = this.deepen(ab, moves);
+    this.lap("pre");
+    const ranked = this.deepen(ab, moves, !!threat);
+    this.lap("ab");
     const t2 = clock();
     let q = this.guard(ranked, !!threat);
-    const t3 = clock();
+    this.lap("guard");
     q = this.more(ab, ranked, q, !!threat);
     this.stats.nodes = ab.nodes;
     this.stats.iterMs = this.iterMs.map((t) => Math.round(t));
     this.stats.vcfNodes = ab.vcfNodes;
-    Object.assign(this.stats, { preMs: t1 - t0, abMs: t2 - t1, guardMs: t3 - t2, moreMs: clock() - t3 });
+    this.stats.bests = this.bests.map((c) => this.fb.name(c));
+    Object.assign(this.stats, { preMs: t1 - t0, abMs: t2 - t1, guardMs: clock() - t2 });
     return this.done(q, threat ? "defence" : "search");
   }
 
@@ -319,24 +368,33 @@ class Hard {
     const moves = [q, ...ranked.map(([, c]) => c).filter((c) => c !== q && !dropped.has(c))];
     if (moves.length < 2) return q;
     const depth0 = this.stats.depth;
+    this.lap("guard");
     const best = this.iterate(ab, moves.map((c) => [0, c]), depth0 + 1, end - budget * HARD.moreGuard, null);
+    this.lap("more");
     if (this.stats.depth > depth0) this.stats.moreDepth = this.stats.depth;
     const r = best[0][1];
     if (r === q || best[0][0] <= -(WIN - 100)) return q;
     const now = clock();
     const verdict = this.safe(r, Math.max(now + budget * HARD.guardMinShare, end), threat ? 2 * NODE_CAP : NODE_CAP);
     (this.stats.guard ||= []).push(`more ${this.fb.name(r)}:${verdict}`);
-    if (verdict !== 2 || clock() > end || this.lostAfter(r, threat, threat ? 2 * NODE_CAP : NODE_CAP)) return q;
+    if (verdict !== 2 || clock() > end || this.lostAfter(r, threat)) return q;
     this.stats.moreChanged = true;
     return r;
   }
 
   /** Iterative deepening of `ab` over the root `moves` until the alpha-beta's share of the move
-   * (the planned time less the guard's reserve): a new iteration starts only while nextFits says
-   * it can finish. Returns [[score, cell], ...] best first. */
-  deepen(ab, moves) {
-    const stop = this.end - this.budget * HARD.guardReserve;
+   * (the planned time less the guard's reserve: HARD.wideReserve under a `threat` in freestyle and
+   * exact five, else HARD.guardReserve): a new iteration starts only while nextFits says it can
+   * finish. Returns [[score, cell], ...] best first. */
+  deepen(ab, moves, threat) {
+    const stop = this.end - this.budget * (this.wideGuard(threat) ? HARD.wideReserve : HARD.guardReserve);
     return this.iterate(ab, moves.map((q) => [0, q]), 1, stop, HARD.startIf);
+  }
+
+  /** Whether the guard checks the opponent's VCT with threes anywhere (under a threat, in
+   * freestyle and exact five; it may take the time after the alpha-beta, HARD.wideReserve). */
+  wideGuard(threat) {
+    return threat && countsThreats(this.fb.rules);
   }
 
   /** Iterations of `ab` from `depth` on over the cells of `ranked` (in its order) with the
@@ -358,6 +416,7 @@ class Hard {
         break;
       }
       this.iterMs.push(clock() - t);
+      this.bests.push(ranked[0][1]);
       this.stats.depth = depth;
       if (ranked[0][0] >= WIN - 100 || ranked[0][0] <= -(WIN - 100)) break;
     }
@@ -381,13 +440,13 @@ class Hard {
     const { budget, end, clock } = this;
     const nodes = threat ? 2 * NODE_CAP : NODE_CAP;
     let fallback = null;
-    for (const [value, q] of ranked.slice(0, HARD.safetyMoves)) {
+    for (const [value, q] of this.guardOrder(ranked).slice(0, HARD.safetyMoves)) {
       if (value <= -(WIN - 100)) break; // the rest lose to the alpha-beta's own sight
       const now = clock();
       if (now > end && fallback !== null) break;
       const verdict = this.safe(q, Math.max(now + budget * HARD.guardMinShare, Math.min(end, now + budget * HARD.guardShare)), nodes);
       (this.stats.guard ||= []).push(`${this.fb.name(q)}:${verdict}`);
-      if (verdict === 0 || (verdict === 2 && clock() < end && this.lostAfter(q, threat, nodes))) {
+      if (verdict === 0 || (verdict === 2 && clock() < end && this.lostAfter(q, threat))) {
         this.stats.dropped = (this.stats.dropped || 0) + 1;
         (this.dropped ||= new Set()).add(q);
         continue;
@@ -399,19 +458,48 @@ class Hard {
     return fallback !== null ? fallback : ranked[0][1];
   }
 
-  /** The guard's second look after `q` (run while the planned time lasts): whether the opponent
-   * has a quiet move that wins (a VCF / VCT after one quiet move, threatShare's quietWin) and, under
-   * a threat in freestyle and exact five, a VCT with threes anywhere. */
-  lostAfter(q, threat, nodes) {
+  /** The order in which the guard tries the alpha-beta's moves `ranked` ([[score, cell], ...], best
+   * first): its best, then the best moves of the earlier iterations (deepest first), then the rest.
+   * Only the best move's score is exact (the others were searched with a null window: their
+   * scores are bounds), so when the best is proven lost the last iteration that chose another move
+   * judged that one better than the rest. */
+  guardOrder(ranked) {
+    if (this.settings.guardByIterations === false) return ranked;
+    const byCell = new Map(ranked.map((t) => [t[1], t]));
+    const order = [ranked[0]];
+    const seen = new Set([ranked[0][1]]);
+    for (const c of [...this.bests].reverse()) {
+      if (!seen.has(c) && byCell.has(c)) {
+        seen.add(c);
+        order.push(byCell.get(c));
+      }
+    }
+    for (const t of ranked) if (!seen.has(t[1])) order.push(t);
+    return order;
+  }
+
+  /** The guard's second look after `q` (run while the planned time lasts): whether, under a threat
+   * in freestyle and exact five, the opponent has a VCT with threes anywhere (HARD.wideCheckNodes,
+   * up to the planned end), or it has a quiet move that wins (a VCF / VCT after one quiet move,
+   * threats.js quietWin). */
+  lostAfter(q, threat) {
     const { fb, base, end, clock } = this;
     fb.play(q);
     try {
-      if (this.threats(Math.min(end, clock() + base * HARD.guardQuietShare))
-        .quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null) return true;
-      return threat && countsThreats(fb.rules) && clock() < end && this.threats(
-        Math.min(end, clock() + base * HARD.wideCheckShare), { zone: false, maxNodes: nodes }).vct(HARD.oppVctDepth) !== null;
+      // under a threat in freestyle and exact five, first the opponent's VCT with threes anywhere
+      // (a proof): it may spend the rest of the planned time (the alpha-beta's is over)
+      if (threat && countsThreats(fb.rules)) {
+        const ts = this.threats(end, { zone: false, maxNodes: HARD.wideCheckNodes });
+        const wide = ts.vct(HARD.oppVctDepth);
+        this.lap("guardWide");
+        (this.stats.wide ||= []).push(`${fb.name(q)}:${ts.nodes}${ts.timedOut ? "t" : ""}${wide ? "L" : ""}`);
+        if (wide !== null) return true;
+      }
+      return clock() < end && this.threats(Math.min(end, clock() + base * HARD.guardQuietShare))
+        .quietWin(HARD.vcfDepth, HARD.oppVctDepth) !== null;
     } finally {
       fb.undo();
+      this.lap("guardQuiet");
     }
   }
 
