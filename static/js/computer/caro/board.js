@@ -125,6 +125,15 @@ export class SearchBoard {
     this.tDefence = ct.defence;
     this.cellAttack = new Int32Array(3);
     this.cellDefence = new Int32Array(3);
+    this.combo = new Int16Array(3 * NC); // side s's combination index at cell c (classes, 3 bits a line)
+    // the undo log: put() records each code it changes (index d * NC + c, << 10, | the old code) in
+    // order; remove() of the last put stone replays them (no pattern look-ups). Frames: a put's
+    // cell and the log length before it.
+    this.ulog = new Int32Array(1024);
+    this.ulen = 0;
+    this.frameCell = new Int32Array(64);
+    this.frameStart = new Int32Array(64);
+    this.frames = 0;
     const z = zobrist(NC);
     this.z1 = z.z1;
     this.z2 = z.z2;
@@ -225,7 +234,14 @@ export class SearchBoard {
     this.h1 ^= this.z1[s * this.NC + q];
     this.h2 ^= this.z2[s * this.NC + q];
     this.stones--;
-    this.move(q, 0);
+    const f = this.frames - 1;
+    if (f >= 0 && this.frameCell[f] === q) {
+      this.unmove(q, f);
+    } else {
+      this.frames = 0; // not the last put stone (never done by the searches): the log is void
+      this.ulen = 0;
+      this.move(q, 0);
+    }
   }
 
   /** Play the side to move on `q` and pass the turn. */
@@ -257,12 +273,33 @@ export class SearchBoard {
     let table = pat.table;
     let mask = (table.length >> 1) - 1;
     const hb = 2 * H;
+    // a put logs the codes it changes (see the constructor); a full log frame stack grows
+    const log = s > 0;
+    if (log) {
+      if (this.frames === this.frameCell.length) {
+        const grow = (a) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
+        this.frameCell = grow(this.frameCell);
+        this.frameStart = grow(this.frameStart);
+      }
+      this.frameCell[this.frames] = q;
+      this.frameStart[this.frames++] = this.ulen;
+      if (this.ulen + 64 * H > this.ulog.length) {
+        const b = new Int32Array(this.ulog.length * 2);
+        b.set(this.ulog);
+        this.ulog = b;
+      }
+    }
+    const ulog = this.ulog;
     for (let d = 0; d < 4; d++) {
       const step = steps[d];
       const base = d * NC;
       const kq = (keys[base + q] & ~(3 << hb)) | (s << hb);
       keys[base + q] = kq;
-      this.setCode(q, d, s > 0 ? 0 : pat.code(kq));
+      const cq = s > 0 ? 0 : pat.code(kq);
+      if (codes[base + q] !== cq) {
+        if (log) ulog[this.ulen++] = ((base + q) << 10) | codes[base + q];
+        this.setCode(q, d, cq);
+      }
       // q sits at offset -t in the window of q + t * step (bits 2 (H - t)), at +t in that of
       // q - t * step
       for (let sgn = 1; sgn >= -1; sgn -= 2) {
@@ -300,10 +337,53 @@ export class SearchBoard {
             }
             i = (i + 1) & mask;
           }
-          if (codes[base + c] !== code) this.setCode(c, d, code);
+          if (codes[base + c] !== code) {
+            if (log) ulog[this.ulen++] = ((base + c) << 10) | codes[base + c];
+            this.setCode(c, d, code);
+          }
         }
       }
     }
+  }
+
+  /** Undo the put on `q` of log frame `f` (the last): neighbour counts and window keys as move(),
+   * then the logged codes back in the order the put changed them (the order move(q, 0) would change
+   * them in, so the threat sets end in the same order). */
+  unmove(q, f) {
+    const { cells, keys, NC, H } = this;
+    const near = this.geo.near;
+    const nearc = this.nearc;
+    for (let k = q * NEAR, end = k + NEAR; k < end; k++) {
+      const nb = near[k];
+      if (nb < 0) break;
+      nearc[nb] -= 1;
+    }
+    const steps = this.geo.steps;
+    const hb = 2 * H;
+    for (let d = 0; d < 4; d++) {
+      const step = steps[d];
+      const base = d * NC;
+      keys[base + q] &= ~(3 << hb);
+      // q sits at bits 2 (H - t) of the window of q + t * step, 2 (H + t) of that of q - t * step
+      for (let t = 1, c = q + step, j = hb - 2; t <= H; t++, c += step, j -= 2) {
+        if (c < 0 || cells[c] === EDGE) break;
+        keys[base + c] &= ~(3 << j);
+      }
+      for (let t = 1, c = q - step, j = hb + 2; t <= H; t++, c -= step, j += 2) {
+        if (c < 0 || cells[c] === EDGE) break;
+        keys[base + c] &= ~(3 << j);
+      }
+    }
+    const ulog = this.ulog;
+    const end = this.ulen;
+    for (let i = this.frameStart[f]; i < end; i++) {
+      const e = ulog[i];
+      const idx = e >> 10;
+      const d = (idx / NC) | 0;
+      this.setCode(idx - d * NC, d, e & 1023);
+    }
+    this.ulen = this.frameStart[f];
+    this.frames = f;
   }
 
   /** Cell `c`'s class code on line `d` is now `code`: scores, totals, counts and sets follow. */
@@ -316,22 +396,21 @@ export class SearchBoard {
     const diff = old ^ code;
     if (diff & 7) {
       this.classChange(1, c, old & 7, code & 7);
-      this.comboChange(1, c, d, old & 7, 0);
+      this.comboChange(1, c, d, code & 7);
     }
     if (diff & 56) {
       this.classChange(2, c, (old >> 3) & 7, (code >> 3) & 7);
-      this.comboChange(2, c, d, (old >> 3) & 7, 3);
+      this.comboChange(2, c, d, (code >> 3) & 7);
     }
   }
 
-  /** Side `side`'s class at cell `c` on line `d` was `co` (its code bits from `shift`): the
-   * cell's combination value (evaluation.js) follows in cellAttack / cellDefence. */
-  comboChange(side, c, d, co, shift) {
-    const NC = this.NC;
-    const codes = this.codes;
-    let idx = 0;
-    for (let e = 0; e < 4; e++) idx |= ((codes[e * NC + c] >> shift) & 7) << (3 * e);
-    const was = (idx & ~(7 << (3 * d))) | (co << (3 * d));
+  /** Side `side`'s class at cell `c` on line `d` is now `cn`: the cell's combination (this.combo)
+   * and its value (evaluation.js) in cellAttack / cellDefence follow. */
+  comboChange(side, c, d, cn) {
+    const at = side * this.NC + c;
+    const was = this.combo[at];
+    const idx = (was & ~(7 << (3 * d))) | (cn << (3 * d));
+    this.combo[at] = idx;
     const ta = this.tAttack[side];
     const td = this.tDefence[side];
     this.cellAttack[side] += ta[idx] - ta[was];
