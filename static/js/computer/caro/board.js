@@ -19,7 +19,7 @@
 
 import { EDGE, EMPTY, XS, OS, foulAt, squareName, parseSquare, runWins } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, WEIGHT, patterns } from "./patterns.js";
-import { cellTables } from "./evaluation.js";
+import { cellTables, COMBOS } from "./evaluation.js";
 import { mulberry32 } from "../rng.js";
 
 export { EMPTY, XS, OS, EDGE };
@@ -27,6 +27,30 @@ export { EMPTY, XS, OS, EDGE };
 const NEAR = 24; // cells within distance 2 (5 x 5 less the centre)
 const WEIGHTS = Int32Array.from(WEIGHT); // (a typed copy: the hot path reads it)
 const FOUL_CACHE_BITS = 14;
+const AD_TABLES = new Map(); // "renju" | "plain" -> interleaved cell tables (see adTables)
+
+/** evaluation.js's cell tables of `rules` interleaved for the hot path: {t, base}, the attack value of
+ * side s's combination idx at t[base[s] + 2 idx], its defence value right after; X and O share one
+ * part when their tables are the same (outside Renju). */
+function adTables(rules) {
+  const key = rules.renju ? "renju" : "plain";
+  let ad = AD_TABLES.get(key);
+  if (!ad) {
+    const ct = cellTables(rules);
+    const same = ct.attack[1].every((v, i) => v === ct.attack[2][i]) && ct.defence[1].every((v, i) => v === ct.defence[2][i]);
+    const t = new Int32Array((same ? 2 : 4) * COMBOS);
+    const base = Int32Array.of(0, 0, same ? 0 : 2 * COMBOS);
+    for (let s = 1; s <= 2; s++) {
+      for (let i = 0; i < COMBOS; i++) {
+        t[base[s] + 2 * i] = ct.attack[s][i];
+        t[base[s] + 2 * i + 1] = ct.defence[s][i];
+      }
+    }
+    ad = { t, base };
+    AD_TABLES.set(key, ad);
+  }
+  return ad;
+}
 
 /** Geometry of one board size (cached): padded width, cell count, steps, real cells, names. */
 class Geometry {
@@ -120,9 +144,9 @@ export class SearchBoard {
     this.setPos = new Int16Array(24 * NC).fill(-1); // a cell's index in its set, -1: not in it
     this.setLen = new Int32Array(24);
     this.nearc = new Uint8Array(NC);
-    const ct = cellTables(rules);
-    this.tAttack = ct.attack;
-    this.tDefence = ct.defence;
+    const ad = adTables(rules);
+    this.tAD = ad.t;
+    this.adBase = ad.base;
     this.cellAttack = new Int32Array(3);
     this.cellDefence = new Int32Array(3);
     this.combo = new Int16Array(3 * NC); // side s's combination index at cell c (classes, 3 bits a line)
@@ -411,10 +435,10 @@ export class SearchBoard {
     const was = this.combo[at];
     const idx = (was & ~(7 << (3 * d))) | (cn << (3 * d));
     this.combo[at] = idx;
-    const ta = this.tAttack[side];
-    const td = this.tDefence[side];
-    this.cellAttack[side] += ta[idx] - ta[was];
-    this.cellDefence[side] += td[idx] - td[was];
+    const t = this.tAD;
+    const b = this.adBase[side];
+    this.cellAttack[side] += t[b + 2 * idx] - t[b + 2 * was];
+    this.cellDefence[side] += t[b + 2 * idx + 1] - t[b + 2 * was + 1];
   }
 
   /** Side `side`'s class at cell `c` on one line went from `co` to `cn`. */
