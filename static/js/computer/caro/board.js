@@ -144,6 +144,10 @@ export class SearchBoard {
     this.setPos = new Int16Array(24 * NC).fill(-1); // a cell's index in its set, -1: not in it
     this.setLen = new Int32Array(24);
     this.nearc = new Uint8Array(NC);
+    // the candidate cells (empty, nearc > 0) as a sparse set, in no particular order
+    this.candCells = new Int16Array(NC);
+    this.candPos = new Int16Array(NC).fill(-1);
+    this.candLen = 0;
     const ad = adTables(rules);
     this.tAD = ad.t;
     this.adBase = ad.base;
@@ -286,11 +290,15 @@ export class SearchBoard {
     const { cells, keys, codes, NC, H, renju } = this;
     const near = this.geo.near;
     const nearc = this.nearc;
-    const inc = s > 0 ? 1 : -1;
-    for (let k = q * NEAR, end = k + NEAR; k < end; k++) {
-      const nb = near[k];
-      if (nb < 0) break;
-      nearc[nb] += inc;
+    if (s > 0) {
+      if (nearc[q] > 0) this.candRemove(q);
+      for (let k = q * NEAR, end = k + NEAR; k < end; k++) {
+        const nb = near[k];
+        if (nb < 0) break;
+        if (nearc[nb]++ === 0 && cells[nb] === EMPTY) this.candAdd(nb);
+      }
+    } else {
+      this.nearDown(q);
     }
     const steps = this.geo.steps;
     const pat = this.pat;
@@ -370,18 +378,40 @@ export class SearchBoard {
     }
   }
 
+  /** The stone on `q` was taken off (cells[q] is EMPTY): neighbour counts and candidates. */
+  nearDown(q) {
+    const near = this.geo.near;
+    const nearc = this.nearc;
+    const cells = this.cells;
+    for (let k = q * NEAR, end = k + NEAR; k < end; k++) {
+      const nb = near[k];
+      if (nb < 0) break;
+      if (--nearc[nb] === 0 && cells[nb] === EMPTY) this.candRemove(nb);
+    }
+    if (nearc[q] > 0) this.candAdd(q);
+  }
+
+  candAdd(c) {
+    const n = this.candLen++;
+    this.candCells[n] = c;
+    this.candPos[c] = n;
+  }
+
+  candRemove(c) {
+    const n = --this.candLen;
+    const at = this.candPos[c];
+    const last = this.candCells[n];
+    this.candCells[at] = last;
+    this.candPos[last] = at;
+    this.candPos[c] = -1;
+  }
+
   /** Undo the put on `q` of log frame `f` (the last): neighbour counts and window keys as move(),
    * then the logged codes back in the order the put changed them (the order move(q, 0) would change
    * them in, so the threat sets end in the same order). */
   unmove(q, f) {
     const { cells, keys, NC, H } = this;
-    const near = this.geo.near;
-    const nearc = this.nearc;
-    for (let k = q * NEAR, end = k + NEAR; k < end; k++) {
-      const nb = near[k];
-      if (nb < 0) break;
-      nearc[nb] -= 1;
-    }
+    this.nearDown(q);
     const steps = this.geo.steps;
     const hb = 2 * H;
     for (let d = 0; d < 4; d++) {

@@ -22,7 +22,7 @@
 // - else the `width` best empty cells near the stones by 10 x own score + 9 x other's, ties to
 //   the lower cell.
 
-import { EMPTY, XS } from "./rules.js";
+import { XS } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, rulesKey } from "./patterns.js";
 import { Timeout, checkEvery, wallClock } from "./clock.js";
 import { evaluate as shapeValue, doubleThreats } from "./evaluation.js";
@@ -213,17 +213,15 @@ export class AlphaBeta {
     }
     const renjuX = me === XS && fb.renju;
     const cap = Math.min(renjuX ? limit + 6 : limit, TOP.length);
-    const cells = fb.cells;
-    const nearc = fb.nearc;
-    const reals = fb.geo.reals;
+    // the best `cap` of the candidate cells (empty, near a stone) by value, a tie to the lower cell
+    const cand = fb.candCells;
     let n = 0;
-    for (let r = 0; r < reals.length; r++) {
-      const q = reals[r];
-      if (cells[q] !== EMPTY || nearc[q] === 0) continue;
+    for (let r = 0, nc = fb.candLen; r < nc; r++) {
+      const q = cand[r];
       const v = score[sm + q] * 10 + score[so + q] * 9;
-      if (n === cap && v <= TOP_VALUES[n - 1]) continue; // reals ascend: a tie goes to the lower cell
+      if (n === cap && (v < TOP_VALUES[n - 1] || (v === TOP_VALUES[n - 1] && q > TOP[n - 1]))) continue;
       let j = n < cap ? n++ : n - 1;
-      while (j > 0 && v > TOP_VALUES[j - 1]) {
+      while (j > 0 && (v > TOP_VALUES[j - 1] || (v === TOP_VALUES[j - 1] && q < TOP[j - 1]))) {
         TOP[j] = TOP[j - 1];
         TOP_VALUES[j] = TOP_VALUES[j - 1];
         j--;
