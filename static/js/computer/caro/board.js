@@ -448,20 +448,27 @@ export class SearchBoard {
     if (old === code) return;
     this.codes[i] = code;
     const diff = old ^ code;
-    if (diff & 7) {
-      this.classChange(1, c, old & 7, code & 7);
-      this.comboChange(1, c, d, code & 7);
-    }
-    if (diff & 56) {
-      this.classChange(2, c, (old >> 3) & 7, (code >> 3) & 7);
-      this.comboChange(2, c, d, (code >> 3) & 7);
-    }
+    if (diff & 7) this.sideChange(1, c, d, old & 7, code & 7);
+    if (diff & 56) this.sideChange(2, c, d, (old >> 3) & 7, (code >> 3) & 7);
   }
 
-  /** Side `side`'s class at cell `c` on line `d` is now `cn`: the cell's combination (this.combo)
-   * and its value (evaluation.js) in cellAttack / cellDefence follow. */
-  comboChange(side, c, d, cn) {
-    const at = side * this.NC + c;
+  /** Side `side`'s class at cell `c` on line `d` went from `co` to `cn`: its score, total, threat
+   * counts and sets, and the cell's combination (this.combo) and value (evaluation.js) in
+   * cellAttack / cellDefence follow. */
+  sideChange(side, c, d, co, cn) {
+    const NC = this.NC;
+    const delta = WEIGHTS[cn] - WEIGHTS[co];
+    this.score[side * NC + c] += delta;
+    this.total[side] += delta;
+    if (co >= THREE) {
+      const sk = side * 8 + co;
+      if (--this.cnt[sk * NC + c] === 0) this.setRemove(sk, c);
+    }
+    if (cn >= THREE) {
+      const sk = side * 8 + cn;
+      if (++this.cnt[sk * NC + c] === 1) this.setAdd(sk, c);
+    }
+    const at = side * NC + c;
     const was = this.combo[at];
     const idx = (was & ~(7 << (3 * d))) | (cn << (3 * d));
     this.combo[at] = idx;
@@ -469,23 +476,6 @@ export class SearchBoard {
     const b = this.adBase[side];
     this.cellAttack[side] += t[b + 2 * idx] - t[b + 2 * was];
     this.cellDefence[side] += t[b + 2 * idx + 1] - t[b + 2 * was + 1];
-  }
-
-  /** Side `side`'s class at cell `c` on one line went from `co` to `cn`. */
-  classChange(side, c, co, cn) {
-    const NC = this.NC;
-    const delta = WEIGHTS[cn] - WEIGHTS[co];
-    this.score[side * NC + c] += delta;
-    this.total[side] += delta;
-    const cnt = this.cnt;
-    if (co >= THREE) {
-      const j = (side * 8 + co) * NC + c;
-      if (--cnt[j] === 0) this.setRemove(side * 8 + co, c);
-    }
-    if (cn >= THREE) {
-      const j = (side * 8 + cn) * NC + c;
-      if (++cnt[j] === 1) this.setAdd(side * 8 + cn, c);
-    }
   }
 
   setAdd(sk, c) {
@@ -699,6 +689,37 @@ export class SearchBoard {
       }
     }
     return out;
+  }
+
+  /** Whether `s` has a legal cell making a five-threat the opponent cannot stop: the same answer,
+   * cells tried in the same order, as winningFourMoves(s, true).length > 0, without its arrays. */
+  hasWinningFour(s) {
+    const NC = this.NC;
+    const cnt = this.cnt;
+    const o5 = (s * 8 + FIVE) * NC;
+    const o4 = (s * 8 + FOUR) * NC;
+    const oo = (s * 8 + OPEN4) * NC;
+    const renjuX = s === XS && this.renju;
+    const cells = this.setCells;
+    const tries = this.tries || (this.tries = new Int16Array(NC)); // (put/remove reorder the sets)
+    let n = 0;
+    for (let k = FOUR; k <= OPEN4; k++) {
+      const sk = s * 8 + k;
+      for (let i = sk * NC, end = i + this.setLen[sk]; i < end; i++) {
+        const q = cells[i];
+        if (cnt[o5 + q] > 0 || (k === OPEN4 && cnt[o4 + q] > 0)) continue;
+        if (renjuX && this.isFoul(q)) continue;
+        if (cnt[oo + q] > 0 || cnt[o4 + q] + cnt[oo + q] >= 2) tries[n++] = q;
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const q = tries[i];
+      this.put(q, s);
+      const unstoppable = this.blockedAny ? this.defences(s).length === 0 : this.setLen[s * 8 + FIVE] !== 1;
+      this.remove(q);
+      if (unstoppable) return true;
+    }
+    return false;
   }
 
   /** Empty cells within distance 2 of a stone, ascending (the centre on an empty board). */

@@ -271,7 +271,7 @@ export class AlphaBeta {
       if (ply > MAX_FORCED_PLY) return this.evaluate();
       forced = hard;
     } else {
-      if (fb.count(opp, FOUR) === 0 && fb.count(opp, OPEN4) === 0 && fb.winningFourMoves(me, true).length) {
+      if (fb.count(opp, FOUR) === 0 && fb.count(opp, OPEN4) === 0 && fb.hasWinningFour(me)) {
         return WIN - ply - 2;
       }
       if (depth <= 0) {
@@ -426,9 +426,16 @@ export class AlphaBeta {
       if (moves.length - from > 1) {
         const h = this.history;
         const base = me * this.fb.NC;
-        const tail = moves.slice(from);
-        tail.sort((p, q) => h[base + q] - h[base + p]);
-        for (let j = 0; j < tail.length; j++) moves[from + j] = tail[j];
+        for (let a = from + 1; a < moves.length; a++) { // (an insertion sort: stable, no allocation)
+          const q = moves[a];
+          const hq = h[base + q];
+          let b = a - 1;
+          while (b >= from && h[base + moves[b]] < hq) {
+            moves[b + 1] = moves[b];
+            b--;
+          }
+          moves[b + 1] = q;
+        }
       }
     }
   }
