@@ -81,6 +81,8 @@ class SearchTable {
 const SHARED = new Map(); // "rules key/width" -> SearchTable of Hard
 const TOP = new Int32Array(64); // moves()' best candidates so far (scratch) ...
 const TOP_VALUES = new Int32Array(64); // ... and their values
+const DEF = new Int32Array(MAX_DEFENCE_FOURS); // defenceMoves()' best four cells of the other side ...
+const DEF_VALUES = new Int32Array(MAX_DEFENCE_FOURS); // ... and their values
 
 export { doubleThreats }; // (evaluation.js: Hard's evaluation reads it)
 
@@ -122,6 +124,8 @@ export class AlphaBeta {
     this.history = hard ? new Int32Array(3 * fb.NC) : null;
     this.vcfBudget = 0;
     this.vcfNodes = 0; // leaf VCF moves tried (a measure for the benches)
+    this.mark = null; // defenceMoves()' cells taken (== markGen)
+    this.markGen = 0;
   }
 
   /** leafVcf from the side to move's position, its verdicts kept in a small table (key halves and
@@ -202,15 +206,7 @@ export class AlphaBeta {
     const score = fb.score;
     const sm = me * NC;
     const so = opp * NC;
-    if (fb.count(opp, OPEN4) > 0) {
-      const take = new Set(fb.members(opp, OPEN4));
-      const fours = fb.members(opp, FOUR).sort((p, q) => score[so + q] - score[so + p] || p - q);
-      for (const q of fours.slice(0, MAX_DEFENCE_FOURS)) take.add(q);
-      if (!this.forceDefence) for (const q of fb.fourMoves(me)) take.add(q);
-      const out = [...take].filter((q) => fb.legal(q, me));
-      const key = (q) => score[sm + q] + score[so + q];
-      return out.sort((p, q) => key(q) - key(p) || p - q);
-    }
+    if (fb.count(opp, OPEN4) > 0) return this.defenceMoves(me);
     const renjuX = me === XS && fb.renju;
     const cap = Math.min(renjuX ? limit + 6 : limit, TOP.length);
     // the best `cap` of the candidate cells (empty, near a stone) by value, a tie to the lower cell
@@ -231,6 +227,77 @@ export class AlphaBeta {
     }
     const out = [];
     for (let i = 0; i < n && out.length < limit; i++) if (!renjuX || !fb.isFoul(TOP[i])) out.push(TOP[i]);
+    return out;
+  }
+
+  /** moves() under the other side's open three: its open-four cells, its MAX_DEFENCE_FOURS best
+   * four cells (by its score, a tie to the lower cell), and (unless forceDefence) our four cells
+   * (fourMoves), the legal ones by both scores (a tie to the lower cell). Written without sets,
+   * spreads and sort callbacks (it runs at every node under a three). */
+  defenceMoves(me) {
+    const fb = this.fb;
+    const opp = 3 - me;
+    const NC = fb.NC;
+    const score = fb.score;
+    const sm = me * NC;
+    const so = opp * NC;
+    const cells = fb.setCells;
+    const mark = this.mark || (this.mark = new Int32Array(NC));
+    const gen = ++this.markGen;
+    const out = [];
+    const add = (q) => {
+      if (mark[q] !== gen) {
+        mark[q] = gen;
+        out.push(q);
+      }
+    };
+    for (let i = (opp * 8 + OPEN4) * NC, end = i + fb.setLen[opp * 8 + OPEN4]; i < end; i++) add(cells[i]);
+    // the best four cells of the other side (selection: few)
+    let nTop = 0;
+    for (let i = (opp * 8 + FOUR) * NC, end = i + fb.setLen[opp * 8 + FOUR]; i < end; i++) {
+      const q = cells[i];
+      const v = score[so + q];
+      if (nTop === MAX_DEFENCE_FOURS && (v < DEF_VALUES[nTop - 1] || (v === DEF_VALUES[nTop - 1] && q > DEF[nTop - 1]))) continue;
+      let j = nTop < MAX_DEFENCE_FOURS ? nTop++ : nTop - 1;
+      while (j > 0 && (v > DEF_VALUES[j - 1] || (v === DEF_VALUES[j - 1] && q < DEF[j - 1]))) {
+        DEF[j] = DEF[j - 1];
+        DEF_VALUES[j] = DEF_VALUES[j - 1];
+        j--;
+      }
+      DEF[j] = q;
+      DEF_VALUES[j] = v;
+    }
+    for (let j = 0; j < nTop; j++) add(DEF[j]);
+    if (!this.forceDefence) {
+      const cnt = fb.cnt;
+      const o5 = (me * 8 + FIVE) * NC;
+      const o4 = (me * 8 + FOUR) * NC;
+      const renjuX = me === XS && fb.renju;
+      for (let k = FOUR; k <= OPEN4; k++) {
+        for (let i = (me * 8 + k) * NC, end = i + fb.setLen[me * 8 + k]; i < end; i++) {
+          const q = cells[i];
+          if (cnt[o5 + q] > 0 || (k === OPEN4 && cnt[o4 + q] > 0)) continue;
+          if (renjuX && fb.isFoul(q)) continue;
+          add(q);
+        }
+      }
+    }
+    let n = 0;
+    for (let i = 0; i < out.length; i++) if (fb.legal(out[i], me)) out[n++] = out[i];
+    out.length = n;
+    for (let a = 1; a < n; a++) { // by both scores, a tie to the lower cell (a total order)
+      const q = out[a];
+      const v = score[sm + q] + score[so + q];
+      let b = a - 1;
+      while (b >= 0) {
+        const p = out[b];
+        const w = score[sm + p] + score[so + p];
+        if (w > v || (w === v && p < q)) break;
+        out[b + 1] = p;
+        b--;
+      }
+      out[b + 1] = q;
+    }
     return out;
   }
 
