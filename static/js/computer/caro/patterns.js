@@ -73,7 +73,7 @@ export class Patterns {
 
   grow() {
     const old = this.table;
-    this.table = new Int32Array(old.length * 4).fill(EMPTY_KEY);
+    this.table = new Int32Array(old.length * 2).fill(EMPTY_KEY);
     for (let i = 0; i < old.length; i += 2) {
       if (old[i] !== EMPTY_KEY) this.store(old[i], old[i + 1]);
     }
