@@ -288,6 +288,7 @@ export class SearchBoard {
   /** The stone `s` (0: removed) is now on `q`: neighbour counts, window keys, classes. */
   move(q, s) {
     const { cells, keys, codes, NC, H, renju } = this;
+    const reach = this.pat.reach;
     const near = this.geo.near;
     const nearc = this.nearc;
     if (s > 0) {
@@ -352,6 +353,8 @@ export class SearchBoard {
           // is read up to the first stone of the other side); only Renju's count of the X stones
           // near c, kept in the code for the foul filter, would change
           if (seen === 3 && !renju) continue;
+          // beyond the pattern table's reach a stone changes no class (patterns.js `reach`)
+          if (t > reach) continue;
           // the pattern table's look-up, written out (pat.code classifies a window met first)
           let code;
           let i = (Math.imul(k ^ (k >>> 15), 0x2c1b3c6d) >>> 12) & mask;

@@ -35,6 +35,13 @@ export class Patterns {
     this.R = this.L - 1;
     this.n = 2 * this.H + 1;
     this.blocked = rules.blocked;
+    // the farthest distance from the centre at which a stone can change the code (the search
+    // board skips the look-up beyond it): with blocked ends the whole window (a run's end cell);
+    // when a run longer than win_length does not win (exact five, Renju's X) win_length (a stone
+    // there makes the overline); else win_length - 1 (every window of win_length through the
+    // centre, the runs through it, the stones counted for Renju all lie within it; a run reaching
+    // farther is already long enough). tests/js/computer/caro-patterns-reach.test.js checks it.
+    this.reach = this.blocked !== "none" ? this.H : rules.exact || rules.renju ? this.L : this.L - 1;
     this.sideMemo = new Map();
     this.table = new Int32Array(2 << 16).fill(EMPTY_KEY); // [key, code] pairs, open addressing
     this.stored = 0;
