@@ -289,6 +289,8 @@ export class SearchBoard {
   move(q, s) {
     const { cells, keys, codes, NC, H, renju } = this;
     const reach = this.pat.reach;
+    const { direct, dShift, dMask, dHigh } = this.pat;
+    const dBits = 2 * reach;
     const near = this.geo.near;
     const nearc = this.nearc;
     if (s > 0) {
@@ -355,8 +357,21 @@ export class SearchBoard {
           if (seen === 3 && !renju) continue;
           // beyond the pattern table's reach a stone changes no class (patterns.js `reach`)
           if (t > reach) continue;
-          // the pattern table's look-up, written out (pat.code classifies a window met first)
           let code;
+          if (direct !== null) {
+            const di = ((k >>> dShift) & dMask) | (((k >>> dHigh) & dMask) << dBits);
+            code = direct[di] - 1;
+            if (code < 0) {
+              code = pat.code(k);
+              direct[di] = code + 1;
+            }
+            if (codes[base + c] !== code) {
+              if (log) ulog[this.ulen++] = ((base + c) << 10) | codes[base + c];
+              this.setCode(c, d, code);
+            }
+            continue;
+          }
+          // the pattern table's look-up, written out (pat.code classifies a window met first)
           let i = (Math.imul(k ^ (k >>> 15), 0x2c1b3c6d) >>> 12) & mask;
           for (;;) {
             const e = table[2 * i];
