@@ -154,7 +154,7 @@ export class SearchBoard {
     this.cellAttack = new Int32Array(3);
     this.cellDefence = new Int32Array(3);
     this.combo = new Int16Array(3 * NC); // side s's combination index at cell c (classes, 3 bits a line)
-    // the undo log: put() records each code it changes (index d * NC + c, << 10, | the old code) in
+    // the undo log: put() records each code it changes (cell << 12 | line << 10 | the old code) in
     // order; remove() of the last put stone replays them (no pattern look-ups). Frames: a put's
     // cell and the log length before it.
     this.ulog = new Int32Array(1024);
@@ -332,8 +332,8 @@ export class SearchBoard {
       keys[base + q] = kq;
       const cq = s > 0 ? 0 : pat.code(kq);
       if (codes[base + q] !== cq) {
-        if (log) ulog[this.ulen++] = ((base + q) << 10) | codes[base + q];
-        this.setCode(q, d, cq);
+        if (log) ulog[this.ulen++] = (q << 12) | (d << 10) | codes[base + q];
+        this.changeCode(q, d, base + q, cq);
       }
       // q sits at offset -t in the window of q + t * step (bits 2 (H - t)), at +t in that of
       // q - t * step
@@ -366,8 +366,8 @@ export class SearchBoard {
               direct[di] = code + 1;
             }
             if (codes[base + c] !== code) {
-              if (log) ulog[this.ulen++] = ((base + c) << 10) | codes[base + c];
-              this.setCode(c, d, code);
+              if (log) ulog[this.ulen++] = (c << 12) | (d << 10) | codes[base + c];
+              this.changeCode(c, d, base + c, code);
             }
             continue;
           }
@@ -388,8 +388,8 @@ export class SearchBoard {
             i = (i + 1) & mask;
           }
           if (codes[base + c] !== code) {
-            if (log) ulog[this.ulen++] = ((base + c) << 10) | codes[base + c];
-            this.setCode(c, d, code);
+            if (log) ulog[this.ulen++] = (c << 12) | (d << 10) | codes[base + c];
+            this.changeCode(c, d, base + c, code);
           }
         }
       }
@@ -450,9 +450,9 @@ export class SearchBoard {
     const end = this.ulen;
     for (let i = this.frameStart[f]; i < end; i++) {
       const e = ulog[i];
-      const idx = e >> 10;
-      const d = (idx / NC) | 0;
-      this.setCode(idx - d * NC, d, e & 1023);
+      const c = e >> 12;
+      const d = (e >> 10) & 3;
+      this.changeCode(c, d, d * NC + c, e & 1023);
     }
     this.ulen = this.frameStart[f];
     this.frames = f;
@@ -460,10 +460,12 @@ export class SearchBoard {
 
   /** Cell `c`'s class code on line `d` is now `code`: scores, totals, counts and sets follow. */
   setCode(c, d, code) {
-    const NC = this.NC;
-    const i = d * NC + c;
+    if (this.codes[d * this.NC + c] !== code) this.changeCode(c, d, d * this.NC + c, code);
+  }
+
+  /** setCode when the code at `i` = d * NC + c differs from `code`. */
+  changeCode(c, d, i, code) {
     const old = this.codes[i];
-    if (old === code) return;
     this.codes[i] = code;
     const diff = old ^ code;
     if (diff & 7) this.sideChange(1, c, d, old & 7, code & 7);
