@@ -161,6 +161,7 @@ export class SearchBoard {
     this.ulen = 0;
     this.frameCell = new Int32Array(64);
     this.frameStart = new Int32Array(64);
+    this.frameSums = new Int32Array(6 * 64); // a put's totals, cellAttack, cellDefence (sides 1, 2) before it
     this.frames = 0;
     const z = zobrist(NC);
     this.z1 = z.z1;
@@ -315,7 +316,16 @@ export class SearchBoard {
         const grow = (a) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
         this.frameCell = grow(this.frameCell);
         this.frameStart = grow(this.frameStart);
+        this.frameSums = grow(this.frameSums);
       }
+      const fs = this.frameSums;
+      const f6 = 6 * this.frames;
+      fs[f6] = this.total[1];
+      fs[f6 + 1] = this.total[2];
+      fs[f6 + 2] = this.cellAttack[1];
+      fs[f6 + 3] = this.cellAttack[2];
+      fs[f6 + 4] = this.cellDefence[1];
+      fs[f6 + 5] = this.cellDefence[2];
       this.frameCell[this.frames] = q;
       this.frameStart[this.frames++] = this.ulen;
       if (this.ulen + 64 * H > this.ulog.length) {
@@ -452,8 +462,16 @@ export class SearchBoard {
       const e = ulog[i];
       const c = e >> 12;
       const d = (e >> 10) & 3;
-      this.changeCode(c, d, d * NC + c, e & 1023);
+      this.restoreCode(c, d, d * NC + c, e & 1023);
     }
+    const fs = this.frameSums;
+    const f6 = 6 * f;
+    this.total[1] = fs[f6];
+    this.total[2] = fs[f6 + 1];
+    this.cellAttack[1] = fs[f6 + 2];
+    this.cellAttack[2] = fs[f6 + 3];
+    this.cellDefence[1] = fs[f6 + 4];
+    this.cellDefence[2] = fs[f6 + 5];
     this.ulen = this.frameStart[f];
     this.frames = f;
   }
@@ -496,6 +514,33 @@ export class SearchBoard {
     const b = this.adBase[side];
     this.cellAttack[side] += t[b + 2 * idx] - t[b + 2 * was];
     this.cellDefence[side] += t[b + 2 * idx + 1] - t[b + 2 * was + 1];
+  }
+
+  /** changeCode on the undo log's replay: the same scores, threat counts and sets (the same set
+   * operations in the same order) and combinations; the sums (total, cellAttack, cellDefence) are
+   * left to unmove(), which puts back the put's snapshot of them. */
+  restoreCode(c, d, i, code) {
+    const NC = this.NC;
+    const old = this.codes[i];
+    this.codes[i] = code;
+    const diff = old ^ code;
+    for (let side = 1; side <= 2; side++) {
+      const shift = side === 1 ? 0 : 3;
+      if ((diff & (7 << shift)) === 0) continue;
+      const co = (old >> shift) & 7;
+      const cn = (code >> shift) & 7;
+      this.score[side * NC + c] += WEIGHTS[cn] - WEIGHTS[co];
+      if (co >= THREE) {
+        const sk = side * 8 + co;
+        if (--this.cnt[sk * NC + c] === 0) this.setRemove(sk, c);
+      }
+      if (cn >= THREE) {
+        const sk = side * 8 + cn;
+        if (++this.cnt[sk * NC + c] === 1) this.setAdd(sk, c);
+      }
+      const at = side * NC + c;
+      this.combo[at] = (this.combo[at] & ~(7 << (3 * d))) | (cn << (3 * d));
+    }
   }
 
   setAdd(sk, c) {
