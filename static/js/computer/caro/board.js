@@ -6,13 +6,16 @@
 // first) and 2 (O). For each empty cell and direction (row, column, diagonal, anti-diagonal) the
 // window of 2H + 1 cells around it is kept as a key (patterns.js) and its class for each side
 // is read from the rule set's table; a move re-classifies only the cells within H of it on its
-// four lines. From the classes:
+// four lines (within patterns.js `reach`: no class sees farther; with the direct table the keys'
+// bits beyond reach are not even kept). take-back of the last stone replays an undo log of the
+// codes it changed (unmove) instead of classifying again. From the classes:
 //   score[s * NC + q]  sum over the four lines of WEIGHT[class] for side s at empty cell q;
 //   total[s]           the sum of score[s] over the empty cells;
 //   cnt[(s * 8 + k) * NC + q]  lines on which s at q makes class k (k >= THREE);
 //   the threat sets    the empty cells with cnt > 0, per side and class THREE..FIVE, kept as
 //                      sparse sets (setCells/setPos/setLen, index s * 8 + k);
-//   nearc[q]           stones within distance 2 (the candidate cells are the empty ones > 0);
+//   nearc[q]           stones within distance 2 (the candidate cells are the empty ones > 0,
+//                      kept as a sparse set too: candCells/candPos/candLen);
 //   cellAttack[s], cellDefence[s]  the sums over the empty cells of the values of s's
 //                      combination of four classes there (evaluation.js: Hard's evaluation).
 // The winning rule and Renju fouls come from rules.js (the engine's, through the adapter).
@@ -292,6 +295,9 @@ export class SearchBoard {
     const reach = this.pat.reach;
     const { direct, dShift, dMask, dHigh } = this.pat;
     const dBits = 2 * reach;
+    // with the direct table no look-up reads a window's cells beyond reach (pat.code gives the
+    // same code whatever they hold), so their bits in the keys are not kept up to date
+    const span = direct !== null ? reach : H;
     const near = this.geo.near;
     const nearc = this.nearc;
     if (s > 0) {
@@ -350,7 +356,7 @@ export class SearchBoard {
       for (let sgn = 1; sgn >= -1; sgn -= 2) {
         let seen = 0; // the stones met between q and c: 1 X, 2 O, 3 both
         let c = q;
-        for (let t = 1, j = hb - 2 * sgn; t <= H; t++, j -= 2 * sgn) {
+        for (let t = 1, j = hb - 2 * sgn; t <= span; t++, j -= 2 * sgn) {
           c += sgn * step;
           if (c < 0) break;
           const v = cells[c];
@@ -442,16 +448,17 @@ export class SearchBoard {
     this.nearDown(q);
     const steps = this.geo.steps;
     const hb = 2 * H;
+    const span = this.pat.direct !== null ? this.pat.reach : H; // (as move())
     for (let d = 0; d < 4; d++) {
       const step = steps[d];
       const base = d * NC;
       keys[base + q] &= ~(3 << hb);
       // q sits at bits 2 (H - t) of the window of q + t * step, 2 (H + t) of that of q - t * step
-      for (let t = 1, c = q + step, j = hb - 2; t <= H; t++, c += step, j -= 2) {
+      for (let t = 1, c = q + step, j = hb - 2; t <= span; t++, c += step, j -= 2) {
         if (c < 0 || cells[c] === EDGE) break;
         keys[base + c] &= ~(3 << j);
       }
-      for (let t = 1, c = q - step, j = hb + 2; t <= H; t++, c -= step, j += 2) {
+      for (let t = 1, c = q - step, j = hb + 2; t <= span; t++, c -= step, j += 2) {
         if (c < 0 || cells[c] === EDGE) break;
         keys[base + c] &= ~(3 << j);
       }
