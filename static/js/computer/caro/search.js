@@ -118,7 +118,7 @@ export class AlphaBeta {
     } else {
       this.tt = new SearchTable(tableBits);
     }
-    this.buffers = [];
+    this.buffers = []; // search()'s candidate lists by ply
     this.tune = HARD_TUNE;
     this.killers = new Int32Array(2 * MAX_PLY).fill(-1);
     this.history = hard ? new Int32Array(3 * fb.NC) : null;
@@ -198,15 +198,17 @@ export class AlphaBeta {
     return value;
   }
 
-  /** Ordered candidates for `me` (the side to move), at most `limit` outside an open three. */
-  moves(me, limit) {
+  /** Ordered candidates for `me` (the side to move), at most `limit` outside an open three, in
+   * `out` (emptied first; a new array by default). */
+  moves(me, limit, out = []) {
     const fb = this.fb;
     const opp = 3 - me;
     const NC = fb.NC;
     const score = fb.score;
     const sm = me * NC;
     const so = opp * NC;
-    if (fb.count(opp, OPEN4) > 0) return this.defenceMoves(me);
+    out.length = 0;
+    if (fb.count(opp, OPEN4) > 0) return this.defenceMoves(me, out);
     const renjuX = me === XS && fb.renju;
     const cap = Math.min(renjuX ? limit + 6 : limit, TOP.length);
     // the best `cap` of the candidate cells (empty, near a stone) by value, a tie to the lower cell
@@ -225,7 +227,6 @@ export class AlphaBeta {
       TOP[j] = q;
       TOP_VALUES[j] = v;
     }
-    const out = [];
     for (let i = 0; i < n && out.length < limit; i++) if (!renjuX || !fb.isFoul(TOP[i])) out.push(TOP[i]);
     return out;
   }
@@ -234,7 +235,7 @@ export class AlphaBeta {
    * four cells (by its score, a tie to the lower cell), and (unless forceDefence) our four cells
    * (fourMoves), the legal ones by both scores (a tie to the lower cell). Written without sets,
    * spreads and sort callbacks (it runs at every node under a three). */
-  defenceMoves(me) {
+  defenceMoves(me, out) {
     const fb = this.fb;
     const opp = 3 - me;
     const NC = fb.NC;
@@ -244,7 +245,6 @@ export class AlphaBeta {
     const cells = fb.setCells;
     const mark = this.mark || (this.mark = new Int32Array(NC));
     const gen = ++this.markGen;
-    const out = [];
     const add = (q) => {
       if (mark[q] !== gen) {
         mark[q] = gen;
@@ -363,7 +363,8 @@ export class AlphaBeta {
           if (flag === 0 || (flag === 1 && value >= beta) || (flag === -1 && value <= alpha)) return value;
         }
       }
-      moves = this.moves(me, this.nodeWidth(ply));
+      // (a list per ply, reused: the search below this node fills the deeper plies' lists)
+      moves = this.moves(me, this.nodeWidth(ply), this.buffers[ply] || (this.buffers[ply] = []));
       if (!moves.length) {
         const legal = fb.legalCells(me);
         if (!legal.length) return 0; // the board is full (a draw) or no legal move
