@@ -333,7 +333,14 @@ export class AlphaBeta {
     let forced = false;
     if (fb.count(opp, FIVE) > 0) {
       // the other side threatens a five: only the blocks (no table); Hard: the block is free
-      moves = fb.defences(opp).filter((z) => fb.legal(z, me));
+      // (outside blocked ends, defences() is the one five cell or none: read here without its array)
+      moves = this.buffers[ply] || (this.buffers[ply] = []);
+      moves.length = 0;
+      if (!fb.blockedAny) {
+        if (fb.count(opp, FIVE) === 1 && fb.legal(fb.first(opp, FIVE), me)) moves.push(fb.first(opp, FIVE));
+      } else {
+        for (const z of fb.defences(opp)) if (fb.legal(z, me)) moves.push(z);
+      }
       if (!moves.length) return -(WIN - ply - 1);
       if (ply > MAX_FORCED_PLY) return this.evaluate();
       forced = hard;
