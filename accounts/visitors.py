@@ -38,14 +38,26 @@ class Visitor:
     changed: bool = False
 
 
-def read(request: HttpRequest) -> Visitor:
-    """The request's visitor from its cookie, or a new one (a new id and a generated name) when the
-    cookie is missing, forged or holds a name the rules now refuse."""
-    raw = request.COOKIES.get(COOKIE)
+def _load(raw: str | None) -> tuple[object, object]:
+    """`(id, name)` from a visitor cookie's value, `("", "")` when missing, forged or too old."""
     try:
         ident, name = signing.loads(raw, salt=SALT, max_age=MAX_AGE_S) if raw else ("", "")
     except (signing.BadSignature, ValueError, TypeError):
         ident, name = "", ""
+    return ident, name
+
+
+def id_in(cookies: dict) -> str | None:
+    """The visitor id of a socket's or a request's cookies (`{name: value}`), or None when they
+    hold no valid visitor cookie. No new visitor is made (a socket cannot set a cookie)."""
+    ident, _name = _load(cookies.get(COOKIE))
+    return ident if isinstance(ident, str) and len(ident) == 16 else None
+
+
+def read(request: HttpRequest) -> Visitor:
+    """The request's visitor from its cookie, or a new one (a new id and a generated name) when the
+    cookie is missing, forged or holds a name the rules now refuse."""
+    ident, name = _load(request.COOKIES.get(COOKIE))
     if isinstance(ident, str) and isinstance(name, str):
         if len(ident) == 16 and name:
             try:

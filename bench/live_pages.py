@@ -19,7 +19,8 @@ this process's CPU time p50 plus PostgreSQL's time p50 (what a request costs the
 clock of a loaded machine adds the time it waited for a core). The target is checked on that
 server time. Also the
 cost of one recount of who is here (`lobby.counts.recount`, which the beat runs every 2 s and pages
-never pay while the counts are fresh).
+never pay while the counts are fresh), and of what each web process renders once per change for
+the live sockets that get the counts and the watch list pushed (`lobby.consumers._Pushes`).
 """
 
 from __future__ import annotations
@@ -210,6 +211,20 @@ def run(args) -> int:
         print(f"recount (beat, every {counts.COUNTS_FRESH_S} s): {(time.perf_counter() - start) * 1000:.1f} ms wall, "
               f"{(time.process_time() - start_cpu) * 1000:.1f} ms CPU; online {made['online']:,}, "
               f"playing {made['playing']:,}")
+        # What a web process pays per change for its live sockets (lobby.consumers._Pushes): the
+        # counts fragment and the watch list rendered once per language, whatever the sockets.
+        from lobby.consumers import render_counts, render_games
+
+        for name, make in (("counts fragment", lambda: render_counts(counts.current(), "vi")),
+                           ("watch list", lambda: render_games("", "vi"))):
+            make()
+            spent = []
+            for _ in range(20):
+                start_cpu = time.process_time()
+                make()
+                spent.append((time.process_time() - start_cpu) * 1000)
+            print(f"live socket push, {name} rendered once per process and change: "
+                  f"{percentile(spent, 0.5):.1f} ms CPU p50")
         visitor = Client()
         member = Client()
         member.force_login(User.objects.get(username=f"p{args.players - 1:06d}"), backend="django.contrib.auth.backends.ModelBackend")

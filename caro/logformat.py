@@ -46,3 +46,20 @@ class NoClientErrorTraceback(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+class RefusedBodyOneLine(NoClientErrorTraceback):
+    """On `django.security.RequestDataTooBig` and the other request-body limits: Django logs the
+    refusal there (and not again on `django.request`) as an ERROR with the whole traceback of
+    where the body was read (~250 lines: the CSRF check, the view), though the answer is a 4xx
+    (the import page's 413). This writes it as one line, with the method, path and status:
+    "Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE. (POST /en/game/import/: 413)"."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        super().filter(record)
+        request = getattr(record, "request", None)
+        if record.exc_info is None and request is not None:
+            path = request.path.encode("unicode_escape").decode("ascii")  # as Django's log_response
+            record.msg = f"{record.getMessage()} ({request.method} {path}: {getattr(record, 'status_code', '?')})"
+            record.args = ()
+        return True

@@ -385,11 +385,15 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"utc": {"()": "caro.logformat.UTCFormatter", "format": LINE_FORMAT}},
-    "filters": {"no_client_error_traceback": {"()": "caro.logformat.NoClientErrorTraceback"}},
+    "filters": {"no_client_error_traceback": {"()": "caro.logformat.NoClientErrorTraceback"},
+                "refused_body_one_line": {"()": "caro.logformat.RefusedBodyOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "utc"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {"caro": {"level": os.environ.get("LOG_LEVEL", "INFO")},
-                "django.request": {"filters": ["no_client_error_traceback"]}},
+                "django.request": {"filters": ["no_client_error_traceback"]},
+                # A body over Django's limits (logged there, not on django.request): one line, no traceback.
+                **{f"django.security.{name}": {"filters": ["refused_body_one_line"]}
+                   for name in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")}},
 }
 
 # Game defaults (milliseconds).

@@ -3,7 +3,8 @@ socket"): the lobby's list of open rooms, pushed as server-rendered HTML when it
 featured game (the highest-rated live game) move by move.
 
 Query: `?lobby=<kind>` ("all", "caro", "reversi") for the open rooms, `?featured=1` for the
-featured game, `lang` the page's language. Frames sent (JSON):
+featured game, `?counts=1` for who is here (the home page), `?watch=<kind>` for the watch page's
+list of live games, `lang` the page's language. Frames sent (JSON):
 
 - `{"type": "lobby", "html": "..."}`: the open rooms' list (the `lobby/open_rooms.html` fragment),
   at once and after each change (coalesced within `LOBBY_COALESCE_S`), and every
@@ -13,11 +14,17 @@ featured game, `lang` the page's language. Frames sent (JSON):
   at once, again after a gap in its events, and the next game `FEATURED_NEXT_S` after it ended;
 - `{"type": "move", "game_id", "ply", "side", "square", "flips"}` and
   `{"type": "over", "game_id", "winner", "line", "termination"}`: the featured game's events;
+- `{"type": "counts", "html": "..."}`: who is here (the `lobby/counts.html` fragment), within
+  `PUSH_EVERY_S` of the socket opening and of any change to the counts;
+- `{"type": "watch", "html": "..."}`: the watch page's list (the `lobby/live_games.html`
+  fragment), within `PUSH_EVERY_S` of the socket opening and of a game between people starting
+  or ending, and every `WATCH_REFRESH_S` when it changed otherwise (the move counts);
 - `{"type": "pong"}` answers `{"type": "ping"}`, which also marks the visitor online.
 
 Thin and cheap: no row per socket. It joins the Channels group `rooms.models.LOBBY_GROUP` and the
 featured game's group; the lists are rendered once per change per process and language (`_Lists`),
-not once per socket.
+not once per socket. The counts and the watch list reach no channel-layer group: each process
+looks at them once per `PUSH_EVERY_S` for all its sockets (`_Pushes`).
 """
 
 from __future__ import annotations
@@ -48,6 +55,12 @@ LOBBY_REFRESH_S = 15
 FEATURED_RETRY_S = 3
 #: The featured game's result stays this long before the next game replaces it, s.
 FEATURED_NEXT_S = 4
+#: Each process looks at the counts of who is here and at the watch list's change counter this
+#: often, for all its sockets, s: a change reaches the pages within about this long.
+PUSH_EVERY_S = 1
+#: The watch list is rendered again this often even when no game started or ended (its move
+#: counts), s.
+WATCH_REFRESH_S = 10
 #: The per-room socket limit of caro.rooms.limits counts these sockets as one "room".
 SLOT_ROOM = "live"
 #: The longest frame read (only pings are expected), bytes; a longer one is ignored, and one over
@@ -108,6 +121,97 @@ class _Lists:
 LISTS = _Lists()
 
 
+def render_counts(now: dict, language: str) -> str:
+    """Who is here (`counts.current()`'s dict) as the home page's counts fragment in `language`."""
+    from lobby.views import counts_context  # the view's context, one place for the words
+
+    with translation.override(language):
+        return render_to_string("lobby/counts.html", counts_context(now))
+
+
+def render_games(kind: str, language: str) -> str:
+    """The watch page's list of live games of `kind` in `language`, as HTML."""
+    with translation.override(language):
+        return render_to_string("lobby/live_games.html", {"games": live.live_games(kind), "kind": kind})
+
+
+def _frame(kind: str, html: str) -> str:
+    """A `{"type": kind, "html": html}` frame's text, made once for all the sockets it goes to."""
+    return json.dumps({"type": kind, "html": html}, ensure_ascii=False)
+
+
+class _Pushes:
+    """This process's live sockets that show who is here (`counts=1`) or the watch list
+    (`watch=`), and the one task that keeps them current: every PUSH_EVERY_S it reads the counts
+    (`counts.current`: the cache) and the live list's change counter (`live.watch_version`: one
+    Redis GET), renders each part once per language (and kind) when it changed, and sends it to
+    the sockets whose last copy differs. Its work per second is per process, not per socket, and
+    no channel-layer message is sent per socket (as `ranking.consumers._Lobby` for the seek
+    sockets). The home page's counts used to come only by an htmx poll every 5 s of counts up
+    to 2 s old with a waiting line up to 3 s old (seen 5-15 s late), and the watch page's list by
+    a poll every 10 s (a new game appeared after its first moves)."""
+
+    def __init__(self) -> None:
+        self.sockets: set[LiveConsumer] = set()
+        self.task: asyncio.Task | None = None
+        self.counts_key = None
+        self.counts_html: dict[str, str] = {}
+        self.watch_version: int | None = None
+        self.watch_made_at = 0.0
+        self.watch_html: dict[tuple[str, str], str] = {}
+
+    def add(self, consumer: "LiveConsumer") -> None:
+        self.sockets.add(consumer)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run())
+
+    def discard(self, consumer: "LiveConsumer") -> None:
+        self.sockets.discard(consumer)
+
+    async def _run(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(PUSH_EVERY_S)
+            try:
+                await self.tick()
+            except Exception:  # pragma: no cover - cache or database down: the next period tries again
+                log.exception("live sockets: the counts or the watch list could not be made")
+
+    async def tick(self) -> None:
+        """Send what changed to every socket of this process (see the class docstring)."""
+        self.sockets -= {s for s in self.sockets if getattr(s, "gone", False)}  # a send found it closed
+        sockets = list(self.sockets)
+        counting = [s for s in sockets if s.wants_counts]
+        watching = [s for s in sockets if s.watch_kind is not None]
+        if counting:
+            now = await db(counts.current)()
+            key = (now["online"], now["playing"], now["waiting"])
+            if key != self.counts_key:
+                self.counts_key, self.counts_html = key, {}
+            for language in {s.language for s in counting} - set(self.counts_html):
+                self.counts_html[language] = _frame("counts", await db(render_counts)(now, language))
+            for socket in counting:
+                text = self.counts_html[socket.language]
+                if socket.sent_counts != text:
+                    socket.sent_counts = text
+                    await socket.send_text(text)
+        if watching:
+            version = await db(live.watch_version)()
+            stamp = time.monotonic()
+            if version != self.watch_version or stamp - self.watch_made_at >= WATCH_REFRESH_S:
+                self.watch_version, self.watch_made_at, self.watch_html = version, stamp, {}
+            for kind, language in {(s.watch_kind, s.language) for s in watching} - set(self.watch_html):
+                self.watch_html[(kind, language)] = _frame("watch", await db(render_games)(kind, language))
+            for socket in watching:
+                text = self.watch_html[(socket.watch_kind, socket.language)]
+                if socket.sent_watch != text:  # the same list rendered again is no news
+                    socket.sent_watch = text
+                    await socket.send_text(text)
+
+
+PUSHES = _Pushes()
+
+
 class LiveConsumer(AsyncWebsocketConsumer):
     """One live socket (see the module docstring)."""
 
@@ -116,6 +220,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         lobby = (params.get("lobby") or [""])[0]
         self.lobby_kind = live.kind_filter(lobby) if lobby else None
         self.wants_featured = (params.get("featured") or [""])[0] == "1"
+        self.wants_counts = (params.get("counts") or [""])[0] == "1"
+        watch = (params.get("watch") or [""])[0]
+        self.watch_kind = live.kind_filter(watch) if watch else None
+        self.sent_counts = self.sent_watch = None
         self.language = _language_of(self.scope)
         self.user = self.scope.get("user")
         self.featured_id: int | None = None
@@ -131,7 +239,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=CLOSE_TOO_MANY)
             return
-        self.member = f"u{self.user.pk}" if authenticated else None
+        # Who this socket keeps online (`counts.seen` on connect and on each ping): the user, or a
+        # visitor without one by their cookie's id (the lobby page has no poll that would).
+        self.member = f"u{self.user.pk}" if authenticated else counts.visitor_member(self.scope.get("cookies") or {})
         if self.lobby_kind is not None:
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
@@ -142,9 +252,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.tasks.append(asyncio.ensure_future(self._refresh_lobby()))
         if self.wants_featured:
             await self.show_featured()
+        if self.wants_counts or self.watch_kind is not None:
+            PUSHES.add(self)
 
     async def disconnect(self, code: int) -> None:
         self.gone = True
+        PUSHES.discard(self)
         for task in self.tasks:
             task.cancel()
         if self.next_featured is not None:
@@ -189,6 +302,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         return True
 
     async def send_json(self, data: dict) -> None:
+        """Send `data` as a JSON frame (`send_text`)."""
+        await self.send_text(json.dumps(data, ensure_ascii=False))
+
+    async def send_text(self, text: str) -> None:
         """Send a frame; nothing when the client has gone. A browser that closes right after the
         page loaded closes the socket while a frame is on its way (Daphne's protocol then refuses
         it: autobahn's `Disconnected`, "Attempt to send on a closed protocol"), as the room and
@@ -196,7 +313,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if getattr(self, "gone", False):
             return
         try:
-            await self.send(text_data=json.dumps(data, ensure_ascii=False))
+            await self.send(text_data=text)
         except Exception:  # the client left while a frame was on its way: nothing to deliver
             self.gone = True
             log.debug("live socket: send after close dropped")

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from accounts import visitors
 from caro.games.models import Connection, Game
 from caro.games.services.presence import STALE_CONNECTION_S
 from ranking import pairing
@@ -62,6 +63,13 @@ def member_of(request) -> str | None:
         return f"u{user.pk}"
     visitor = getattr(request, "visitor", None)
     return f"v{visitor.id}" if visitor is not None else None
+
+
+def visitor_member(cookies: dict) -> str | None:
+    """The online set's member `v<visitor id>` of a socket's cookies, or None without a visitor
+    cookie (`accounts.visitors.id_in`)."""
+    ident = visitors.id_in(cookies)
+    return f"v{ident}" if ident else None
 
 
 def seen(*members: str, now: float | None = None) -> None:
@@ -115,14 +123,15 @@ def recount(now: float | None = None) -> dict:
 
 def current(now: float | None = None) -> dict:
     """The counts as last stored, recounted first when they are older than `COUNTS_FRESH_S` and no
-    other reader is recounting (see the module docstring). No query when fresh."""
+    other reader is recounting (see the module docstring), with the waiting players as the pairing
+    beat last wrote them (every second: fresher than the stored counts' copy, which is up to
+    `COUNTS_FRESH_S` older). No query when fresh; one cache round trip."""
     stamp = now if now is not None else time.time()
-    counts = cache.get(COUNTS_KEY)
-    if counts is not None and stamp - counts["at"] < COUNTS_FRESH_S:
-        return counts
-    if counts is None or cache.add(RECOUNT_LOCK, 1, COUNTS_FRESH_S):
-        return recount(stamp)
-    return counts
+    found = cache.get_many([COUNTS_KEY, WAITING_KEY])
+    counts, waiting = found.get(COUNTS_KEY), found.get(WAITING_KEY)
+    if counts is None or (stamp - counts["at"] >= COUNTS_FRESH_S and cache.add(RECOUNT_LOCK, 1, COUNTS_FRESH_S)):
+        counts = recount(stamp)
+    return counts if waiting is None else {**counts, "waiting": waiting}
 
 
 def waiting_total(counts: dict) -> int:

@@ -13,8 +13,11 @@ constant number of queries beside it, whatever is stored.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
+
+import redis
 
 from django.db.models import Exists, OuterRef
 from django.urls import reverse
@@ -27,9 +30,12 @@ from caro.games.kinds import kind_of
 from caro.games.models import Connection, FirstMover, Game, Move, Seat, Side
 from caro.games.services.presence import STALE_CONNECTION_S
 from caro.rooms.models import Room
+from lobby import counts
 from lobby.models import LiveGame
 from ranking import categories, elo
 from ranking.models import Rating
+
+log = logging.getLogger(__name__)
 
 #: Rooms listed on the lobby page, newest first.
 LOBBY_SIZE = 50
@@ -96,6 +102,29 @@ def add_games(rooms: list[Room]) -> None:
 def remove_game(game_id: int) -> None:
     """Take a game off the live list (one DELETE)."""
     LiveGame.objects.filter(game_id=game_id).delete()
+
+
+#: The Redis counter of changes to the live list (a game between people started or ended): the
+#: web processes compare it once a second to know when to render the watch list again
+#: (`lobby.consumers`), instead of a channel-layer message per watching socket per change.
+WATCH_VERSION_KEY = "caro:watch:version"
+
+
+def watch_changed() -> None:
+    """Count one change to the live list (one INCR; call after commit). Never raises: a Redis
+    outage only delays the watch pages until their next refresh."""
+    try:
+        counts._redis().incr(WATCH_VERSION_KEY)
+    except redis.RedisError:  # pragma: no cover - Redis down
+        log.warning("could not mark the live list changed", exc_info=True)
+
+
+def watch_version() -> int:
+    """The live list's change counter now (0 when Redis has none, or is away)."""
+    try:
+        return int(counts._redis().get(WATCH_VERSION_KEY) or 0)
+    except redis.RedisError:  # pragma: no cover - Redis down
+        return 0
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""The live games list follows games as they start and end; finished games link to their record.
+"""The live games list follows games as they start and end (and the watch pages are told, after
+commit: `live.watch_changed`); finished games link to their record.
 
 Connected in `LobbyConfig.ready`. Both list receivers run inside the transaction that starts or
 ends the game, so the list commits or rolls back with it.
@@ -6,6 +7,7 @@ ends the game, so the list commits or rolls back with it.
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.dispatch import receiver
 
 from caro.games import signals as game_signals
@@ -19,8 +21,9 @@ from lobby import live
 @receiver(room_signals.games_started, sender=Room, dispatch_uid="lobby.list_started_games")
 def list_started_games(sender, rooms: list[Room], **kwargs) -> None:
     """Add the rooms' started games between people to the live list (`live.add_games`: one query
-    for the players' ratings, one INSERT)."""
+    for the players' ratings, one INSERT); the watch pages are told after commit."""
     live.add_games(rooms)
+    transaction.on_commit(live.watch_changed)
 
 
 @receiver(game_signals.game_ended, sender=Game, dispatch_uid="lobby.unlist_ended_game")
@@ -30,6 +33,7 @@ def unlist_ended_game(sender, game: Game, **kwargs) -> None:
     if game.bot_seat or game.host_id is None or game.host_id == game.guest_id:
         return
     live.remove_game(game.pk)
+    transaction.on_commit(live.watch_changed)
 
 
 @receiver(game_signals.game_over_fields, sender=Game, dispatch_uid="lobby.record_link")

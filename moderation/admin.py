@@ -12,7 +12,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -28,7 +28,7 @@ from accounts.models import User
 from accounts.restrictions import ban_of, mute_of, queue_ban_of
 from caro.games.admin import GameAdmin
 from caro.games.display import game_summary
-from caro.games.models import Game, Move, Side
+from caro.games.models import Game, Move, Seat, Side
 from caro.games.records import position_at
 from caro.records.image import position_svg
 from caro.rooms.admin import RoomAdmin
@@ -102,6 +102,10 @@ class ActionPages:
         if not request.user.has_perm(services.PERMISSIONS[permission]):
             context["refusal"] = services.ModerationError("forbidden").message
             return TemplateResponse(request, "admin/moderation/action.html", context, status=403)
+        idle = self.unavailable(obj, name)
+        if idle is not None:  # nothing to do (not banned, decided...): say so, offer no form
+            context["idle"] = idle
+            return TemplateResponse(request, "admin/moderation/action.html", context)
         form = form_class(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -123,12 +127,19 @@ class ActionPages:
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), "moderation_links": links})
 
     def action_links(self, request, obj) -> list[tuple[str, str]]:
-        """`[(url, title)]` of the action pages the moderator may open for `obj`."""
+        """`[(url, title)]` of the action pages the moderator may open for `obj` and that have
+        something to do (no "Unban" for a player who is not banned, no decision on a decided report)."""
         info = self.model._meta.app_label, self.model._meta.model_name
         links = [(reverse(f"admin:{info[0]}_{info[1]}_{name}", args=[obj.pk]), title)
                  for name, (_form, permission, title) in self.action_pages.items()
-                 if request.user.has_perm(services.PERMISSIONS[permission])]
+                 if request.user.has_perm(services.PERMISSIONS[permission]) and self.unavailable(obj, name) is None]
         return links
+
+    def unavailable(self, obj, name) -> str | None:
+        """Why action `name` has nothing to do for `obj` now (`services.nothing_to_do`: a
+        translated sentence), or None. Its page then says so instead of showing a form."""
+        refusal = services.nothing_to_do(self.action_pages[name][1], obj)
+        return refusal.message if refusal is not None else None
 
 
 class ViewOnly:
@@ -213,12 +224,13 @@ class ModeratedUserAdmin(ActionPages, PlayerAdmin):
 
     @admin.display(description=_("recent games"))
     def recent_games(self, user):
-        games = (Game.objects.of_player(user).select_related("host", "guest")
-                 .order_by("-created_at")[:SECTION_ROWS])
+        games = list(Game.objects.of_player(user).select_related("host", "guest")
+                     .order_by("-created_at")[:SECTION_ROWS])
+        counted = set(RatingChange.objects.filter(game__in=games).values_list("game_id", flat=True))
         rows = [(format_html('<a href="{}">#{}</a>', _change_url(g), g.pk),
                  timezone.localtime(g.created_at).strftime("%Y-%m-%d %H:%M"), g.get_kind_display(),
-                 g.get_status_display(), g.get_termination_display() or "–",
-                 _players(g), _rating_state(g))
+                 g.get_status_display(), _ending(g),
+                 _players(g), _rating_state(g, g.pk in counted))
                 for g in games]
         more = format_html('<p><a href="{}?player={}">{}</a></p>', reverse("admin:games_game_changelist"),
                            user.pk, gettext("All games of this player"))
@@ -320,7 +332,11 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
             services.abort(request.user, game, reason=form.cleaned_data["reason"])
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("host", "guest", "annulled_by")
+        """The games with `rating_counted` (their result changed ratings: a RatingChange row
+        exists), read per row shown (an EXISTS on the changes' game index)."""
+        counted = Exists(RatingChange.objects.filter(game=OuterRef("pk")))
+        return super().get_queryset(request).select_related("host", "guest", "annulled_by").annotate(
+            rating_counted=counted)
 
     @admin.display(description=_("X – O"))
     def players(self, game):
@@ -330,24 +346,29 @@ class ModeratedGameAdmin(ActionPages, GameAdmin):
 
     @admin.display(description=_("status"), ordering="status")
     def outcome(self, game):
-        status = game.get_status_display()
-        return f"{status}: {game.get_termination_display()}" if game.termination else status
+        """The status with how the game ended, each said once: "Finished: Five in a row",
+        "Aborted before both players had moved", "Aborted: Stopped by a moderator"."""
+        ending = _ending(game)
+        if game.status == Game.Status.ABORTED and game.termination == Game.Termination.ABORT:
+            return ending
+        return f"{game.get_status_display()}: {ending}" if game.termination else game.get_status_display()
 
     @admin.display(description=_("rated"), ordering="rated")
     def rating_state(self, game):
-        return _rating_state(game)
+        return _rating_state(game, game.rating_counted)
 
     @admin.display(description=_("created"), ordering="created_at")
     def created(self, game):
         return _short_time(game.created_at)
 
     #: Stored forms a moderator does not read: the rules dict and the position text are shown as
-    #: words and as a board (`rules_in_words`, `board`) instead.
-    RAW_FIELDS = ("rules", "position")
+    #: words and as a board (`rules_in_words`, `board`); the status, the ending and the rated flag
+    #: as one line each (`outcome`, `rating_state`: an aborted ranked game is not "rated").
+    RAW_FIELDS = ("rules", "position", "status", "termination", "rated")
 
     def get_readonly_fields(self, request, obj=None):
         fields = [name for name in super().get_readonly_fields(request, obj) if name not in self.RAW_FIELDS]
-        return ["board", "rules_in_words", "move_list", "chat", *fields]
+        return ["players", "outcome", "rating_state", "board", "rules_in_words", "move_list", "chat", *fields]
 
     def get_fields(self, request, obj=None):
         return self.get_readonly_fields(request, obj)
@@ -389,19 +410,43 @@ COMPUTER_NAMES = {"easy": _("Computer (Easy)"), "medium": _("Computer (Medium)")
 def _players(game) -> str:
     """"X – O" of `game` for the admin's lists: the player drawn X, then the one drawn O
     (`_seat_name`), as the room shows them: after a rematch the loser moves first but keeps their
-    mark (`Game.mark_of`); or one name for a game on one device (one user in both seats)."""
+    mark (`Game.mark_of`); or one name for a game on one device (one user in both seats); or, while
+    the game waits for its second player, who waits ("Lan, waiting for an opponent")."""
     if game.is_local:
         return gettext("%(name)s (two players, one device)") % {"name": game.host}
+    if game.status == Game.Status.WAITING:
+        seated = [_seat_name(game, seat) for seat in (Seat.HOST, Seat.GUEST) if not _open(game, seat)]
+        return gettext("%(name)s, waiting for an opponent") % {"name": " – ".join(seated) or "–"}
     seats = sorted((game.seat_playing(side) for side in (Side.X, Side.O)),
                    key=lambda seat: game.mark_of(game.side_of(seat)) != Side.X)
     return " – ".join(_seat_name(game, seat) for seat in seats)
 
 
-def _rating_state(game) -> str:
-    """"rated", "casual" or "annulled" (rated, and its changes refunded) for the admin's lists."""
+def _open(game, seat: str) -> bool:
+    """Nobody, person or computer, holds `seat` of a game played here."""
+    return game.player_id_in(seat) is None and game.bot_seat != seat and not game.is_imported
+
+
+def _ending(game) -> str:
+    """How `game` ended, in words, or "–" (not over, or a record without an ending): an abort
+    says when ("before both players had moved"), not "Aborted" a second time."""
+    if game.termination == Game.Termination.ABORT:
+        return gettext("Aborted before both players had moved")
+    return game.get_termination_display() or "–"
+
+
+def _rating_state(game, counted: bool) -> str:
+    """The game's rating in a word or two for the admin: "rated" only when its result changed
+    ratings (`counted`: it has rating changes), "annulled" (they were refunded), "ranked, in
+    play" (a ranked game not over yet), "ranked, not counted" (a ranked game that ended without
+    changing ratings: an abort), "casual"."""
     if game.annulled:
         return gettext("annulled")
-    return gettext("rated") if game.rated else gettext("casual")
+    if counted:
+        return gettext("rated")
+    if game.rated:
+        return gettext("ranked, not counted") if game.is_over else gettext("ranked, in play")
+    return gettext("casual")
 
 
 def _seat_name(game, seat: str) -> str:
@@ -512,9 +557,17 @@ class ReportAdmin(ActionPages, ViewOnly, admin.ModelAdmin):
     def perform(self, request, report, name, form):
         services.decide_report(request.user, report, status=self.DECISIONS[name], note=form.cleaned_data["note"])
 
-    def action_links(self, request, obj) -> list[tuple[str, str]]:
-        """Resolve and dismiss while the report is open; a decided report has none."""
-        return super().action_links(request, obj) if obj.status == Report.Status.OPEN else []
+    def unavailable(self, report, name) -> str | None:
+        """A decided report: its decision (what, by whom, when, the note), so its resolve and
+        dismiss pages show it instead of a form to decide again (and its page offers neither)."""
+        if report.status == Report.Status.OPEN:
+            return None
+        values = {"decision": report.get_status_display(), "moderator": report.decided_by or gettext("automatic"),
+                  "time": timezone.localtime(report.decided_at).strftime("%Y-%m-%d %H:%M") if report.decided_at else "–"}
+        text = gettext("This report is already decided: %(decision)s by %(moderator)s, %(time)s.") % values
+        if report.decision_note:
+            text += " " + gettext("Note: %(note)s") % {"note": report.decision_note}
+        return text
 
     def has_decide_permission(self, request):
         return request.user.has_perm(services.PERMISSIONS["decide"])

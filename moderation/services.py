@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.restrictions import user_group
 from caro.games.errors import GameError
 from caro.games.models import Game
+from caro.games import state as game_state
 from caro.games.services import moderation as game_moderation
 from caro.rooms import chat
 from caro.rooms import services as rooms
@@ -126,11 +127,42 @@ def ban(by, user, *, reason: str, until: datetime | None = None, forever: bool =
     return user
 
 
+def _banned(user, now: datetime) -> bool:
+    return bool(user.banned_forever or (user.banned_until and user.banned_until > now))
+
+
+def _muted(user, now: datetime) -> bool:
+    return bool(user.muted_until and user.muted_until > now)
+
+
+#: `action -> (refusal code, predicate(target, now) -> True when the action has nothing to do)`:
+#: the refusals that come from the target's own state, which `nothing_to_do` tells before a form.
+NOTHING_TO_DO = {
+    "unban": ("not_banned", lambda user, now: not _banned(user, now)),
+    "unmute": ("not_muted", lambda user, now: not _muted(user, now)),
+    "annul": ("not_annullable", lambda game, now: not game_state.annullable(game)),
+    "abort": ("not_live", lambda game, now: game.is_over),
+    "close": ("room_closed", lambda room, now: room.closed_at is not None),
+    "decide": ("bad_decision", lambda report, now: report.status != Report.Status.OPEN),
+}
+
+
+def nothing_to_do(action: str, target, now: datetime | None = None) -> ModerationError | None:
+    """The refusal `action` (a key of PERMISSIONS) would meet because of `target`'s own state at
+    `now` (a player not banned or not muted, a game not annullable or already over, a room closed,
+    a report decided), or None when the action has something to do. The admin offers only actions
+    with something to do; the action itself checks again under its lock."""
+    code, idle = NOTHING_TO_DO.get(action, (None, None))
+    if idle is not None and idle(target, now or timezone.now()):
+        return ModerationError(code)
+    return None
+
+
 def unban(by, user, *, reason: str):
     """Lift the ban on `user`. Raises ModerationError `forbidden`, `reason_required`, `not_banned`."""
     _allow(by, "unban")
     reason = _reason(reason)
-    if not user.banned_forever and not (user.banned_until and user.banned_until > timezone.now()):
+    if not _banned(user, timezone.now()):
         raise ModerationError("not_banned")
     with transaction.atomic():
         user.banned_forever, user.banned_until, user.ban_reason = False, None, ""
@@ -158,7 +190,7 @@ def unmute(by, user, *, reason: str):
     """Lift a chat mute. Raises ModerationError `forbidden`, `reason_required`, `not_muted`."""
     _allow(by, "unmute")
     reason = _reason(reason)
-    if not (user.muted_until and user.muted_until > timezone.now()):
+    if not _muted(user, timezone.now()):
         raise ModerationError("not_muted")
     with transaction.atomic():
         user.muted_until, user.mute_reason = None, ""

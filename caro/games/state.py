@@ -64,6 +64,12 @@ def abortable(game: Game) -> bool:
     return is_active(game) and not both_have_moved(game)
 
 
+def annullable(game: Game) -> bool:
+    """A moderator may annul the game: finished, rated and not annulled yet (its rating changes
+    are then reverted: `caro.games.services.moderation.annul`)."""
+    return game.status == Game.Status.FINISHED and game.rated and not game.annulled
+
+
 def resignable(game: Game) -> bool:
     """A player may resign (or, before both have moved, abort) any active game."""
     return is_active(game)

@@ -1,6 +1,7 @@
 // The home page's featured game (lobby/templates/lobby/featured.html): the highest-rated live game
 // between people, drawn as a small SVG board and kept current move by move over the live socket
 // (lobby/consumers.py, docs/protocol.md "Live socket"). Replaced by the next game when it ends.
+// The same socket brings the counts of who is here, handed to live-counts.js as a `live-counts` event.
 // One job: draw what the socket says. It never judges a move (the server did). The socket
 // (live-socket.js) is not tried while the browser is offline and backs off while the server is away.
 import { keepLive } from "./live-socket.js";
@@ -97,10 +98,13 @@ if (root) {
     if (f.type === "featured") show(f.game);
     else if (f.type === "move") onMove(f);
     else if (f.type === "over" && game && f.game_id === game.game_id) { game.over = true; text(); }
+    // Who is here, pushed on the same socket: live-counts.js shows it.
+    else if (f.type === "counts") document.dispatchEvent(new CustomEvent("live-counts", {detail: f.html}));
   }
 
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  keepLive(() => `${proto}://${location.host}/ws/live/?featured=1&lang=${encodeURIComponent(document.documentElement.lang)}`, {
+  const counts = document.getElementById("live-counts") ? "&counts=1" : "";
+  keepLive(() => `${proto}://${location.host}/ws/live/?featured=1${counts}&lang=${encodeURIComponent(document.documentElement.lang)}`, {
     frame: (f) => { try { onFrame(f); } catch (err) { console.error(err); } },
     // Not connected (offline, the server away): the board shown is the last one seen, not live.
     status: (live) => { root.dataset.connected = live ? "1" : ""; },

@@ -1,4 +1,5 @@
-// The live socket of the home page's featured game (featured.js) and of the lobby's list (live.js):
+// The live socket of the home page (featured.js: the featured game and the counts), of the lobby's
+// list (live.js) and of the watch page's list (watch.js):
 // lobby/consumers.py, docs/protocol.md "Live socket". One job: keep one socket open while the
 // browser is online, without hammering a server that is away.
 //

@@ -25,8 +25,13 @@ def _games():
                                 termination=Game.Termination.RESIGN, **finished)
     annulled = Game.objects.create(host=minh, guest=lan, rated=True, annulled=True,
                                    termination=Game.Termination.TIMEOUT, **finished)
+    # The longest words of the status and rating columns: a ranked game aborted before both had moved,
+    # and a game waiting for its second player.
+    aborted = Game.objects.create(host=lan, guest=minh, rated=True, status=Game.Status.ABORTED,
+                                  termination=Game.Termination.ABORT)
+    waiting = Game.objects.create(host=minh)
     return moderator("desk"), {"human": human.pk, "computer": computer.pk, "local": local.pk,
-                               "annulled": annulled.pk}
+                               "annulled": annulled.pk, "aborted": aborted.pk, "waiting": waiting.pk}
 
 
 @pytest.mark.parametrize("lang", ["vi", "en"])
@@ -57,6 +62,11 @@ def test_the_games_list_fits_at_1280_px_and_names_the_computer_and_one_device_ga
     assert one_device[lang] in row("local") and row("local").count("Trần Văn Đức Minh") == 1
     assert "Nguyễn Thị Hoa Lan – Trần Văn Đức Minh" in row("human")
     assert {"vi": "đã hủy kết quả", "en": "annulled"}[lang] in row("annulled")
+    aborted = {"vi": ("Đã hủy trước khi cả hai người đi", "xếp hạng, không tính điểm"),
+               "en": ("Aborted before both players had moved", "ranked, not counted")}[lang]
+    assert all(words in row("aborted") for words in aborted), row("aborted")
+    waiting = {"vi": "Trần Văn Đức Minh, đang chờ đối thủ", "en": "Trần Văn Đức Minh, waiting for an opponent"}[lang]
+    assert waiting in row("waiting"), row("waiting")
     ctx.close()
 
 

@@ -6,12 +6,14 @@ phone (360×740, Vietnamese) and desktop (1280×800, English) size:
 - a third browser finds a live quick game on the watch page, opens it as a spectator and sees its
   moves as they are played;
 - the home page's featured game follows a live game move by move, then says it ended;
-- the online and playing counts change when a browser comes and when a game ends;
+- the online and playing counts change when a browser comes and when a game ends; the waiting
+  line is pushed over the home page's live socket, and so is a game that starts while the watch
+  page is open;
 - a visitor sees their guest name in the header from the first page and renames it with a click;
 - a banned player sees the play buttons disabled with the reason; /match/ counts update.
 
 Screenshots of the home page, the lobby and the watch page at both widths go to
-test-results/screens/. Every wait is for a condition, never for a fixed time.
+test-results/screens/ (the ranked room's: test_room_polish.py). Every wait is for a condition, never for a fixed time.
 """
 
 from __future__ import annotations
@@ -113,11 +115,21 @@ def test_a_listed_room_reaches_the_lobby_at_once_and_of_two_racing_browsers_one_
         assert a.evaluate(NO_OVERFLOW) <= 0
         _shot(a, f"lobby-{lang}-{width}.png")
         # Both press "take the seat" at once; each page is then replaced by the answer (a marker
-        # set on the old page is gone once the new one has loaded).
+        # set on the old page is gone once the new one has loaded). The first press is held on its
+        # way until the second is made: otherwise, on a loaded machine, the first could take the
+        # seat and the list push the room off the second page before its press (seen at load 9).
         for page in (a, b):
             page.evaluate("window.beforeTheRace = true")
+        held = []
+        a.route(f"**/sanh/{code}/vao", lambda route: held.append(route))
         a.locator(f'[data-code="{code}"] [data-testid="take-seat"]').click(no_wait_after=True)
-        b.locator(f'[data-code="{code}"] [data-testid="take-seat"]').click(no_wait_after=True)
+        deadline = time.monotonic() + WAIT / 1000
+        while not held:
+            assert time.monotonic() < deadline, "the first press never sent its request"
+            a.wait_for_timeout(20)
+        with b.expect_request(f"**/sanh/{code}/vao", timeout=WAIT):
+            b.locator(f'[data-code="{code}"] [data-testid="take-seat"]').click(no_wait_after=True)
+        held[0].continue_()
         for page in (a, b):
             page.wait_for_function("!window.beforeTheRace && document.readyState === 'complete'", timeout=WAIT)
         seated = [p for p in (a, b) if f"/r/{code}/" in p.url]
@@ -171,8 +183,12 @@ def test_a_spectator_finds_a_live_quick_game_on_the_watch_page_and_sees_its_move
             _off_loop(_play, game.pk, square)
             page.wait_for_selector(f'.sq[data-sq="{square}"][data-stone]', timeout=WAIT)
             print(f"watch: {square} reached the spectator in {time.monotonic() - started:.2f} s")
-            assert any('"move"' in f and f'"{square}"' in f for f in frames if isinstance(f, str)), \
-                f"{square} did not come as a move frame of the room socket"
+            # Playwright reports the socket's frames and the page's DOM over separate channels: the
+            # stone can be seen before the frame that drew it is reported here. Wait for the report.
+            deadline = time.monotonic() + WAIT / 1000
+            while not any('"move"' in f and f'"{square}"' in f for f in frames if isinstance(f, str)):
+                assert time.monotonic() < deadline, f"{square} did not come as a move frame of the room socket"
+                page.wait_for_timeout(20)
         assert requests == [], f"the page asked the server for {requests}: the moves were not pushed"
     finally:
         context.close()
@@ -288,8 +304,16 @@ def test_a_banned_player_sees_the_play_buttons_disabled_with_the_reason(browser,
         context.close()
 
 
-def test_the_waiting_counts_on_the_match_page_update_while_it_is_open(browser, live_server_url):
-    context = _context(browser, "vi", 360)
+MATCH_WAITING = {"vi": "1 người đang chờ", "en": "1 player waiting"}
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_waiting_counts_on_the_match_page_update_while_it_is_open(browser, live_server_url, lang, width):
+    from django.core.cache import cache
+    from ranking.tasks import COUNTS_KEY
+
+    _off_loop(lambda: cache.delete(COUNTS_KEY))  # no earlier test's seek (its counts stay a minute)
+    context = _context(browser, lang, width)
     try:
         page = context.new_page()
         page.goto(live_server_url + "/match/")  # a visitor without a name: no seek socket
@@ -308,7 +332,89 @@ def test_the_waiting_counts_on_the_match_page_update_while_it_is_open(browser, l
         _off_loop(seeking)
         page.wait_for_function("document.querySelector('[data-testid=\"quick-count\"]').textContent.includes('1')",
                                timeout=WAIT)
-        assert "1 người đang chờ" in count.inner_text()
+        assert MATCH_WAITING[lang] in count.inner_text()
+    finally:
+        context.close()
+
+
+def _seeking():
+    """A guest waits for a quick game, and the waiting counts are in the cache as the pairing
+    beat writes them every second (no beat runs beside the test server)."""
+    from django.core.cache import cache
+    from ranking.tasks import COUNTS_KEY
+
+    Seek.objects.create(user=create_guest(), mode=Seek.Mode.QUICK, choice=choices.DEFAULT_QUICK, sockets=1,
+                        seen_at=timezone.now(), queued_at=timezone.now(), joined_at=timezone.now())
+    cache.set(COUNTS_KEY, pairing.waiting_counts(), 60)
+
+
+def _live_frames(page):
+    """The frames the page's live sockets (/ws/live/) receive, as Playwright reports them."""
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload))
+            if "/ws/live/" in ws.url else None)
+    return frames
+
+
+def _reported(page, frames, holds):
+    """Wait (generously) until a reported frame `holds`: Playwright reports frames and the DOM over
+    separate channels, so the page may show a frame's content before the frame is reported."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not any(isinstance(f, str) and holds(f) for f in frames):
+        assert time.monotonic() < deadline, "no such frame came over the live socket"
+        page.wait_for_timeout(20)
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_the_home_page_s_waiting_line_is_pushed_when_a_player_starts_waiting(browser, live_server_url, lang, width):
+    """Seen 5-15 s late when it came only by the 5-s poll: now pushed over the home page's live
+    socket within about a second of the pairing beat's count."""
+    from django.core.cache import cache
+    from lobby import counts
+    from ranking.tasks import COUNTS_KEY
+
+    _off_loop(lambda: cache.delete_many([COUNTS_KEY, counts.COUNTS_KEY]))  # no earlier test's seek
+    context = _context(browser, lang, width)
+    try:
+        page = context.new_page()
+        frames = _live_frames(page)
+        page.goto(live_server_url + "/")
+        page.wait_for_selector('[data-featured][data-connected="1"]')
+        assert page.locator('[data-testid="waiting-now"]').count() == 0
+        started = time.monotonic()
+        _off_loop(_seeking)
+        line = page.locator(f'[data-testid="waiting-now"] li[data-mode="quick"][data-key="{choices.DEFAULT_QUICK}"]')
+        line.wait_for(timeout=WAIT)
+        print(f"home: the waiting line came {time.monotonic() - started:.2f} s after the beat's count")  # not asserted
+        assert line.inner_text().startswith("1 ")
+        _reported(page, frames, lambda f: '"counts"' in f and f'data-key=\\"{choices.DEFAULT_QUICK}\\"' in f)
+        assert page.get_attribute("#live-counts", "hx-get"), "the swapped counts still poll (the socket may go away)"
+        assert page.evaluate(NO_OVERFLOW) <= 0
+        _shot(page, f"home-waiting-{lang}-{width}.png")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang, width", BOTH)
+def test_a_game_that_starts_while_the_watch_page_is_open_is_pushed_to_it(browser, live_server_url, lang, width):
+    """Seen only at the list's 10-s poll (after the game's first moves): now pushed over the watch
+    page's live socket within about a second of the start, and taken off when it ends."""
+    context = _context(browser, lang, width)
+    try:
+        page = context.new_page()
+        frames = _live_frames(page)
+        page.goto(live_server_url + "/xem/")
+        page.wait_for_selector('[data-testid="watch-page"][data-connected="1"]')
+        started = time.monotonic()
+        room, game = _off_loop(_quick_game)
+        row = page.locator(f'[data-testid="live-game"][data-game="{game.pk}"]')
+        row.wait_for(timeout=WAIT)
+        print(f"watch: the new game was listed {time.monotonic() - started:.2f} s after it started")  # not asserted
+        _reported(page, frames, lambda f: '"watch"' in f and f'data-game=\\"{game.pk}\\"' in f)
+        assert row.locator("a").get_attribute("href") == f"/r/{room.code}/"
+        _off_loop(games.resign, game.pk, game.host)
+        row.wait_for(state="detached", timeout=WAIT)
+        page.locator('[data-testid="no-live-games"]').wait_for(timeout=WAIT)
     finally:
         context.close()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from caro.games import signals
+from caro.games import signals, state
 from caro.games.errors import GameError
 from caro.games.finish import finish
 from caro.games.models import Game
@@ -26,7 +26,7 @@ def annul(game_id: int, *, by, reason: str) -> Game:
     """
     with transaction.atomic():
         game = lock(game_id)
-        if game.status != Game.Status.FINISHED or not game.rated or game.annulled:
+        if not state.annullable(game):
             raise GameError("not_annullable")
         game.annulled = True
         game.annulled_at = timezone.now()

@@ -16,7 +16,7 @@ import { Players } from "./players.js";
 import { Share } from "./share.js";
 import { Sounds } from "./sounds.js";
 import { Title } from "./title.js";
-import { fmt, foulKind, isReversi, markOf, ruleNote, sideName, statusText } from "./words.js";
+import { firstMoveNote, fmt, foulKind, isReversi, markOf, ruleNote, sideName, statusText } from "./words.js";
 
 const LEAVE_WAIT_MS = 3000; // after "Leave the table", home at the latest this long after sending it
 
@@ -313,6 +313,12 @@ export class Controller {
     const status = this.root.querySelector('[data-role="status"]');
     status.textContent = statusText(state, seated, this.root.dataset.accountsNeeded === "1");
     status.dataset.result = over ? state.status : "";
+    const firstMove = this.root.querySelector('[data-role="first-move-note"]');
+    if (firstMove) {
+      const note = firstMoveNote(state);
+      if (firstMove.textContent !== note) firstMove.textContent = note;
+      firstMove.hidden = !note;
+    }
     this.controls.render(state, seated, this.declinedBy);
     this.offers.render(state, seated);
     this.opening.render(state, this.me());

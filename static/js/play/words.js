@@ -138,6 +138,34 @@ export function statusText(state, seated, accountsNeeded = false) {
   return fmt(gettext("%(side)s to move (%(name)s)."), { side: sideName(state, state.turn), name: p ? (p.bot ? botName(p.bot) : p.name) : "" });
 }
 
+// Both players have acted (docs/architecture.md, "Where time and endings live"; caro.games.state.
+// both_have_moved): a move each, or with an opening procedure (RIF, Swap2) a step each.
+export function bothHaveMoved(state) {
+  if (state.opening) return new Set((state.opening.log || []).map((step) => step.by)).size >= 2;
+  return (state.ply || 0) >= 2;
+}
+
+// The line under the status before both players have moved, in a game between two people with a
+// clock: the clock started when the game did (both seats filled: for a ranked or quick game, at the
+// pairing), so the first mover's time is already running, and a player who does not make their
+// first move in time aborts the game (caro.games.state.ending_on_time: no winner, never rated).
+// "" when there is nothing to say (over, no clock, the computer, one device, both have moved).
+export function firstMoveNote(state) {
+  if (state.status !== "active" || state.local || state.bot || state.deadline_ms == null || bothHaveMoved(state)) return "";
+  const side = state.turn;
+  const ms = state.banks && state.banks[side] != null ? state.banks[side] : state.move_time_ms;
+  if (!ms) return "";
+  const rated = Boolean(state.stakes);
+  const time = mmss(ms);
+  if (state.you && state.you === side) {
+    return fmt(rated ? gettext("The clock is already running: make your first move within %(time)s, or the game is aborted and no rating changes.")
+      : gettext("The clock is already running: make your first move within %(time)s, or the game is aborted."), { time });
+  }
+  const name = playerName(state, side);
+  return fmt(rated ? gettext("The clock is already running: %(name)s has %(time)s for their first move. A first move not made in time aborts the game, and no rating changes.")
+    : gettext("The clock is already running: %(name)s has %(time)s for their first move. A first move not made in time aborts the game."), { name, time });
+}
+
 // "m:ss" for a number of milliseconds (rounded up: a clock never shows less time than it has).
 export function mmss(ms) {
   const s = Math.ceil(Math.max(0, ms) / 1000);

@@ -227,3 +227,118 @@ async def test_a_frame_over_the_size_rule_closes_the_live_socket_even_over_its_r
     await binary.send_to(bytes_data=b"x" * (CLOSE_FRAME_BYTES + 1))
     assert await _close_code(binary) == CLOSE_TOO_BIG
     await binary.disconnect()
+
+
+# ------------------------------------------------------------------ pushed counts and watch list
+
+async def _until(comm, type_, holds, timeout=30):
+    """The first `type_` frame whose html `holds` (a predicate), read within `timeout` s (each
+    process looks every PUSH_EVERY_S; a loaded machine may be slower: generous)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        frame = await _next(comm, type_, timeout=max(0.1, deadline - loop.time()))
+        if holds(frame["html"]):
+            return frame
+
+
+async def test_the_counts_are_pushed_when_a_player_starts_waiting_and_when_a_game_ends(close_db_connections):
+    """Who is here comes over the home page's socket within a second or so of a change: a quick
+    seek (the waiting line, as the pairing beat writes the waiting counts every second) and a
+    game that ends (the playing count), not at the next 5-s poll."""
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from lobby import counts
+    from ranking import choices, pairing
+    from ranking.seeks import Seek
+    from ranking.tasks import COUNTS_KEY as WAITING_KEY
+
+    def fresh():
+        cache.delete_many([counts.COUNTS_KEY, WAITING_KEY])
+        room = live_room()
+        counts.recount()
+        return type(room.current_game).objects.select_related("host").get(pk=room.current_game_id)
+
+    game = await sync_to_async(fresh)()
+    comm = WebsocketCommunicator(application, "/ws/live/?featured=1&counts=1&lang=vi", headers=HEADERS)
+    assert (await comm.connect())[0]
+    first = await _next(comm, "counts")
+    assert 'data-testid="playing-count" data-n="1"' in first["html"] and "waiting-now" not in first["html"]
+    assert first["html"].lstrip().startswith('<div class="live-counts" id="live-counts"')
+
+    def seeking():
+        Seek.objects.create(user=create_guest(), mode=Seek.Mode.QUICK, choice=choices.DEFAULT_QUICK, sockets=1,
+                            seen_at=timezone.now(), queued_at=timezone.now(), joined_at=timezone.now())
+        cache.set(WAITING_KEY, pairing.waiting_counts(), 60)  # as the pairing beat writes it every second
+
+    await sync_to_async(seeking)()
+    waiting = await _until(comm, "counts", lambda html: f'data-key="{choices.DEFAULT_QUICK}"' in html)
+    assert "1 người chờ" in waiting["html"]
+    await sync_to_async(games.resign)(game.pk, game.host)
+    await _until(comm, "counts", lambda html: 'data-testid="playing-count" data-n="0"' in html)
+    await comm.disconnect()
+
+
+async def test_the_watch_list_is_pushed_when_a_game_starts_and_when_it_ends(close_db_connections):
+    """The watch page's list comes over its socket within a second or so of a game between people
+    starting or ending (not at the next 10-s poll), of the kind the page shows, in its language."""
+    comm = WebsocketCommunicator(application, "/ws/live/?watch=all&lang=en", headers=HEADERS)
+    assert (await comm.connect())[0]
+    reversi = WebsocketCommunicator(application, "/ws/live/?watch=reversi&lang=vi", headers=HEADERS)
+    assert (await reversi.connect())[0]
+    assert 'data-testid="no-live-games"' in (await _next(comm, "watch"))["html"]
+    assert 'data-testid="no-live-games"' in (await _next(reversi, "watch"))["html"]
+    from lobby import live
+
+    # A start and an end each move the change counter the processes compare every PUSH_EVERY_S
+    # (without it the list would come only at its WATCH_REFRESH_S refresh).
+    before = await sync_to_async(live.watch_version)()
+    room = await sync_to_async(live_room)()
+    started = await sync_to_async(live.watch_version)()
+    assert started > before
+    game = await sync_to_async(lambda: type(room.current_game).objects.select_related("host")
+                               .get(pk=room.current_game_id))()
+    listed = await _until(comm, "watch", lambda html: f'data-game="{game.pk}"' in html)
+    assert "0 moves" in listed["html"] and room.code in listed["html"]
+    await sync_to_async(games.resign)(game.pk, game.host)
+    assert await sync_to_async(live.watch_version)() > started
+    await _until(comm, "watch", lambda html: f'data-game="{game.pk}"' not in html)
+    assert await reversi.receive_nothing(timeout=2), "a caro game is no news to a page showing Reversi"
+    reversi_room = await sync_to_async(live_room)(preset="reversi")
+    shown = await _until(reversi, "watch", lambda html: f'data-game="{reversi_room.current_game_id}"' in html)
+    assert "0 nước" in shown["html"]
+    await comm.disconnect()
+    await reversi.disconnect()
+
+
+async def test_a_visitor_without_a_name_is_kept_online_by_the_live_socket_s_pings(close_db_connections):
+    """A visitor who has not played yet (no user: only the visitor cookie) on the lobby page, which
+    does not poll: the socket marks them online when it opens and at each ping, as it does a user,
+    so they do not leave the count ONLINE_WINDOW_S after the page loaded. A forged cookie marks
+    nobody."""
+    from django.core import signing
+
+    from accounts import visitors
+    from lobby import counts
+
+    r = counts._redis()
+    await sync_to_async(r.delete)(counts.ONLINE_KEY)
+    cookie = signing.dumps(["0123456789abcdef", "SócXanh1234"], salt=visitors.SALT)
+    comm = WebsocketCommunicator(application, "/ws/live/?lobby=all&lang=vi",
+                                 headers=HEADERS + [(b"cookie", f"{visitors.COOKIE}={cookie}".encode())])
+    assert (await comm.connect())[0]
+    await _next(comm, "lobby")
+    first = await sync_to_async(r.zscore)(counts.ONLINE_KEY, "v0123456789abcdef")
+    assert first is not None
+    await sync_to_async(r.zadd)(counts.ONLINE_KEY, {"v0123456789abcdef": first - 100})  # seen long ago
+    await comm.send_json_to({"type": "ping"})
+    await _next(comm, "pong")
+    assert await sync_to_async(r.zscore)(counts.ONLINE_KEY, "v0123456789abcdef") >= first
+    await comm.disconnect()
+    forged = WebsocketCommunicator(application, "/ws/live/?lobby=all&lang=vi",
+                                   headers=HEADERS + [(b"cookie", f"{visitors.COOKIE}=forged:value".encode())])
+    assert (await forged.connect())[0]
+    await _next(forged, "lobby")
+    assert await sync_to_async(r.zcard)(counts.ONLINE_KEY) == 1  # only the real visitor
+    await forged.disconnect()

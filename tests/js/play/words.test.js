@@ -9,7 +9,7 @@ import { clockTimes } from "../../../static/js/play/clocks.js";
 import { moveEntries, stateEntries } from "../../../static/js/play/moves.js";
 import { drawWaitText, sortChoices } from "../../../static/js/play/offers.js";
 import { eventOrder, retryDelay } from "../../../static/js/play/socket.js";
-import { mmss, playerName, ruleText, signedDelta, statusText } from "../../../static/js/play/words.js";
+import { firstMoveNote, mmss, playerName, ruleText, signedDelta, statusText } from "../../../static/js/play/words.js";
 
 const caro = (extra = {}) => ({ kind: "caro", status: "active", rules: { size: 15, win_length: 5, blocked: "opponent_or_edge" },
   players: { X: { name: "Lan" }, O: { bot: "hard" } }, marks: { X: "X", O: "O" }, moves: [], turn: "X", ...extra });
@@ -115,5 +115,38 @@ describe("socket", () => {
     assert.equal(retryDelay(9, 0.5), 8000);
     assert.equal(retryDelay(0, 0), 375);
     assert.equal(retryDelay(0, 1), 625);
+  });
+});
+
+describe("first move on the clock", () => {
+  // Two people, a clock of 1:00 a move started with the game (a ranked pairing: stakes present).
+  const ranked = (extra = {}) => caro({ players: { X: { name: "Lan" }, O: { name: "Minh" } }, ply: 0, move_time_ms: 60000,
+    deadline_ms: 1_700_000_060_000, stakes: { X: {}, O: {} }, ...extra });
+  test("tells the first mover their time runs already, and that running out aborts without rating", () => {
+    assert.equal(firstMoveNote(ranked({ you: "X" })),
+      "The clock is already running: make your first move within 1:00, or the game is aborted and no rating changes.");
+    assert.equal(firstMoveNote(ranked({ you: "X", stakes: undefined })),
+      "The clock is already running: make your first move within 1:00, or the game is aborted.");
+  });
+  test("tells the other player and a spectator whose first move is on the clock", () => {
+    const text = "The clock is already running: Lan has 1:00 for their first move. A first move not made in time aborts the game, and no rating changes.";
+    assert.equal(firstMoveNote(ranked({ you: "O" })), text);
+    assert.equal(firstMoveNote(ranked({ you: null })), text);
+  });
+  test("after X's move it is O's first move; once both have moved, or over, nothing", () => {
+    assert.match(firstMoveNote(ranked({ you: "O", turn: "O", ply: 1 })), /make your first move within 1:00/);
+    assert.equal(firstMoveNote(ranked({ you: "X", ply: 2 })), "");
+    assert.equal(firstMoveNote(ranked({ you: "X", status: "aborted", turn: null, deadline_ms: null })), "");
+  });
+  test("a total-time clock gives the bank; no clock, the computer or one device say nothing", () => {
+    assert.match(firstMoveNote(ranked({ you: "X", move_time_ms: 0, bank_ms: 300000, banks: { X: 300000, O: 300000 } })), /within 5:00/);
+    assert.equal(firstMoveNote(ranked({ you: "X", deadline_ms: null })), "");
+    assert.equal(firstMoveNote(ranked({ you: "X", bot: { side: "O", level: "hard" } })), "");
+    assert.equal(firstMoveNote(ranked({ local: true })), "");
+  });
+  test("with an opening procedure, a step of each player counts as their first move", () => {
+    const opening = (by) => ({ kind: "swap2", log: by.map((side) => ({ by: side })) });
+    assert.notEqual(firstMoveNote(ranked({ you: "X", ply: 3, opening: opening(["X"]) })), "");
+    assert.equal(firstMoveNote(ranked({ you: "X", ply: 3, opening: opening(["X", "O"]) })), "");
   });
 });
