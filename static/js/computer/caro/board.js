@@ -6,20 +6,23 @@
 // first) and 2 (O). For each empty cell and direction (row, column, diagonal, anti-diagonal) the
 // window of 2H + 1 cells around it is kept as a key (patterns.js) and its class for each side
 // is read from the rule set's table; a move re-classifies only the cells within H of it on its
-// four lines. From the classes:
+// four lines (within patterns.js `reach`: no class sees farther; with the direct table the keys'
+// bits beyond reach are not even kept). take-back of the last stone replays an undo log of the
+// codes it changed (unmove) instead of classifying again. From the classes:
 //   score[s * NC + q]  sum over the four lines of WEIGHT[class] for side s at empty cell q;
 //   total[s]           the sum of score[s] over the empty cells;
 //   cnt[(s * 8 + k) * NC + q]  lines on which s at q makes class k (k >= THREE);
 //   the threat sets    the empty cells with cnt > 0, per side and class THREE..FIVE, kept as
 //                      sparse sets (setCells/setPos/setLen, index s * 8 + k);
-//   nearc[q]           stones within distance 2 (the candidate cells are the empty ones > 0);
+//   nearc[q]           stones within distance 2 (the candidate cells are the empty ones > 0,
+//                      kept as a sparse set too: candCells/candPos/candLen);
 //   cellAttack[s], cellDefence[s]  the sums over the empty cells of the values of s's
 //                      combination of four classes there (evaluation.js: Hard's evaluation).
 // The winning rule and Renju fouls come from rules.js (the engine's, through the adapter).
 
 import { EDGE, EMPTY, XS, OS, foulAt, squareName, parseSquare, runWins } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, WEIGHT, patterns } from "./patterns.js";
-import { cellTables } from "./evaluation.js";
+import { cellTables, COMBOS } from "./evaluation.js";
 import { mulberry32 } from "../rng.js";
 
 export { EMPTY, XS, OS, EDGE };
@@ -27,6 +30,30 @@ export { EMPTY, XS, OS, EDGE };
 const NEAR = 24; // cells within distance 2 (5 x 5 less the centre)
 const WEIGHTS = Int32Array.from(WEIGHT); // (a typed copy: the hot path reads it)
 const FOUL_CACHE_BITS = 14;
+const AD_TABLES = new Map(); // "renju" | "plain" -> interleaved cell tables (see adTables)
+
+/** evaluation.js's cell tables of `rules` interleaved for the hot path: {t, base}, the attack value of
+ * side s's combination idx at t[base[s] + 2 idx], its defence value right after; X and O share one
+ * part when their tables are the same (outside Renju). */
+function adTables(rules) {
+  const key = rules.renju ? "renju" : "plain";
+  let ad = AD_TABLES.get(key);
+  if (!ad) {
+    const ct = cellTables(rules);
+    const same = ct.attack[1].every((v, i) => v === ct.attack[2][i]) && ct.defence[1].every((v, i) => v === ct.defence[2][i]);
+    const t = new Int32Array((same ? 2 : 4) * COMBOS);
+    const base = Int32Array.of(0, 0, same ? 0 : 2 * COMBOS);
+    for (let s = 1; s <= 2; s++) {
+      for (let i = 0; i < COMBOS; i++) {
+        t[base[s] + 2 * i] = ct.attack[s][i];
+        t[base[s] + 2 * i + 1] = ct.defence[s][i];
+      }
+    }
+    ad = { t, base };
+    AD_TABLES.set(key, ad);
+  }
+  return ad;
+}
 
 /** Geometry of one board size (cached): padded width, cell count, steps, real cells, names. */
 class Geometry {
@@ -120,11 +147,25 @@ export class SearchBoard {
     this.setPos = new Int16Array(24 * NC).fill(-1); // a cell's index in its set, -1: not in it
     this.setLen = new Int32Array(24);
     this.nearc = new Uint8Array(NC);
-    const ct = cellTables(rules);
-    this.tAttack = ct.attack;
-    this.tDefence = ct.defence;
+    // the candidate cells (empty, nearc > 0) as a sparse set, in no particular order
+    this.candCells = new Int16Array(NC);
+    this.candPos = new Int16Array(NC).fill(-1);
+    this.candLen = 0;
+    const ad = adTables(rules);
+    this.tAD = ad.t;
+    this.adBase = ad.base;
     this.cellAttack = new Int32Array(3);
     this.cellDefence = new Int32Array(3);
+    this.combo = new Int16Array(3 * NC); // side s's combination index at cell c (classes, 3 bits a line)
+    // the undo log: put() records each code it changes (cell << 12 | line << 10 | the old code) in
+    // order; remove() of the last put stone replays them (no pattern look-ups). Frames: a put's
+    // cell and the log length before it.
+    this.ulog = new Int32Array(1024);
+    this.ulen = 0;
+    this.frameCell = new Int32Array(64);
+    this.frameStart = new Int32Array(64);
+    this.frameSums = new Int32Array(6 * 64); // a put's totals, cellAttack, cellDefence (sides 1, 2) before it
+    this.frames = 0;
     const z = zobrist(NC);
     this.z1 = z.z1;
     this.z2 = z.z2;
@@ -225,7 +266,14 @@ export class SearchBoard {
     this.h1 ^= this.z1[s * this.NC + q];
     this.h2 ^= this.z2[s * this.NC + q];
     this.stones--;
-    this.move(q, 0);
+    const f = this.frames - 1;
+    if (f >= 0 && this.frameCell[f] === q) {
+      this.unmove(q, f);
+    } else {
+      this.frames = 0; // not the last put stone (never done by the searches): the log is void
+      this.ulen = 0;
+      this.move(q, 0);
+    }
   }
 
   /** Play the side to move on `q` and pass the turn. */
@@ -244,31 +292,71 @@ export class SearchBoard {
   /** The stone `s` (0: removed) is now on `q`: neighbour counts, window keys, classes. */
   move(q, s) {
     const { cells, keys, codes, NC, H, renju } = this;
+    const reach = this.pat.reach;
+    const { direct, dShift, dMask, dHigh } = this.pat;
+    const dBits = 2 * reach;
+    // with the direct table no look-up reads a window's cells beyond reach (pat.code gives the
+    // same code whatever they hold), so their bits in the keys are not kept up to date
+    const span = direct !== null ? reach : H;
     const near = this.geo.near;
     const nearc = this.nearc;
-    const inc = s > 0 ? 1 : -1;
-    for (let k = q * NEAR, end = k + NEAR; k < end; k++) {
-      const nb = near[k];
-      if (nb < 0) break;
-      nearc[nb] += inc;
+    if (s > 0) {
+      if (nearc[q] > 0) this.candRemove(q);
+      for (let k = q * NEAR, end = k + NEAR; k < end; k++) {
+        const nb = near[k];
+        if (nb < 0) break;
+        if (nearc[nb]++ === 0 && cells[nb] === EMPTY) this.candAdd(nb);
+      }
+    } else {
+      this.nearDown(q);
     }
     const steps = this.geo.steps;
     const pat = this.pat;
     let table = pat.table;
     let mask = (table.length >> 1) - 1;
     const hb = 2 * H;
+    // a put logs the codes it changes (see the constructor); a full log frame stack grows
+    const log = s > 0;
+    if (log) {
+      if (this.frames === this.frameCell.length) {
+        const grow = (a) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
+        this.frameCell = grow(this.frameCell);
+        this.frameStart = grow(this.frameStart);
+        this.frameSums = grow(this.frameSums);
+      }
+      const fs = this.frameSums;
+      const f6 = 6 * this.frames;
+      fs[f6] = this.total[1];
+      fs[f6 + 1] = this.total[2];
+      fs[f6 + 2] = this.cellAttack[1];
+      fs[f6 + 3] = this.cellAttack[2];
+      fs[f6 + 4] = this.cellDefence[1];
+      fs[f6 + 5] = this.cellDefence[2];
+      this.frameCell[this.frames] = q;
+      this.frameStart[this.frames++] = this.ulen;
+      if (this.ulen + 64 * H > this.ulog.length) {
+        const b = new Int32Array(this.ulog.length * 2);
+        b.set(this.ulog);
+        this.ulog = b;
+      }
+    }
+    const ulog = this.ulog;
     for (let d = 0; d < 4; d++) {
       const step = steps[d];
       const base = d * NC;
       const kq = (keys[base + q] & ~(3 << hb)) | (s << hb);
       keys[base + q] = kq;
-      this.setCode(q, d, s > 0 ? 0 : pat.code(kq));
+      const cq = s > 0 ? 0 : pat.code(kq);
+      if (codes[base + q] !== cq) {
+        if (log) ulog[this.ulen++] = (q << 12) | (d << 10) | codes[base + q];
+        this.changeCode(q, d, base + q, cq);
+      }
       // q sits at offset -t in the window of q + t * step (bits 2 (H - t)), at +t in that of
       // q - t * step
       for (let sgn = 1; sgn >= -1; sgn -= 2) {
         let seen = 0; // the stones met between q and c: 1 X, 2 O, 3 both
         let c = q;
-        for (let t = 1, j = hb - 2 * sgn; t <= H; t++, j -= 2 * sgn) {
+        for (let t = 1, j = hb - 2 * sgn; t <= span; t++, j -= 2 * sgn) {
           c += sgn * step;
           if (c < 0) break;
           const v = cells[c];
@@ -283,8 +371,23 @@ export class SearchBoard {
           // is read up to the first stone of the other side); only Renju's count of the X stones
           // near c, kept in the code for the foul filter, would change
           if (seen === 3 && !renju) continue;
-          // the pattern table's look-up, written out (pat.code classifies a window met first)
+          // beyond the pattern table's reach a stone changes no class (patterns.js `reach`)
+          if (t > reach) continue;
           let code;
+          if (direct !== null) {
+            const di = ((k >>> dShift) & dMask) | (((k >>> dHigh) & dMask) << dBits);
+            code = direct[di] - 1;
+            if (code < 0) {
+              code = pat.code(k);
+              direct[di] = code + 1;
+            }
+            if (codes[base + c] !== code) {
+              if (log) ulog[this.ulen++] = (c << 12) | (d << 10) | codes[base + c];
+              this.changeCode(c, d, base + c, code);
+            }
+            continue;
+          }
+          // the pattern table's look-up, written out (pat.code classifies a window met first)
           let i = (Math.imul(k ^ (k >>> 15), 0x2c1b3c6d) >>> 12) & mask;
           for (;;) {
             const e = table[2 * i];
@@ -300,58 +403,150 @@ export class SearchBoard {
             }
             i = (i + 1) & mask;
           }
-          if (codes[base + c] !== code) this.setCode(c, d, code);
+          if (codes[base + c] !== code) {
+            if (log) ulog[this.ulen++] = (c << 12) | (d << 10) | codes[base + c];
+            this.changeCode(c, d, base + c, code);
+          }
         }
       }
     }
   }
 
+  /** The stone on `q` was taken off (cells[q] is EMPTY): neighbour counts and candidates. */
+  nearDown(q) {
+    const near = this.geo.near;
+    const nearc = this.nearc;
+    const cells = this.cells;
+    for (let k = q * NEAR, end = k + NEAR; k < end; k++) {
+      const nb = near[k];
+      if (nb < 0) break;
+      if (--nearc[nb] === 0 && cells[nb] === EMPTY) this.candRemove(nb);
+    }
+    if (nearc[q] > 0) this.candAdd(q);
+  }
+
+  candAdd(c) {
+    const n = this.candLen++;
+    this.candCells[n] = c;
+    this.candPos[c] = n;
+  }
+
+  candRemove(c) {
+    const n = --this.candLen;
+    const at = this.candPos[c];
+    const last = this.candCells[n];
+    this.candCells[at] = last;
+    this.candPos[last] = at;
+    this.candPos[c] = -1;
+  }
+
+  /** Undo the put on `q` of log frame `f` (the last): neighbour counts and window keys as move(),
+   * then the logged codes back in the order the put changed them (the order move(q, 0) would change
+   * them in, so the threat sets end in the same order). */
+  unmove(q, f) {
+    const { cells, keys, NC, H } = this;
+    this.nearDown(q);
+    const steps = this.geo.steps;
+    const hb = 2 * H;
+    const span = this.pat.direct !== null ? this.pat.reach : H; // (as move())
+    for (let d = 0; d < 4; d++) {
+      const step = steps[d];
+      const base = d * NC;
+      keys[base + q] &= ~(3 << hb);
+      // q sits at bits 2 (H - t) of the window of q + t * step, 2 (H + t) of that of q - t * step
+      for (let t = 1, c = q + step, j = hb - 2; t <= span; t++, c += step, j -= 2) {
+        if (c < 0 || cells[c] === EDGE) break;
+        keys[base + c] &= ~(3 << j);
+      }
+      for (let t = 1, c = q - step, j = hb + 2; t <= span; t++, c -= step, j += 2) {
+        if (c < 0 || cells[c] === EDGE) break;
+        keys[base + c] &= ~(3 << j);
+      }
+    }
+    const ulog = this.ulog;
+    const end = this.ulen;
+    for (let i = this.frameStart[f]; i < end; i++) {
+      const e = ulog[i];
+      const c = e >> 12;
+      const d = (e >> 10) & 3;
+      this.restoreCode(c, d, d * NC + c, e & 1023);
+    }
+    const fs = this.frameSums;
+    const f6 = 6 * f;
+    this.total[1] = fs[f6];
+    this.total[2] = fs[f6 + 1];
+    this.cellAttack[1] = fs[f6 + 2];
+    this.cellAttack[2] = fs[f6 + 3];
+    this.cellDefence[1] = fs[f6 + 4];
+    this.cellDefence[2] = fs[f6 + 5];
+    this.ulen = this.frameStart[f];
+    this.frames = f;
+  }
+
   /** Cell `c`'s class code on line `d` is now `code`: scores, totals, counts and sets follow. */
   setCode(c, d, code) {
-    const NC = this.NC;
-    const i = d * NC + c;
+    if (this.codes[d * this.NC + c] !== code) this.changeCode(c, d, d * this.NC + c, code);
+  }
+
+  /** setCode when the code at `i` = d * NC + c differs from `code`. */
+  changeCode(c, d, i, code) {
     const old = this.codes[i];
-    if (old === code) return;
     this.codes[i] = code;
     const diff = old ^ code;
-    if (diff & 7) {
-      this.classChange(1, c, old & 7, code & 7);
-      this.comboChange(1, c, d, old & 7, 0);
-    }
-    if (diff & 56) {
-      this.classChange(2, c, (old >> 3) & 7, (code >> 3) & 7);
-      this.comboChange(2, c, d, (old >> 3) & 7, 3);
-    }
+    if (diff & 7) this.sideChange(1, c, d, old & 7, code & 7);
+    if (diff & 56) this.sideChange(2, c, d, (old >> 3) & 7, (code >> 3) & 7);
   }
 
-  /** Side `side`'s class at cell `c` on line `d` was `co` (its code bits from `shift`): the
-   * cell's combination value (evaluation.js) follows in cellAttack / cellDefence. */
-  comboChange(side, c, d, co, shift) {
-    const NC = this.NC;
-    const codes = this.codes;
-    let idx = 0;
-    for (let e = 0; e < 4; e++) idx |= ((codes[e * NC + c] >> shift) & 7) << (3 * e);
-    const was = (idx & ~(7 << (3 * d))) | (co << (3 * d));
-    const ta = this.tAttack[side];
-    const td = this.tDefence[side];
-    this.cellAttack[side] += ta[idx] - ta[was];
-    this.cellDefence[side] += td[idx] - td[was];
-  }
-
-  /** Side `side`'s class at cell `c` on one line went from `co` to `cn`. */
-  classChange(side, c, co, cn) {
+  /** Side `side`'s class at cell `c` on line `d` went from `co` to `cn`: its score, total, threat
+   * counts and sets, and the cell's combination (this.combo) and value (evaluation.js) in
+   * cellAttack / cellDefence follow. */
+  sideChange(side, c, d, co, cn) {
     const NC = this.NC;
     const delta = WEIGHTS[cn] - WEIGHTS[co];
     this.score[side * NC + c] += delta;
     this.total[side] += delta;
-    const cnt = this.cnt;
     if (co >= THREE) {
-      const j = (side * 8 + co) * NC + c;
-      if (--cnt[j] === 0) this.setRemove(side * 8 + co, c);
+      const sk = side * 8 + co;
+      if (--this.cnt[sk * NC + c] === 0) this.setRemove(sk, c);
     }
     if (cn >= THREE) {
-      const j = (side * 8 + cn) * NC + c;
-      if (++cnt[j] === 1) this.setAdd(side * 8 + cn, c);
+      const sk = side * 8 + cn;
+      if (++this.cnt[sk * NC + c] === 1) this.setAdd(sk, c);
+    }
+    const at = side * NC + c;
+    const was = this.combo[at];
+    const idx = (was & ~(7 << (3 * d))) | (cn << (3 * d));
+    this.combo[at] = idx;
+    const t = this.tAD;
+    const b = this.adBase[side];
+    this.cellAttack[side] += t[b + 2 * idx] - t[b + 2 * was];
+    this.cellDefence[side] += t[b + 2 * idx + 1] - t[b + 2 * was + 1];
+  }
+
+  /** changeCode on the undo log's replay: the same scores, threat counts and sets (the same set
+   * operations in the same order) and combinations; the sums (total, cellAttack, cellDefence) are
+   * left to unmove(), which puts back the put's snapshot of them. */
+  restoreCode(c, d, i, code) {
+    const NC = this.NC;
+    const old = this.codes[i];
+    this.codes[i] = code;
+    const diff = old ^ code;
+    for (let side = 1; side <= 2; side++) {
+      const shift = side === 1 ? 0 : 3;
+      if ((diff & (7 << shift)) === 0) continue;
+      const co = (old >> shift) & 7;
+      const cn = (code >> shift) & 7;
+      this.score[side * NC + c] += WEIGHTS[cn] - WEIGHTS[co];
+      if (co >= THREE) {
+        const sk = side * 8 + co;
+        if (--this.cnt[sk * NC + c] === 0) this.setRemove(sk, c);
+      }
+      if (cn >= THREE) {
+        const sk = side * 8 + cn;
+        if (++this.cnt[sk * NC + c] === 1) this.setAdd(sk, c);
+      }
+      const at = side * NC + c;
+      this.combo[at] = (this.combo[at] & ~(7 << (3 * d))) | (cn << (3 * d));
     }
   }
 
@@ -566,6 +761,37 @@ export class SearchBoard {
       }
     }
     return out;
+  }
+
+  /** Whether `s` has a legal cell making a five-threat the opponent cannot stop: the same answer,
+   * cells tried in the same order, as winningFourMoves(s, true).length > 0, without its arrays. */
+  hasWinningFour(s) {
+    const NC = this.NC;
+    const cnt = this.cnt;
+    const o5 = (s * 8 + FIVE) * NC;
+    const o4 = (s * 8 + FOUR) * NC;
+    const oo = (s * 8 + OPEN4) * NC;
+    const renjuX = s === XS && this.renju;
+    const cells = this.setCells;
+    const tries = this.tries || (this.tries = new Int16Array(NC)); // (put/remove reorder the sets)
+    let n = 0;
+    for (let k = FOUR; k <= OPEN4; k++) {
+      const sk = s * 8 + k;
+      for (let i = sk * NC, end = i + this.setLen[sk]; i < end; i++) {
+        const q = cells[i];
+        if (cnt[o5 + q] > 0 || (k === OPEN4 && cnt[o4 + q] > 0)) continue;
+        if (renjuX && this.isFoul(q)) continue;
+        if (cnt[oo + q] > 0 || cnt[o4 + q] + cnt[oo + q] >= 2) tries[n++] = q;
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const q = tries[i];
+      this.put(q, s);
+      const unstoppable = this.blockedAny ? this.defences(s).length === 0 : this.setLen[s * 8 + FIVE] !== 1;
+      this.remove(q);
+      if (unstoppable) return true;
+    }
+    return false;
   }
 
   /** Empty cells within distance 2 of a stone, ascending (the centre on an empty board). */

@@ -128,8 +128,14 @@ export function cellTables(rules, weights = null) {
 /** Whether side `s` has a legal cell making a four and an open three on two lines (four-three),
  * and whether it has one making open threes on two lines (three-three): [ft, tt]. */
 export function doubleThreats(fb, s) {
+  const bits = doubleThreatBits(fb, s);
+  return [(bits & 1) !== 0, (bits & 2) !== 0];
+}
+
+/** doubleThreats(fb, s) as bits (1: four-three, 2: three-three), no array. */
+export function doubleThreatBits(fb, s) {
   const n3 = fb.count(s, THREE);
-  if (n3 === 0) return [false, false];
+  if (n3 === 0) return 0;
   const NC = fb.NC;
   const cnt = fb.cnt;
   const o3 = (s * 8 + THREE) * NC;
@@ -148,7 +154,7 @@ export function doubleThreats(fb, s) {
     else tt = true;
     if (ft && tt) break;
   }
-  return [ft, tt];
+  return (ft ? 1 : 0) | (tt ? 2 : 0);
 }
 
 /** The position's GLOBAL indicators (0/1 each, GLOBAL_NAMES' order) for the side to move. */
@@ -161,13 +167,12 @@ export function globalFeatures(fb, out = new Int8Array(GLOBAL_NAMES.length)) {
   if (fb.count(me, OPEN4) > 0) {
     out[0] = 1;
   } else {
-    const [ft, tt] = doubleThreats(fb, me);
-    if (ft) out[oppFours ? 2 : 1] = 1;
-    else if (tt && !oppFours) out[3] = 1;
+    const mine = doubleThreatBits(fb, me);
+    if (mine & 1) out[oppFours ? 2 : 1] = 1;
+    else if ((mine & 2) && !oppFours) out[3] = 1;
   }
   if (fb.count(opp, OPEN4) > 0) out[myFours ? 5 : 4] = 1;
-  const [ft, tt] = doubleThreats(fb, opp);
-  if ((ft || tt) && !myFours) out[6] = 1;
+  if (!myFours && doubleThreatBits(fb, opp) !== 0) out[6] = 1;
   return out;
 }
 

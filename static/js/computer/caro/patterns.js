@@ -24,6 +24,7 @@ export const FIVE = 7; // a winning run (exact five, blocked ends, Renju's exact
 export const WEIGHT = Object.freeze([0, 2, 8, 30, 120, 100, 900, 6000]);
 
 const EMPTY_KEY = -1;
+const DIRECT_BITS = 20; // the largest direct table: 2 ** 20 codes (2 MB)
 
 /** Memoised window classifier for one rule set (see the module comment). */
 export class Patterns {
@@ -35,10 +36,30 @@ export class Patterns {
     this.R = this.L - 1;
     this.n = 2 * this.H + 1;
     this.blocked = rules.blocked;
+    // the farthest distance from the centre at which a stone can change the code (the search
+    // board skips the look-up beyond it): with blocked ends the whole window (a run's end cell);
+    // when a run longer than win_length does not win (exact five, Renju's X) win_length (a stone
+    // there makes the overline); else win_length - 1 (every window of win_length through the
+    // centre, the runs through it, the stones counted for Renju all lie within it; a run reaching
+    // farther is already long enough). tests/js/computer/caro-patterns-reach.test.js checks it.
+    this.reach = this.blocked !== "none" ? this.H : rules.exact || rules.renju ? this.L : this.L - 1;
+    // when the cells within reach fit in DIRECT_BITS, the codes are also kept in a table indexed
+    // by them (directIndex; code + 1, 0: not looked up yet): one read, no probing, and small
+    // (freestyle: 2 ** 16 entries)
+    const bits = 4 * this.reach;
+    this.direct = bits <= DIRECT_BITS ? new Uint16Array(1 << bits) : null;
+    this.dShift = 2 * (this.H - this.reach); // the key's bits of the nearest cell at -reach
+    this.dMask = (1 << (2 * this.reach)) - 1;
+    this.dHigh = this.dShift + 2 * this.reach + 2; // ... and of the cell at +1
     this.sideMemo = new Map();
     this.table = new Int32Array(2 << 16).fill(EMPTY_KEY); // [key, code] pairs, open addressing
     this.stored = 0;
     this.w = new Int8Array(this.n + 2);
+  }
+
+  /** The direct table's index of window `key` (the centre empty): the cells within reach. */
+  directIndex(key) {
+    return ((key >>> this.dShift) & this.dMask) | (((key >>> this.dHigh) & this.dMask) << (2 * this.reach));
   }
 
   /**
@@ -73,7 +94,7 @@ export class Patterns {
 
   grow() {
     const old = this.table;
-    this.table = new Int32Array(old.length * 4).fill(EMPTY_KEY);
+    this.table = new Int32Array(old.length * 2).fill(EMPTY_KEY);
     for (let i = 0; i < old.length; i += 2) {
       if (old[i] !== EMPTY_KEY) this.store(old[i], old[i + 1]);
     }

@@ -22,7 +22,7 @@
 // - else the `width` best empty cells near the stones by 10 x own score + 9 x other's, ties to
 //   the lower cell.
 
-import { EMPTY, XS } from "./rules.js";
+import { XS } from "./rules.js";
 import { FOUR, OPEN4, FIVE, THREE, rulesKey } from "./patterns.js";
 import { Timeout, checkEvery, wallClock } from "./clock.js";
 import { evaluate as shapeValue, doubleThreats } from "./evaluation.js";
@@ -81,6 +81,8 @@ class SearchTable {
 const SHARED = new Map(); // "rules key/width" -> SearchTable of Hard
 const TOP = new Int32Array(64); // moves()' best candidates so far (scratch) ...
 const TOP_VALUES = new Int32Array(64); // ... and their values
+const DEF = new Int32Array(MAX_DEFENCE_FOURS); // defenceMoves()' best four cells of the other side ...
+const DEF_VALUES = new Int32Array(MAX_DEFENCE_FOURS); // ... and their values
 
 export { doubleThreats }; // (evaluation.js: Hard's evaluation reads it)
 
@@ -116,12 +118,14 @@ export class AlphaBeta {
     } else {
       this.tt = new SearchTable(tableBits);
     }
-    this.buffers = [];
+    this.buffers = []; // search()'s candidate lists by ply
     this.tune = HARD_TUNE;
     this.killers = new Int32Array(2 * MAX_PLY).fill(-1);
     this.history = hard ? new Int32Array(3 * fb.NC) : null;
     this.vcfBudget = 0;
     this.vcfNodes = 0; // leaf VCF moves tried (a measure for the benches)
+    this.mark = null; // defenceMoves()' cells taken (== markGen)
+    this.markGen = 0;
   }
 
   /** leafVcf from the side to move's position, its verdicts kept in a small table (key halves and
@@ -194,36 +198,28 @@ export class AlphaBeta {
     return value;
   }
 
-  /** Ordered candidates for `me` (the side to move), at most `limit` outside an open three. */
-  moves(me, limit) {
+  /** Ordered candidates for `me` (the side to move), at most `limit` outside an open three, in
+   * `out` (emptied first; a new array by default). */
+  moves(me, limit, out = []) {
     const fb = this.fb;
     const opp = 3 - me;
     const NC = fb.NC;
     const score = fb.score;
     const sm = me * NC;
     const so = opp * NC;
-    if (fb.count(opp, OPEN4) > 0) {
-      const take = new Set(fb.members(opp, OPEN4));
-      const fours = fb.members(opp, FOUR).sort((p, q) => score[so + q] - score[so + p] || p - q);
-      for (const q of fours.slice(0, MAX_DEFENCE_FOURS)) take.add(q);
-      if (!this.forceDefence) for (const q of fb.fourMoves(me)) take.add(q);
-      const out = [...take].filter((q) => fb.legal(q, me));
-      const key = (q) => score[sm + q] + score[so + q];
-      return out.sort((p, q) => key(q) - key(p) || p - q);
-    }
+    out.length = 0;
+    if (fb.count(opp, OPEN4) > 0) return this.defenceMoves(me, out);
     const renjuX = me === XS && fb.renju;
     const cap = Math.min(renjuX ? limit + 6 : limit, TOP.length);
-    const cells = fb.cells;
-    const nearc = fb.nearc;
-    const reals = fb.geo.reals;
+    // the best `cap` of the candidate cells (empty, near a stone) by value, a tie to the lower cell
+    const cand = fb.candCells;
     let n = 0;
-    for (let r = 0; r < reals.length; r++) {
-      const q = reals[r];
-      if (cells[q] !== EMPTY || nearc[q] === 0) continue;
+    for (let r = 0, nc = fb.candLen; r < nc; r++) {
+      const q = cand[r];
       const v = score[sm + q] * 10 + score[so + q] * 9;
-      if (n === cap && v <= TOP_VALUES[n - 1]) continue; // reals ascend: a tie goes to the lower cell
+      if (n === cap && (v < TOP_VALUES[n - 1] || (v === TOP_VALUES[n - 1] && q > TOP[n - 1]))) continue;
       let j = n < cap ? n++ : n - 1;
-      while (j > 0 && v > TOP_VALUES[j - 1]) {
+      while (j > 0 && (v > TOP_VALUES[j - 1] || (v === TOP_VALUES[j - 1] && q < TOP[j - 1]))) {
         TOP[j] = TOP[j - 1];
         TOP_VALUES[j] = TOP_VALUES[j - 1];
         j--;
@@ -231,8 +227,77 @@ export class AlphaBeta {
       TOP[j] = q;
       TOP_VALUES[j] = v;
     }
-    const out = [];
     for (let i = 0; i < n && out.length < limit; i++) if (!renjuX || !fb.isFoul(TOP[i])) out.push(TOP[i]);
+    return out;
+  }
+
+  /** moves() under the other side's open three: its open-four cells, its MAX_DEFENCE_FOURS best
+   * four cells (by its score, a tie to the lower cell), and (unless forceDefence) our four cells
+   * (fourMoves), the legal ones by both scores (a tie to the lower cell). Written without sets,
+   * spreads and sort callbacks (it runs at every node under a three). */
+  defenceMoves(me, out) {
+    const fb = this.fb;
+    const opp = 3 - me;
+    const NC = fb.NC;
+    const score = fb.score;
+    const sm = me * NC;
+    const so = opp * NC;
+    const cells = fb.setCells;
+    const mark = this.mark || (this.mark = new Int32Array(NC));
+    const gen = ++this.markGen;
+    const add = (q) => {
+      if (mark[q] !== gen) {
+        mark[q] = gen;
+        out.push(q);
+      }
+    };
+    for (let i = (opp * 8 + OPEN4) * NC, end = i + fb.setLen[opp * 8 + OPEN4]; i < end; i++) add(cells[i]);
+    // the best four cells of the other side (selection: few)
+    let nTop = 0;
+    for (let i = (opp * 8 + FOUR) * NC, end = i + fb.setLen[opp * 8 + FOUR]; i < end; i++) {
+      const q = cells[i];
+      const v = score[so + q];
+      if (nTop === MAX_DEFENCE_FOURS && (v < DEF_VALUES[nTop - 1] || (v === DEF_VALUES[nTop - 1] && q > DEF[nTop - 1]))) continue;
+      let j = nTop < MAX_DEFENCE_FOURS ? nTop++ : nTop - 1;
+      while (j > 0 && (v > DEF_VALUES[j - 1] || (v === DEF_VALUES[j - 1] && q < DEF[j - 1]))) {
+        DEF[j] = DEF[j - 1];
+        DEF_VALUES[j] = DEF_VALUES[j - 1];
+        j--;
+      }
+      DEF[j] = q;
+      DEF_VALUES[j] = v;
+    }
+    for (let j = 0; j < nTop; j++) add(DEF[j]);
+    if (!this.forceDefence) {
+      const cnt = fb.cnt;
+      const o5 = (me * 8 + FIVE) * NC;
+      const o4 = (me * 8 + FOUR) * NC;
+      const renjuX = me === XS && fb.renju;
+      for (let k = FOUR; k <= OPEN4; k++) {
+        for (let i = (me * 8 + k) * NC, end = i + fb.setLen[me * 8 + k]; i < end; i++) {
+          const q = cells[i];
+          if (cnt[o5 + q] > 0 || (k === OPEN4 && cnt[o4 + q] > 0)) continue;
+          if (renjuX && fb.isFoul(q)) continue;
+          add(q);
+        }
+      }
+    }
+    let n = 0;
+    for (let i = 0; i < out.length; i++) if (fb.legal(out[i], me)) out[n++] = out[i];
+    out.length = n;
+    for (let a = 1; a < n; a++) { // by both scores, a tie to the lower cell (a total order)
+      const q = out[a];
+      const v = score[sm + q] + score[so + q];
+      let b = a - 1;
+      while (b >= 0) {
+        const p = out[b];
+        const w = score[sm + p] + score[so + p];
+        if (w > v || (w === v && p < q)) break;
+        out[b + 1] = p;
+        b--;
+      }
+      out[b + 1] = q;
+    }
     return out;
   }
 
@@ -268,12 +333,19 @@ export class AlphaBeta {
     let forced = false;
     if (fb.count(opp, FIVE) > 0) {
       // the other side threatens a five: only the blocks (no table); Hard: the block is free
-      moves = fb.defences(opp).filter((z) => fb.legal(z, me));
+      // (outside blocked ends, defences() is the one five cell or none: read here without its array)
+      moves = this.buffers[ply] || (this.buffers[ply] = []);
+      moves.length = 0;
+      if (!fb.blockedAny) {
+        if (fb.count(opp, FIVE) === 1 && fb.legal(fb.first(opp, FIVE), me)) moves.push(fb.first(opp, FIVE));
+      } else {
+        for (const z of fb.defences(opp)) if (fb.legal(z, me)) moves.push(z);
+      }
       if (!moves.length) return -(WIN - ply - 1);
       if (ply > MAX_FORCED_PLY) return this.evaluate();
       forced = hard;
     } else {
-      if (fb.count(opp, FOUR) === 0 && fb.count(opp, OPEN4) === 0 && fb.winningFourMoves(me, true).length) {
+      if (fb.count(opp, FOUR) === 0 && fb.count(opp, OPEN4) === 0 && fb.hasWinningFour(me)) {
         return WIN - ply - 2;
       }
       if (depth <= 0) {
@@ -298,7 +370,8 @@ export class AlphaBeta {
           if (flag === 0 || (flag === 1 && value >= beta) || (flag === -1 && value <= alpha)) return value;
         }
       }
-      moves = this.moves(me, this.nodeWidth(ply));
+      // (a list per ply, reused: the search below this node fills the deeper plies' lists)
+      moves = this.moves(me, this.nodeWidth(ply), this.buffers[ply] || (this.buffers[ply] = []));
       if (!moves.length) {
         const legal = fb.legalCells(me);
         if (!legal.length) return 0; // the board is full (a draw) or no legal move
@@ -428,9 +501,16 @@ export class AlphaBeta {
       if (moves.length - from > 1) {
         const h = this.history;
         const base = me * this.fb.NC;
-        const tail = moves.slice(from);
-        tail.sort((p, q) => h[base + q] - h[base + p]);
-        for (let j = 0; j < tail.length; j++) moves[from + j] = tail[j];
+        for (let a = from + 1; a < moves.length; a++) { // (an insertion sort: stable, no allocation)
+          const q = moves[a];
+          const hq = h[base + q];
+          let b = a - 1;
+          while (b >= from && h[base + moves[b]] < hq) {
+            moves[b + 1] = moves[b];
+            b--;
+          }
+          moves[b + 1] = q;
+        }
       }
     }
   }
