@@ -502,17 +502,7 @@ export class SearchBoard {
    * cellAttack / cellDefence follow. */
   sideChange(side, c, d, co, cn) {
     const NC = this.NC;
-    const delta = WEIGHTS[cn] - WEIGHTS[co];
-    this.score[side * NC + c] += delta;
-    this.total[side] += delta;
-    if (co >= THREE) {
-      const sk = side * 8 + co;
-      if (--this.cnt[sk * NC + c] === 0) this.setRemove(sk, c);
-    }
-    if (cn >= THREE) {
-      const sk = side * 8 + cn;
-      if (++this.cnt[sk * NC + c] === 1) this.setAdd(sk, c);
-    }
+    this.total[side] += this.classChange(side, c, co, cn);
     const at = side * NC + c;
     const was = this.combo[at];
     const idx = (was & ~(7 << (3 * d))) | (cn << (3 * d));
@@ -521,6 +511,23 @@ export class SearchBoard {
     const b = this.adBase[side];
     this.cellAttack[side] += t[b + 2 * idx] - t[b + 2 * was];
     this.cellDefence[side] += t[b + 2 * idx + 1] - t[b + 2 * was + 1];
+  }
+
+  /** Side `side`'s class at cell `c` went from `co` to `cn`: its score and its threat counts and
+   * sets (shared by sideChange and the undo log's replay, restoreCode). Returns the score's change. */
+  classChange(side, c, co, cn) {
+    const NC = this.NC;
+    const delta = WEIGHTS[cn] - WEIGHTS[co];
+    this.score[side * NC + c] += delta;
+    if (co >= THREE) {
+      const sk = side * 8 + co;
+      if (--this.cnt[sk * NC + c] === 0) this.setRemove(sk, c);
+    }
+    if (cn >= THREE) {
+      const sk = side * 8 + cn;
+      if (++this.cnt[sk * NC + c] === 1) this.setAdd(sk, c);
+    }
+    return delta;
   }
 
   /** changeCode on the undo log's replay: the same scores, threat counts and sets (the same set
@@ -536,15 +543,7 @@ export class SearchBoard {
       if ((diff & (7 << shift)) === 0) continue;
       const co = (old >> shift) & 7;
       const cn = (code >> shift) & 7;
-      this.score[side * NC + c] += WEIGHTS[cn] - WEIGHTS[co];
-      if (co >= THREE) {
-        const sk = side * 8 + co;
-        if (--this.cnt[sk * NC + c] === 0) this.setRemove(sk, c);
-      }
-      if (cn >= THREE) {
-        const sk = side * 8 + cn;
-        if (++this.cnt[sk * NC + c] === 1) this.setAdd(sk, c);
-      }
+      this.classChange(side, c, co, cn);
       const at = side * NC + c;
       this.combo[at] = (this.combo[at] & ~(7 << (3 * d))) | (cn << (3 * d));
     }

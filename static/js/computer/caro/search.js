@@ -52,6 +52,22 @@ export const HARD_TUNE = {
   killers: true,
   history: true,
 };
+/** Puts cell `q` of value `v` into `cells` / `values`, which hold their `n` best cells best first
+ * (a tie to the lower cell) and at most `cap`: a cell worse than all of a full list is left out,
+ * the worst of a full list drops. Returns the new count. (The candidate and defence selections:
+ * an insertion into a short list, no array or sort callback per node.) */
+function insertBest(cells, values, n, cap, q, v) {
+  if (n === cap && (v < values[n - 1] || (v === values[n - 1] && q > cells[n - 1]))) return n;
+  let j = n < cap ? n++ : n - 1;
+  while (j > 0 && (v > values[j - 1] || (v === values[j - 1] && q < cells[j - 1]))) {
+    cells[j] = cells[j - 1];
+    values[j] = values[j - 1];
+    j--;
+  }
+  cells[j] = q;
+  values[j] = v;
+  return n;
+}
 const MAX_PLY = 128; // killer slots
 const VCF_BITS = 16; // leaf VCF verdicts kept: 2 ** bits
 /** Hard's evaluation terms (pattern units): side to move / other side. */
@@ -217,15 +233,7 @@ export class AlphaBeta {
     for (let r = 0, nc = fb.candLen; r < nc; r++) {
       const q = cand[r];
       const v = score[sm + q] * 10 + score[so + q] * 9;
-      if (n === cap && (v < TOP_VALUES[n - 1] || (v === TOP_VALUES[n - 1] && q > TOP[n - 1]))) continue;
-      let j = n < cap ? n++ : n - 1;
-      while (j > 0 && (v > TOP_VALUES[j - 1] || (v === TOP_VALUES[j - 1] && q < TOP[j - 1]))) {
-        TOP[j] = TOP[j - 1];
-        TOP_VALUES[j] = TOP_VALUES[j - 1];
-        j--;
-      }
-      TOP[j] = q;
-      TOP_VALUES[j] = v;
+      n = insertBest(TOP, TOP_VALUES, n, cap, q, v);
     }
     for (let i = 0; i < n && out.length < limit; i++) if (!renjuX || !fb.isFoul(TOP[i])) out.push(TOP[i]);
     return out;
@@ -257,15 +265,7 @@ export class AlphaBeta {
     for (let i = (opp * 8 + FOUR) * NC, end = i + fb.setLen[opp * 8 + FOUR]; i < end; i++) {
       const q = cells[i];
       const v = score[so + q];
-      if (nTop === MAX_DEFENCE_FOURS && (v < DEF_VALUES[nTop - 1] || (v === DEF_VALUES[nTop - 1] && q > DEF[nTop - 1]))) continue;
-      let j = nTop < MAX_DEFENCE_FOURS ? nTop++ : nTop - 1;
-      while (j > 0 && (v > DEF_VALUES[j - 1] || (v === DEF_VALUES[j - 1] && q < DEF[j - 1]))) {
-        DEF[j] = DEF[j - 1];
-        DEF_VALUES[j] = DEF_VALUES[j - 1];
-        j--;
-      }
-      DEF[j] = q;
-      DEF_VALUES[j] = v;
+      nTop = insertBest(DEF, DEF_VALUES, nTop, MAX_DEFENCE_FOURS, q, v);
     }
     for (let j = 0; j < nTop; j++) add(DEF[j]);
     if (!this.forceDefence) {
